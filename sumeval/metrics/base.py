@@ -1,0 +1,78 @@
+"""The one interface every measure implements.
+
+A :class:`Scorer` is built once (loading any model or index once) and scores many summaries.
+It declares which fields it reads (``needs``), the output columns it writes and a signature
+string that records everything that changes its numbers (measure, options, library versions),
+stored with every score.
+
+Implementations only score well-formed rows; :func:`sumeval.metrics.score_records` does the
+checking (empty summaries, missing references) and reports every row it could not score.
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+FIELDS = ("summary", "text", "references")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Aligned inputs for one call of :meth:`Scorer.score_batch` (all lists of length n).
+
+    ``texts`` is None unless the scorer needs ``text``; ``references`` is None unless it needs
+    ``references``. Every summary is non-empty; every reference list is non-empty.
+    """
+
+    summaries: Sequence[str]
+    texts: Sequence[str] | None = None
+    references: Sequence[Sequence[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.summaries)
+
+
+class Scorer(abc.ABC):
+    """Base class of all measures.
+
+    Subclasses set ``name`` (as users type it: ``"rouge-1"``), ``needs`` (fields read besides
+    ``summary``), ``higher_is_better`` and implement :meth:`columns` and :meth:`score_batch`.
+    """
+
+    name: str = ""
+    needs: tuple[str, ...] = ()
+    higher_is_better: bool = True
+    description: str = ""
+
+    @abc.abstractmethod
+    def columns(self) -> list[str]:
+        """Names of the output columns, e.g. ``["rouge-1-p", "rouge-1-r", "rouge-1-f"]``."""
+
+    @abc.abstractmethod
+    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+        """Score ``batch``; return ``{column: float array of shape (len(batch),)}``."""
+
+    def options(self) -> dict[str, object]:
+        """The options that change this scorer's numbers (recorded in the signature)."""
+        return {}
+
+    def versions(self) -> dict[str, str]:
+        """Versions of the libraries this scorer's numbers depend on."""
+        return {}
+
+    def signature(self) -> str:
+        """A string recording measure, options and versions, e.g.
+        ``rouge-1|agg=mean|stemmer=True|rouge-score=0.1.2|sumeval=0.1.0``."""
+        from sumeval import __version__
+
+        parts = [self.name]
+        parts += [f"{k}={v}" for k, v in sorted(self.options().items())]
+        parts += [f"{k}={v}" for k, v in sorted(self.versions().items())]
+        parts.append(f"sumeval={__version__}")
+        return "|".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.signature()}>"

@@ -1,0 +1,12 @@
+"""Names of sumeval's built-in measures and where their scorers live (nothing heavy imported)."""
+from sumeval.metrics import register
+
+_R = ("references",)
+
+for _n, _variant in (("1", "rouge1"), ("2", "rouge2"), ("3", "rouge3"), ("l", "rougeL"), ("lsum", "rougeLsum")):
+    register(f"rouge-{_n}", "sumeval.metrics.rouge:RougeScorer", variant=_variant, needs=_R,
+             description=f"ROUGE-{_n.upper()} precision, recall and F (rouge-score; mean over references, or max)")
+register("bleu", "sumeval.metrics.bleu:BleuScorer", needs=_R,
+         description="sentence BLEU-4 against all references (NLTK)")
+register("js-2", "sumeval.metrics.jensen_shannon:JensenShannonScorer", needs=_R,
+         description="Jensen-Shannon divergence of bigram distributions, summary vs references (lower is better)")

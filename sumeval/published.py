@@ -1,0 +1,70 @@
+"""Numbers as published in the papers, for side-by-side comparison with ours.
+
+These are the papers' reported values (never used to compute or tune anything). Each table is
+a tidy frame: ``paper, table, metric, human, method, value``.
+"""
+from __future__ import annotations
+
+_QUALITIES_000 = ("consistency", "relevance", "coherence", "fluency")
+
+# paper 000 (Vasilyev & Bohannon), Table 1: summary-level (pooled) Spearman rho and Kendall tau-c
+# with SummEval expert means; per quality (rho, tau). 1700 pairs (17 systems) in the paper.
+_P000_TABLE1 = {
+    "BLANC": (0.19, 0.10, 0.28, 0.20, 0.22, 0.16, 0.13, 0.07),
+    "ESTIME": (0.39, 0.19, 0.15, 0.11, 0.27, 0.19, 0.38, 0.22),
+    "ESTIME-soft": (0.40, 0.20, 0.25, 0.18, 0.28, 0.20, 0.36, 0.21),
+    "Jensen-Shannon": (0.18, 0.09, 0.39, 0.28, 0.29, 0.21, 0.11, 0.06),
+    "SummaQA-F": (0.17, 0.08, 0.14, 0.10, 0.08, 0.06, 0.12, 0.07),
+    "SummaQA-P": (0.19, 0.09, 0.17, 0.12, 0.10, 0.08, 0.12, 0.07),
+    "SUPERT": (0.28, 0.14, 0.26, 0.19, 0.20, 0.15, 0.17, 0.10),
+    "BERTScore-F": (0.10, 0.05, 0.38, 0.28, 0.39, 0.28, 0.13, 0.07),
+    "BERTScore-P": (0.05, 0.03, 0.29, 0.21, 0.34, 0.25, 0.11, 0.06),
+    "BERTScore-R": (0.15, 0.08, 0.41, 0.30, 0.34, 0.25, 0.11, 0.06),
+    "BLEU": (0.09, 0.04, 0.23, 0.17, 0.19, 0.14, 0.12, 0.07),
+    "ROUGE-L": (0.12, 0.06, 0.23, 0.16, 0.16, 0.11, 0.08, 0.04),
+    "ROUGE-1": (0.13, 0.07, 0.28, 0.20, 0.17, 0.12, 0.07, 0.04),
+    "ROUGE-2": (0.12, 0.06, 0.23, 0.16, 0.14, 0.10, 0.06, 0.04),
+    "ROUGE-3": (0.15, 0.07, 0.23, 0.17, 0.15, 0.11, 0.06, 0.04),
+}
+
+# paper 001 (Lopez Espejel et al.), Table 2: CNNDM (REALSumm), system level vs LitePyramid,
+# Pearson / Spearman / Kendall (tau-b); SERA and GeSERA with a 10,000-article Wikipedia index.
+_P001_TABLE2 = {
+    "ROUGE-1-R": (0.914, 0.922, 0.773),
+    "ROUGE-2-R": (0.962, 0.958, 0.860),
+    "ROUGE-L-F": (0.526, 0.368, 0.278),
+    "BERTScore-1-P": (-0.021, 0.093, 0.064),
+    "BERTScore-1-R": (0.768, 0.738, 0.552),
+    "MoverScore": (0.443, 0.367, 0.284),
+    "JS-2": (0.780, 0.665, 0.512),
+    "SERA-10": (0.858, 0.789, 0.616),
+    "SERA-KW-10": (0.864, 0.782, 0.621),
+    "SERA-DIS-10": (0.827, 0.781, 0.605),
+    "SERA-DIS-NP-5": (0.599, 0.554, 0.391),
+    "GeSERA-5": (0.623, 0.527, 0.387),
+    "GeSERA-10": (0.880, 0.872, 0.719),
+    "GeSERA-DIS-10": (0.817, 0.788, 0.605),
+}
+
+
+def paper000_table1():
+    """Paper 000 Table 1 as a tidy frame (methods ``spearman`` and ``kendall_c``)."""
+    import pandas as pd
+
+    rows = []
+    for metric, vals in _P000_TABLE1.items():
+        for q, human in enumerate(_QUALITIES_000):
+            rows.append(("000", "Table 1", metric, human, "spearman", vals[2 * q]))
+            rows.append(("000", "Table 1", metric, human, "kendall_c", vals[2 * q + 1]))
+    return pd.DataFrame(rows, columns=["paper", "table", "metric", "human", "method", "value"])
+
+
+def paper001_table2():
+    """Paper 001 Table 2 (CNNDM) as a tidy frame (methods ``pearson``, ``spearman``, ``kendall_b``)."""
+    import pandas as pd
+
+    rows = []
+    for metric, (p, s, k) in _P001_TABLE2.items():
+        for method, v in (("pearson", p), ("spearman", s), ("kendall_b", k)):
+            rows.append(("001", "Table 2", metric, "litepyramid", method, v))
+    return pd.DataFrame(rows, columns=["paper", "table", "metric", "human", "method", "value"])

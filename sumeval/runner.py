@@ -1,0 +1,317 @@
+"""Studies registry, parameter validation, papermill execution and run manifests.
+
+A study is a notebook ``notebooks/<study>.ipynb`` whose ``parameters`` cell holds typed literals,
+with its parameter sets beside it in ``notebooks/<study>.params.yaml``::
+
+    smoke:    {n_docs: 5, n_boot: 50}
+    default:  {}
+
+``run_study("metric_correlations", "smoke", overrides={"seed": 1})`` validates every name against
+the notebook (papermill itself only warns on an unknown name), executes it with an explicit
+kernel and working directory, and writes ``runs/<study>/<run-id>/`` with ``executed.ipynb``,
+``results.json`` (written by the notebook) and ``manifest.json`` (parameters, git commit and dirty
+flag, package versions, data checksums, seed, device, timings). A failing notebook raises
+:class:`~sumeval.errors.NotebookFailed` naming the failing cell; the executed copy is kept.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version as _pkg_version
+from pathlib import Path
+from typing import Any, Mapping
+
+from sumeval.cache import atomic_write_json
+from sumeval.errors import InputError, NotebookFailed
+from sumeval.paths import notebooks_dir, project_root, runs_dir
+from sumeval.study import RUN_DIR_ENV
+
+DEFAULT_KERNEL = "sumeval"
+KERNEL_ENV = "SUMEVAL_KERNEL"
+TRACKED_PACKAGES = (
+    "sumeval", "numpy", "pandas", "scipy", "torch", "transformers", "rouge-score", "nltk",
+    "spacy", "whoosh-reloaded", "scikit-learn", "matplotlib", "papermill", "ipywidgets",
+)
+# parameters the runner sets itself; a notebook declares them, a user may not override them
+RUNNER_SET = {"interactive": False}
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    notebook: Path
+    params_file: Path
+
+    def parameter_sets(self) -> dict[str, dict[str, Any]]:
+        import yaml
+
+        try:
+            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        if not isinstance(data, dict) or not all(isinstance(v, (dict, type(None))) for v in data.values()):
+            raise InputError(
+                f"{self.params_file}: expected a mapping of parameter-set names to mappings "
+                "(e.g. 'smoke: {n_docs: 5}')"
+            )
+        return {str(k): dict(v or {}) for k, v in data.items()}
+
+    def declared_parameters(self) -> dict[str, dict[str, Any]]:
+        """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``."""
+        import papermill
+
+        return {name: dict(info) for name, info in papermill.inspect_notebook(str(self.notebook)).items()}
+
+
+def studies() -> dict[str, Study]:
+    """Every study: a notebook with a parameter-set file beside it, by name."""
+    folder = notebooks_dir()
+    found = {}
+    for nb in sorted(folder.glob("*.ipynb")):
+        params = nb.with_suffix(".params.yaml")
+        if params.is_file():
+            found[nb.stem] = Study(nb.stem, nb, params)
+    return found
+
+
+def get_study(name: str) -> Study:
+    known = studies()
+    if name not in known:
+        raise InputError(
+            f"unknown study {name!r}; known studies: {', '.join(known) or '(none)'} "
+            f"(notebooks with a .params.yaml beside them in {notebooks_dir()})"
+        )
+    return known[name]
+
+
+def parse_value(text: str) -> Any:
+    """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list."""
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}``."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"parameter {pair!r} is not of the form key=value (e.g. -p seed=1)")
+        out[key.strip()] = parse_value(value)
+    return out
+
+
+_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,),
+          "list": (list,), "dict": (dict,)}
+
+
+def resolve_parameters(study: Study, params_name: str, overrides: Mapping[str, Any] | None = None
+                       ) -> dict[str, Any]:
+    """The parameters of a run: the set ``params_name`` plus ``overrides``, all validated.
+
+    Raises InputError for an unknown set, an unknown parameter name (with the declared names),
+    a parameter the runner sets itself, or a value whose type differs from the declared one.
+    """
+    sets = study.parameter_sets()
+    if params_name not in sets:
+        raise InputError(
+            f"study {study.name!r} has no parameter set {params_name!r}; "
+            f"its sets are: {', '.join(sets)} (in {study.params_file})"
+        )
+    declared = study.declared_parameters()
+    merged = {**sets[params_name], **dict(overrides or {})}
+    for name, value in merged.items():
+        if name not in declared:
+            raise InputError(
+                f"unknown parameter {name!r} for study {study.name!r} (set {params_name!r}); "
+                f"the notebook declares: {', '.join(sorted(declared))}"
+            )
+        if name in RUNNER_SET:
+            raise InputError(f"parameter {name!r} is set by the runner ({RUNNER_SET[name]!r}); drop it")
+        want = declared[name].get("inferred_type_name", "None")
+        types = _TYPES.get(want)
+        if types and not (isinstance(value, types) and not (want != "bool" and isinstance(value, bool))):
+            raise InputError(
+                f"parameter {name!r} of study {study.name!r} must be {want} "
+                f"(notebook default {declared[name].get('default')}), got {value!r}"
+            )
+    for name, value in RUNNER_SET.items():
+        if name in declared:
+            merged[name] = value
+    return merged
+
+
+def _git_state() -> dict[str, Any]:
+    root = project_root()
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                    capture_output=True, text=True, timeout=10).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+    return {"commit": commit or None, "dirty": dirty if commit else None}
+
+
+def package_versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in TRACKED_PACKAGES:
+        try:
+            out[name] = _pkg_version(name)
+        except PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def _device() -> str:
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            return f"cuda:{torch.cuda.get_device_name(0)}"
+    except ImportError:
+        pass
+    return f"cpu:{platform.processor() or platform.machine()}:{os.cpu_count()} cores"
+
+
+def kernel_name(requested: str | None = None) -> str:
+    """The Jupyter kernel to run notebooks with: ``requested``, ``$SUMEVAL_KERNEL`` or ``sumeval``."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    name = requested or os.environ.get(KERNEL_ENV) or DEFAULT_KERNEL
+    try:
+        KernelSpecManager().get_kernel_spec(name)
+    except NoSuchKernel:
+        raise InputError(
+            f"Jupyter kernel {name!r} is not installed; run `make setup`, or "
+            f"`{sys.executable} -m ipykernel install --sys-prefix --name {name}`, "
+            f"or pass --kernel with one of: {', '.join(KernelSpecManager().find_kernel_specs())}"
+        ) from None
+    return name
+
+
+def new_run_id(params_name: str, params: Mapping[str, Any]) -> str:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    digest = hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:6]
+    return f"{stamp}-{params_name}-{digest}"
+
+
+@dataclass
+class RunResult:
+    study: str
+    run_id: str
+    run_dir: Path
+    status: str
+    duration_s: float
+    results: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def _failing_cell(nb_path: Path, exc: Exception) -> str:
+    """Human description of the failing cell of an executed notebook."""
+    idx = getattr(exc, "cell_index", None)
+    source = getattr(exc, "source", "") or ""
+    ename = getattr(exc, "ename", type(exc).__name__)
+    evalue = getattr(exc, "evalue", str(exc))
+    first = next((ln for ln in source.splitlines() if ln.strip()), "")
+    where = f"cell {idx}" if idx is not None else "a cell"
+    return f"{where} ({first.strip()[:80]!r}) raised {ename}: {evalue}"
+
+
+def run_study(name: str, params_name: str = "default", overrides: Mapping[str, Any] | None = None, *,
+              kernel: str | None = None, run_id: str | None = None, progress: bool = False,
+              raise_on_error: bool = True, timeout_s: int | None = None) -> RunResult:
+    """Execute study ``name`` with parameter set ``params_name`` (+ ``overrides``) via papermill."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    study = get_study(name)
+    params = resolve_parameters(study, params_name, overrides)
+    kname = kernel_name(kernel)
+    run_id = run_id or new_run_id(params_name, params)
+    run_dir = runs_dir() / name / run_id
+    run_dir.mkdir(parents=True, exist_ok=False)
+    executed = run_dir / "executed.ipynb"
+    manifest: dict[str, Any] = {
+        "study": name,
+        "run_id": run_id,
+        "notebook": str(study.notebook),
+        "parameter_set": params_name,
+        "overrides": dict(overrides or {}),
+        "parameters": params,
+        "seed": params.get("seed"),
+        "kernel": kname,
+        "git": _git_state(),
+        "packages": package_versions(),
+        "python": platform.python_version(),
+        "device": _device(),
+        "started": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "status": "running",
+    }
+    atomic_write_json(run_dir / "manifest.json", manifest)
+    old_env = os.environ.get(RUN_DIR_ENV)
+    os.environ[RUN_DIR_ENV] = str(run_dir)
+    t0 = time.perf_counter()
+    error = None
+    try:
+        papermill.execute_notebook(
+            str(study.notebook), str(executed), parameters=params, kernel_name=kname,
+            cwd=str(run_dir), progress_bar=progress, log_output=False,
+            request_save_on_cell_execute=True, execution_timeout=timeout_s,
+        )
+        status = "ok"
+    except PapermillExecutionError as exc:
+        status, error = "failed", _failing_cell(executed, exc)
+    except Exception as exc:  # kernel died, timeout ...
+        status, error = "failed", f"{type(exc).__name__}: {exc}"
+    finally:
+        if old_env is None:
+            os.environ.pop(RUN_DIR_ENV, None)
+        else:
+            os.environ[RUN_DIR_ENV] = old_env
+    duration = time.perf_counter() - t0
+    results_path = run_dir / "results.json"
+    results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
+    if status == "ok" and not results:
+        status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
+    manifest.update(
+        status=status,
+        error=error,
+        finished=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        duration_s=round(duration, 3),
+        cell_durations_s=_cell_durations(executed),
+        figures=results.get("figures", []),
+        provenance=results.get("provenance", {}),
+        data_files=results.get("provenance", {}).get("data_files", {}),
+    )
+    atomic_write_json(run_dir / "manifest.json", manifest)
+    result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error)
+    if status != "ok" and raise_on_error:
+        raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
+    return result
+
+
+def _cell_durations(executed: Path) -> list[float | None]:
+    if not executed.is_file():
+        return []
+    try:
+        nb = json.loads(executed.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return []
+    return [c.get("metadata", {}).get("papermill", {}).get("duration")
+            for c in nb.get("cells", []) if c.get("cell_type") == "code"]

@@ -1,0 +1,106 @@
+"""What a study notebook uses to record its run: figures, results and provenance.
+
+The runner (:mod:`sumeval.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR`` set to the run's
+folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results go to
+``runs/<study>/interactive/``. A notebook does::
+
+    ctx = study.context("metric_correlations", params=dict(n_docs=n_docs, seed=seed))
+    ctx.save_figure(fig, "table1_rouge")
+    ctx.write_results({"table1": frame.to_dict("records")})
+"""
+from __future__ import annotations
+
+import math
+import os
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from sumeval.cache import atomic_write_json
+from sumeval.paths import runs_dir
+
+RUN_DIR_ENV = "SUMEVAL_RUN_DIR"
+
+
+def _jsonable(value: Any) -> Any:
+    """Turn numpy / pandas values into plain JSON (NaN -> None)."""
+    try:
+        import numpy as np
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        np = pd = None
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if pd is not None and isinstance(value, pd.DataFrame):
+        return [_jsonable(r) for r in value.to_dict("records")]
+    if pd is not None and isinstance(value, pd.Series):
+        return _jsonable(value.to_dict())
+    if isinstance(value, (list, tuple, set)):
+        return [_jsonable(v) for v in value]
+    if np is not None and isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if np is not None and isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+@dataclass
+class StudyContext:
+    """The run a notebook is part of: where its results go and what it used."""
+
+    study: str
+    run_dir: Path
+    params: dict[str, Any] = field(default_factory=dict)
+    figures: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def under_runner(self) -> bool:
+        return os.environ.get(RUN_DIR_ENV) is not None
+
+    def save_figure(self, fig, name: str, formats=("pdf", "png")) -> list[Path]:
+        """Save ``fig`` under ``figures/<study>/`` (PDF and PNG) and record it for the manifest."""
+        from sumeval import figures
+
+        paths = figures.save(fig, self.study, name, formats=formats)
+        self.figures.extend(str(p) for p in paths)
+        return paths
+
+    def record(self, **items: Any) -> None:
+        """Record provenance (model identity, data checksums, device ...) for the manifest."""
+        self.provenance.update(_jsonable(items))
+
+    def write_results(self, results: Mapping[str, Any]) -> Path:
+        """Write ``results.json`` (key numbers of the study) with figures and provenance."""
+        from sumeval.datasets import registry
+
+        prov = dict(self.provenance)
+        used = registry.accessed() if hasattr(registry, "accessed") else {}
+        if used:
+            prov.setdefault("data_files", used)
+        payload = {
+            "study": self.study,
+            "params": _jsonable(self.params),
+            "results": _jsonable(results),
+            "figures": self.figures,
+            "provenance": _jsonable(prov),
+        }
+        return atomic_write_json(self.run_dir / "results.json", payload)
+
+
+def context(study: str, params: Mapping[str, Any] | None = None) -> StudyContext:
+    """The :class:`StudyContext` of the current run (or of an interactive session)."""
+    env = os.environ.get(RUN_DIR_ENV)
+    run_dir = Path(env) if env else runs_dir() / study / "interactive"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    from sumeval import figures
+
+    figures.apply_style()
+    ctx = StudyContext(study=study, run_dir=run_dir, params=dict(params or {}))
+    ctx.record(python=platform.python_version(), host=platform.node())
+    return ctx

@@ -1,0 +1,87 @@
+"""The papermill runner: parameter validation, run folders, manifests, failures."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sumeval import cli, runner
+from sumeval.errors import InputError, NotebookFailed
+
+
+def test_parse_overrides_types():
+    assert runner.parse_overrides(["x=3", "scale=0.25", "flag=true", "name=abc", "xs=[1, 2]"]) == {
+        "x": 3, "scale": 0.25, "flag": True, "name": "abc", "xs": [1, 2]}
+    with pytest.raises(InputError, match="key=value"):
+        runner.parse_overrides(["novalue"])
+
+
+def test_unknown_parameter_is_an_error(fixture_studies):
+    study = runner.get_study("tiny")
+    with pytest.raises(InputError) as err:
+        runner.resolve_parameters(study, "default", {"seeed": 1})
+    msg = str(err.value)
+    assert "'seeed'" in msg and "label" in msg and "scale" in msg  # names the bad one and the declared ones
+    with pytest.raises(InputError, match="'y'"):
+        runner.resolve_parameters(study, "unknown")
+
+
+def test_wrong_type_and_runner_owned_parameters(fixture_studies):
+    study = runner.get_study("tiny")
+    with pytest.raises(InputError, match="must be int"):
+        runner.resolve_parameters(study, "badtype")
+    with pytest.raises(InputError, match="set by the runner"):
+        runner.resolve_parameters(study, "default", {"interactive": True})
+    assert runner.resolve_parameters(study, "default", {"scale": 2}) == {"scale": 2, "interactive": False}
+
+
+def test_unknown_study_and_parameter_set(fixture_studies):
+    with pytest.raises(InputError, match="unknown study 'nope'.*tiny"):
+        runner.get_study("nope")
+    with pytest.raises(InputError, match="no parameter set 'huge'.*smoke"):
+        runner.resolve_parameters(runner.get_study("tiny"), "huge")
+
+
+def test_run_writes_executed_results_manifest_and_figures(fixture_studies, tmp_path):
+    res = runner.run_study("tiny", "smoke", {"label": "b"}, run_id="t1")
+    assert res.ok and res.run_dir.name == "t1"
+    assert (res.run_dir / "executed.ipynb").is_file()
+    results = json.loads((res.run_dir / "results.json").read_text())
+    assert results["results"] == {"x_times_scale": 1.0, "label": "b", "interactive": False}
+    manifest = json.loads((res.run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "ok"
+    assert manifest["parameters"] == {"x": 2, "label": "b", "interactive": False}
+    assert manifest["packages"]["sumeval"] and manifest["packages"]["numpy"]
+    assert "commit" in manifest["git"] and manifest["duration_s"] > 0
+    assert len(manifest["cell_durations_s"]) == 5  # 4 code cells + the one papermill injects
+    figs = [p for p in manifest["figures"] if p.endswith((".pdf", ".png"))]
+    assert len(figs) == 2 and all("/tiny/line." in p for p in figs)
+
+
+def test_failing_notebook_names_the_cell(fixture_studies):
+    with pytest.raises(NotebookFailed) as err:
+        runner.run_study("tiny", "default", {"fail": True, "x": 7}, run_id="t2")
+    msg = str(err.value)
+    assert "ValueError" in msg and "asked to fail with x=7" in msg and "if fail:" in msg
+    manifest = json.loads((runner.runs_dir() / "tiny" / "t2" / "manifest.json").read_text())
+    assert manifest["status"] == "failed" and "ValueError" in manifest["error"]
+
+
+def test_cli_run_exit_status(fixture_studies, capsys):
+    assert cli.main(["run", "tiny", "--params", "smoke", "-q"]) == 0
+    assert cli.main(["run", "tiny", "-p", "fail=true", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "failed" in err and "asked to fail" in err
+    assert cli.main(["run", "tiny", "-p", "nope=1", "-q"]) == 2
+    assert "unknown parameter 'nope'" in capsys.readouterr().err
+
+
+def test_cli_list(fixture_studies, capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "tiny" in out and "smoke" in out and "default" in out
+
+
+def test_missing_kernel_is_explained(fixture_studies):
+    with pytest.raises(InputError, match="kernel 'no-such-kernel' is not installed"):
+        runner.run_study("tiny", "smoke", kernel="no-such-kernel")
