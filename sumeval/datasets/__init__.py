@@ -1,0 +1,59 @@
+"""Data sets as tidy pandas DataFrames, and the registry of the files they come from.
+
+Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports no pandas):
+
+==========================================  ====================================================
+``load_summeval(n_docs=None)``              SummEval, one row per (document, system): 1,600 rows
+``load_summeval_documents(n_docs=None)``    the 100 SummEval articles and their 11 references
+``load_summac_consistency_experts()``       100 SummEval pairs x 3 expert consistency scores
+``load_realsumm(n_docs=None)``              REALSumm, one row per (document, system): 2,500 rows
+``load_realsumm_documents(n_docs=None)``    the 100 REALSumm articles and references
+``load_realsumm_scus()``                    the SCUs of every REALSumm article
+``load_realsumm_scu_judgments()``           crowd SCU judgments, one row per (pair, worker, SCU)
+``litepyramid_from_judgments(j, workers)``  LitePyramid recall recomputed from judgments
+==========================================  ====================================================
+
+Files are found and verified by :mod:`sumeval.datasets.registry` (``locate``, ``datasets``,
+``files``, ``verify_all``, ``checksums``); see ``data/README.md`` for where the data comes from.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from sumeval.datasets.registry import (  # light: standard library only
+    DATASETS,
+    checksums,
+    datasets,
+    files,
+    info,
+    locate,
+    verify_all,
+)
+
+_LAZY = {
+    "load_summeval": "summeval",
+    "load_summeval_documents": "summeval",
+    "load_summac_consistency_experts": "summeval",
+    "load_realsumm": "realsumm",
+    "load_realsumm_documents": "realsumm",
+    "load_realsumm_scus": "realsumm",
+    "load_realsumm_scu_judgments": "realsumm",
+    "litepyramid_from_judgments": "realsumm",
+    "tags_to_sentences": "realsumm",
+}
+
+__all__ = ["DATASETS", "checksums", "datasets", "files", "info", "locate", "verify_all", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sumeval.datasets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"sumeval.datasets.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
