@@ -1,0 +1,10 @@
+"""Text ordering (paper 002): data sets, noise and mini sets, metrics, pointer models, training.
+
+Modules (import the one you need; nothing heavy is imported here):
+
+- :mod:`sumeval.ordering.metrics` — ``pmr``, ``accuracy``, ``kendall_tau``, ``wlcs_l`` (py-rouge's ROUGE-W).
+- :mod:`sumeval.ordering.data` — ``load_ordering_set(name, split)``, ``OrderingSet``, vocabulary, GloVe.
+- :mod:`sumeval.ordering.noise` — ``noisy_set`` (Insert / Remove / Modify), ``mini_sets`` (bootstrap).
+- :mod:`sumeval.ordering.models`, :mod:`sumeval.ordering.decode`, :mod:`sumeval.ordering.train` —
+  LSTM+PtrNet and ATTOrderNet, beam search, the training loop (first increment).
+"""
