@@ -1,0 +1,370 @@
+"""Retrieval indexes: the first n documents of a seeded shuffle of a corpus, two backends.
+
+>>> ix = build_index("wikipedia-2015", n=10_000, seed=0, backend="sparse")   # doctest: +SKIP
+>>> ix.search(["obama visits berlin"], k=10)                                 # doctest: +SKIP
+[['enwiki-...', ...]]
+
+* Documents: ``order = numpy.random.default_rng(seed).permutation(N)`` over the corpus order
+  (N documents); the index holds ``order[:n]``, document number i = ``order[i]``.
+* Backends: ``"whoosh"`` (the paper's engine, :mod:`.whoosh_backend`) and ``"sparse"``
+  (the same BM25F on sparse matrices, :mod:`.sparse_backend`; the default).
+* Cache: ``<cache>/retrieval_indexes/<key>/`` where key = :func:`sumeval.cache.cache_key` of
+  (corpus name, corpus content sha256, n, seed, analyzer + Whoosh version, backend, sumeval
+  version). The folder holds ``meta.json`` (every parameter, N, build time), ``docs.npz``
+  (the corpus positions ``order[:n]``), ``whoosh/`` (whoosh backend) and ``COMPLETE``,
+  written last. A build writes into ``<key>.partial-*`` and renames it into place, so an
+  interrupted build never looks complete; a folder without ``COMPLETE``, or whose
+  ``meta.json`` disagrees with the parameters asked for, is rebuilt (with a warning) -
+  an index is never reused for other parameters.
+* The sparse backend's tokenised corpus is cached once per (corpus, analyzer) in the store
+  ``retrieval_terms`` and sliced for every (n, seed); a loaded sparse index is kept in
+  memory for the process (the last four), so several scorers share it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from sumeval.cache import Store, atomic_write_json, cache_key
+from sumeval.datasets.corpora import Corpus, open_corpus
+from sumeval.errors import InputError
+from sumeval.paths import cache_dir
+
+__all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes",
+           "parse_index_name", "shuffle_order", "DEFAULT_INDEX"]
+
+BACKENDS = ("sparse", "whoosh")
+DEFAULT_INDEX = "wikipedia-2015:10000:0:sparse"
+_COMPLETE = "COMPLETE"
+
+
+def _analyzer_id() -> str:
+    from sumeval.retrieval import whoosh_backend as wb
+
+    return f"{wb.ANALYZER}@whoosh-{wb.whoosh_version()}"
+
+
+def shuffle_order(n_corpus: int, seed: int) -> np.ndarray:
+    """The seeded shuffle of corpus positions: ``default_rng(seed).permutation(n_corpus)``."""
+    return np.random.default_rng(seed).permutation(n_corpus)
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """Everything that identifies an index (and its cache key)."""
+
+    corpus: str
+    corpus_sha256: str
+    n: int
+    seed: int
+    analyzer: str
+    backend: str
+
+    def key(self) -> str:
+        return cache_key(kind="retrieval-index", **asdict(self))
+
+    @property
+    def name(self) -> str:
+        return f"{self.corpus}:{self.n}:{self.seed}:{self.backend}"
+
+
+def parse_index_name(name: str) -> dict[str, Any]:
+    """``"CORPUS[:SIZE[:SEED[:BACKEND]]]"`` -> ``{corpus, n, seed, backend}`` (defaults 10000, 0,
+    sparse). The corpus may be a path (split from the right)."""
+    parts = str(name).rsplit(":", 3)
+    # a path such as C:\\x or a corpus without numbers: take numeric fields from the right
+    fields: dict[str, Any] = {"n": 10_000, "seed": 0, "backend": "sparse"}
+    rest = list(parts)
+    if rest and rest[-1] in BACKENDS:
+        fields["backend"] = rest.pop()
+    nums = []
+    while rest and len(nums) < 2 and rest[-1].lstrip("-").isdigit() and len(rest) > 1:
+        nums.insert(0, int(rest.pop()))
+    if len(nums) == 2:
+        fields["n"], fields["seed"] = nums
+    elif len(nums) == 1:
+        fields["n"] = nums[0]
+    fields["corpus"] = ":".join(rest)
+    if not fields["corpus"]:
+        raise InputError(f"index name {name!r}: no corpus; write CORPUS[:SIZE[:SEED[:BACKEND]]], "
+                         f"e.g. {DEFAULT_INDEX!r}")
+    return fields
+
+
+def _index_root(root: Path | None) -> Path:
+    return (Path(root) if root is not None else cache_dir()) / "retrieval_indexes"
+
+
+def _check_params(n: Any, seed: Any, backend: str) -> None:
+    if backend not in BACKENDS:
+        raise InputError(f"unknown retrieval backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InputError(f"index size n must be a positive integer, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InputError(f"index seed must be a non-negative integer, got {seed!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# indexes
+# --------------------------------------------------------------------------------------------
+class Index:
+    """A built index: ``search(queries, k)`` -> for each query its top-k corpus document ids."""
+
+    def __init__(self, spec: IndexSpec, folder: Path, ids: list[str], meta: dict[str, Any]):
+        self.spec, self.folder, self.ids, self.meta = spec, folder, ids, meta
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def key(self) -> str:
+        return self.spec.key()
+
+    def terms(self, query: str) -> list[str]:
+        """The distinct analysed terms of an (escaped) query string, in order."""
+        from sumeval.retrieval.whoosh_backend import analyze
+
+        return list(dict.fromkeys(analyze(query)))
+
+    def search_docnums(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[int]]:
+        raise NotImplementedError
+
+    def search(self, queries: Sequence[str], k: int = 10, *, progress: bool = False) -> list[list[str]]:
+        """Top-k document ids of each (escaped) query string, best first.
+
+        queries : n query strings (see :mod:`sumeval.retrieval.queries`); returns n lists of
+        at most k ids (fewer when fewer documents contain a query term; empty for a query
+        without terms).
+        """
+        if isinstance(queries, str):
+            raise InputError("Index.search takes a list of query strings, got one string; wrap it in a list")
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise InputError(f"search cut-off k must be a positive integer, got {k!r}")
+        return [[self.ids[d] for d in docs] for docs in self.search_docnums(list(queries), int(k), progress=progress)]
+
+    def close(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} key={self.key[:12]}>"
+
+
+class SparseIndex(Index):
+    def __init__(self, spec: IndexSpec, folder: Path, ids: list[str], meta: dict[str, Any],
+                 engine: Any):
+        super().__init__(spec, folder, ids, meta)
+        self.engine = engine
+
+    def search_docnums(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[int]]:
+        from sumeval.retrieval.whoosh_backend import analyze
+
+        it: Any = queries
+        if progress:
+            from tqdm.auto import tqdm
+
+            it = tqdm(queries, desc="analysing queries", unit="query")
+        term_lists = [analyze(q) for q in it]
+        return self.engine.top_k(term_lists, k)
+
+
+class WhooshIndex(Index):
+    def __init__(self, spec: IndexSpec, folder: Path, ids: list[str], meta: dict[str, Any]):
+        super().__init__(spec, folder, ids, meta)
+        from sumeval.retrieval.whoosh_backend import WhooshSearcher
+
+        self.searcher = WhooshSearcher(folder / "whoosh")
+
+    def terms(self, query: str) -> list[str]:
+        from sumeval.retrieval.whoosh_backend import query_terms
+
+        return query_terms(query)
+
+    def search_docnums(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[int]]:
+        return self.searcher.search(queries, k, progress=progress)
+
+    def close(self) -> None:
+        self.searcher.close()
+
+
+# --------------------------------------------------------------------------------------------
+# building and loading
+# --------------------------------------------------------------------------------------------
+def _term_matrix(corpus: Corpus, sha: str, analyzer: str, *, root: Path | None, progress: bool,
+                 docs: list | None = None):
+    from sumeval.retrieval import sparse_backend as sb
+    from sumeval.retrieval.whoosh_backend import analyze
+
+    store = Store("retrieval_terms", root=root)
+    key = cache_key(kind="term-matrix", corpus=corpus.name, corpus_sha256=sha, analyzer=analyzer)
+    arrays = store.get_arrays(key)
+    if arrays is not None:
+        return sb.TermMatrix.from_arrays(arrays)
+    if docs is None:
+        docs = corpus.documents()
+    tm = sb.build_term_matrix(((d.id, d.text) for d in docs), analyze, progress=progress, total=len(docs))
+    store.put_arrays(key, tm.to_arrays())
+    return tm
+
+
+_LOADED: dict[tuple[str, str], Index] = {}   # (folder, key) -> loaded sparse index, per process
+
+
+def _load(spec: IndexSpec, folder: Path, corpus: Corpus, *, root: Path | None,
+          progress: bool) -> Index:
+    memo = (str(folder), spec.key())
+    if spec.backend == "sparse" and memo in _LOADED:
+        return _LOADED[memo]
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    rows = np.load(folder / "docs.npz")["rows"]
+    ids = meta.get("ids")
+    if spec.backend == "sparse":
+        from sumeval.retrieval.sparse_backend import BM25F
+
+        tm = _term_matrix(corpus, spec.corpus_sha256, spec.analyzer, root=root, progress=progress)
+        ids = [tm.ids[r] for r in rows]
+        ix = SparseIndex(spec, folder, ids, meta, BM25F(tm, rows))
+        if len(_LOADED) >= 4:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[memo] = ix
+        return ix
+    return WhooshIndex(spec, folder, ids, meta)
+
+
+def _meta_matches(folder: Path, spec: IndexSpec) -> bool:
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return meta.get("spec") == asdict(spec) and (folder / "docs.npz").is_file()
+
+
+def build_index(corpus: "str | Path | Corpus" = "wikipedia-2015", n: int = 10_000, seed: int = 0,
+                backend: str = "sparse", *, root: "str | Path | None" = None, rebuild: bool = False,
+                progress: bool = False) -> Index:
+    """Build (or load from the cache) the index of the first ``n`` documents of the seeded
+    shuffle of ``corpus``.
+
+    Parameters
+    ----------
+    corpus : a collection name, a path or a :class:`Corpus` (see :func:`open_corpus`)
+    n : number of documents, 1 <= n <= N (the corpus size)
+    seed : seed of the shuffle (``numpy.random.default_rng(seed).permutation(N)``)
+    backend : ``"sparse"`` (default) or ``"whoosh"``
+    root : cache root (default ``$SUMEVAL_CACHE``)
+    rebuild : build again even when a complete cached index exists
+
+    Returns
+    -------
+    Index, whose ``meta`` records corpus, its sha256, N, n, seed, analyzer, backend, versions
+    and build time.
+    """
+    _check_params(n, seed, backend)
+    corp = open_corpus(corpus)
+    root_p = Path(root) if root is not None else None
+    spec = IndexSpec(corp.name, corp.fingerprint(), int(n), int(seed), _analyzer_id(), backend)
+    base = _index_root(root_p)
+    folder = base / spec.key()
+    if folder.exists():
+        complete = (folder / _COMPLETE).is_file()
+        if complete and _meta_matches(folder, spec) and not rebuild:
+            return _load(spec, folder, corp, root=root_p, progress=progress)
+        _LOADED.pop((str(folder), spec.key()), None)
+        if not rebuild:
+            why = "an interrupted build (no COMPLETE marker)" if not complete else \
+                "an index whose recorded parameters differ from the ones asked for"
+            warnings.warn(f"index cache {folder} holds {why}; rebuilding {spec.name}", stacklevel=2)
+        shutil.rmtree(folder)
+
+    t0 = time.perf_counter()
+    docs = corp.documents()
+    n_corpus = len(docs)
+    if n > n_corpus:
+        raise InputError(f"index size n={n} exceeds the {n_corpus} documents of corpus {corp.name!r}; "
+                         f"choose n <= {n_corpus}")
+    rows = shuffle_order(n_corpus, seed)[:n]
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}.partial-", dir=base))
+    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a cache folder is as readable as its files
+    try:
+        tm_seconds = None
+        if backend == "whoosh":
+            from sumeval.retrieval.whoosh_backend import build
+
+            build(tmp / "whoosh", ((docs[r].id, docs[r].text) for r in rows), progress=progress, total=n)
+        else:
+            t1 = time.perf_counter()
+            _term_matrix(corp, spec.corpus_sha256, spec.analyzer, root=root_p, progress=progress, docs=docs)
+            tm_seconds = time.perf_counter() - t1
+        with open(tmp / "docs.npz", "wb") as fh:
+            np.savez(fh, rows=rows)
+        from sumeval import __version__
+        from sumeval.retrieval.whoosh_backend import whoosh_version
+
+        meta = {
+            "spec": asdict(spec), "name": spec.name, "key": spec.key(), "n_corpus": n_corpus,
+            "shuffle": "numpy.random.default_rng(seed).permutation(n_corpus)[:n]",
+            "bm25f": {"B": 0.75, "K1": 1.2}, "ids": [docs[r].id for r in rows],
+            "versions": {"sumeval": __version__, "whoosh": whoosh_version(),
+                         "numpy": np.__version__},
+            "skipped_empty": len(corp.skipped),
+            "build_seconds": round(time.perf_counter() - t0, 3),
+            "term_matrix_seconds": None if tm_seconds is None else round(tm_seconds, 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        atomic_write_json(tmp / "meta.json", meta)
+        (tmp / _COMPLETE).write_text(spec.key() + "\n", encoding="utf-8")
+        try:
+            os.replace(tmp, folder)
+        except OSError:
+            # another process finished the same index first: keep theirs
+            if not (folder / _COMPLETE).is_file():
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return _load(spec, folder, corp, root=root_p, progress=progress)
+
+
+def open_index(name: str = DEFAULT_INDEX, *, root: "str | Path | None" = None,
+               progress: bool = False) -> Index:
+    """The index named ``"CORPUS:SIZE:SEED:BACKEND"`` (built if not cached)."""
+    f = parse_index_name(name)
+    return build_index(f["corpus"], f["n"], f["seed"], f["backend"], root=root, progress=progress)
+
+
+def list_indexes(root: "str | Path | None" = None) -> list[dict[str, Any]]:
+    """The cached indexes: one dict each with name, key, corpus, n, seed, backend, n_corpus,
+    complete (False for an interrupted build), build_seconds, created, folder."""
+    base = _index_root(Path(root) if root is not None else None)
+    out: list[dict[str, Any]] = []
+    if not base.is_dir():
+        return out
+    for folder in sorted(base.iterdir()):
+        if not folder.is_dir():
+            continue
+        partial = ".partial-" in folder.name
+        try:
+            meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            meta = {}
+        spec = meta.get("spec", {})
+        out.append({
+            "name": meta.get("name"), "key": folder.name, "corpus": spec.get("corpus"),
+            "n": spec.get("n"), "seed": spec.get("seed"), "backend": spec.get("backend"),
+            "n_corpus": meta.get("n_corpus"),
+            "complete": (not partial) and (folder / _COMPLETE).is_file(),
+            "build_seconds": meta.get("build_seconds"), "created": meta.get("created"),
+            "folder": str(folder),
+        })
+    return out

