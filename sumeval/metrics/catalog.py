@@ -10,3 +10,11 @@ register("bleu", "sumeval.metrics.bleu:BleuScorer", needs=_R,
          description="sentence BLEU-4 against all references (NLTK)")
 register("js-2", "sumeval.metrics.jensen_shannon:JensenShannonScorer", needs=_R,
          description="Jensen-Shannon divergence of bigram distributions, summary vs references (lower is better)")
+
+# paper 001: SERA / SERA-DIS / GeSERA (index option "CORPUS:SIZE:SEED:BACKEND")
+from sumeval.retrieval.scorers import MEASURES as _SERA  # noqa: E402  (light: no whoosh/spaCy at import)
+
+for _name, (_k, _dis, _ref) in _SERA.items():
+    register(_name, "sumeval.retrieval.scorers:SeraScorer", needs=_R, k=_k, dis=_dis, reformulation=_ref,
+             description=f"{'SERA-DIS' if _dis else 'SERA'}-{_k} with {_ref} queries "
+                         "(--index CORPUS:SIZE:SEED:BACKEND, default wikipedia-2015:10000:0:sparse)")
