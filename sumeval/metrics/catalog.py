@@ -18,3 +18,12 @@ for _name, (_k, _dis, _ref) in _SERA.items():
     register(_name, "sumeval.retrieval.scorers:SeraScorer", needs=_R, k=_k, dis=_dis, reformulation=_ref,
              description=f"{'SERA-DIS' if _dis else 'SERA'}-{_k} with {_ref} queries "
                          "(--index CORPUS:SIZE:SEED:BACKEND, default wikipedia-2015:10000:0:sparse)")
+
+# paper 000: points of contextual similarity (options model, layer, text_layer, raw_model)
+_T = ("text",)
+register("estime", "sumeval.similarity.scorers:EstimeScorer", needs=_T,
+         description="ESTIME alarms at points of contextual similarity (lower is better)")
+register("estime-soft", "sumeval.similarity.scorers:EstimeSoftScorer", needs=_T,
+         description="ESTIME-soft: raw-embedding agreement at points of contextual similarity")
+register("coherence", "sumeval.similarity.scorers:CoherenceScorer", needs=_T,
+         description="order of the points of contextual similarity (Kendall tau-c, paper 000 Eq.3)")

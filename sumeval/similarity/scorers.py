@@ -1,0 +1,219 @@
+"""Scorers for the paper-000 measures: ``estime``, ``estime-soft``, ``coherence``.
+
+All three share one :class:`sumeval.lm.MaskedEmbedder` per (model, engine options) in the
+process (:func:`sumeval.lm.get_embedder`), and the engine's disk cache: a text is embedded once
+however many summaries, measures and studies use it.
+
+Options (every one recorded in the signature):
+
+- ``model``: packaged name, local folder or Hugging Face id (default ``all-mpnet-base-v2``);
+- ``layer``: the summary layer (index into ``hidden_states``, 0 = embedding output); default
+  :func:`default_layer`: 9 for all-mpnet-base-v2 (its consistency correlations peak at layers
+  8-10 and its top layers, tuned for sentence embeddings, degrade: at layer 10 a copied summary
+  already draws alarms), otherwise ``floor(0.875 * num_layers)`` - the reference's depth (layer
+  21 of bert-large's 24), so 5 for all-MiniLM-L6-v2;
+- ``text_layer``: the text layer (default: ``layer``);
+- ``raw_model`` (estime-soft): the model whose input embedding table gives phi; must share the
+  contextual model's vocabulary (checked; default: the contextual model itself); the other two
+  scorers accept and ignore it, so one option set serves all three;
+- engine options: ``device``, ``precision``, ``word_splitter``, ``window``, ``margin``,
+  ``min_distance``.
+
+Undefined values are NaN; ``scorer.last_undefined`` lists ``(row in batch, reason)`` for the last
+batch.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from sumeval.errors import InputError
+from sumeval.metrics.base import Batch, Scorer
+from sumeval.similarity import measures as M
+
+__all__ = ["EstimeScorer", "EstimeSoftScorer", "CoherenceScorer", "default_layer", "DEFAULT_LAYERS"]
+
+
+# measured defaults for the packaged models (see the module doc); others use the reference's depth
+DEFAULT_LAYERS = {"all-mpnet-base-v2": 9}
+
+
+def default_layer(num_layers: int, model_name: str | None = None) -> int:
+    """The default layer: :data:`DEFAULT_LAYERS` for a packaged model, else
+    ``floor(0.875 * num_layers)`` (21 for 24 layers, 10 for 12, 5 for 6)."""
+    if model_name in DEFAULT_LAYERS:
+        return DEFAULT_LAYERS[model_name]
+    return int(0.875 * num_layers)
+
+
+class _PointsScorer(Scorer):
+    needs = ("text",)
+
+    def __init__(self, model: str = "all-mpnet-base-v2", layer: int | None = None,
+                 text_layer: int | None = None, raw_model: str | None = None, *, device: str | None = None,
+                 precision: str = "float32", word_splitter: str = "treebank", window: int = 450,
+                 margin: int = 50, min_distance: int = 8, progress: bool = False):
+        from sumeval.lm import resolve_model
+
+        self.spec = resolve_model(model)
+        # read by estime-soft only; accepted by all so that one option set serves the three measures
+        self.raw_model = raw_model
+        cfg = json.loads((self.spec.path / "config.json").read_text(encoding="utf-8"))
+        n_hidden = int(cfg.get("num_hidden_layers", cfg.get("n_layer", 0)))
+        if n_hidden <= 0:
+            raise InputError(f"model {self.spec.name!r}: config.json gives no num_hidden_layers")
+        self.num_layers = n_hidden
+        self.layer = self._check_layer(default_layer(n_hidden, self.spec.name) if layer is None else layer,
+                                        "layer")
+        self.text_layer = self._check_layer(self.layer if text_layer is None else text_layer, "text_layer")
+        self.engine_options = {"device": device, "precision": precision, "word_splitter": word_splitter,
+                               "window": window, "margin": margin, "min_distance": min_distance}
+        self.progress = progress
+        self.last_undefined: list[tuple[int, str]] = []
+        self._embedder = None
+
+    def _check_layer(self, value: Any, what: str) -> int:
+        try:
+            k = int(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{what} {value!r} is not an integer") from None
+        n = self.num_layers + 1
+        if not -n <= k < n:
+            raise InputError(f"{what} {k} is out of range: model {self.spec.name!r} has layers 0..{n - 1} "
+                             "(0 is the embedding output)")
+        return k % n
+
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from sumeval.lm import get_embedder
+
+            self._embedder = get_embedder(self.spec, **self.engine_options)
+        return self._embedder
+
+    def options(self) -> dict[str, object]:
+        opts: dict[str, object] = {"model": self.spec.name, "model_sha": self.spec.fingerprint[:12],
+                                   "layer": self.layer, "text_layer": self.text_layer}
+        opts.update({k: v for k, v in self.engine_options.items() if k != "device"})
+        return opts
+
+    def versions(self) -> dict[str, str]:
+        import torch
+        import transformers
+
+        return {"torch": torch.__version__.split("+")[0], "transformers": transformers.__version__}
+
+    def _points(self, batch: Batch):
+        """Yield (row, summary embeddings, text embeddings, points or None, reason or None)."""
+        texts = list(batch.texts or [])
+        if len(texts) != len(batch):
+            raise InputError(f"{self.name}: needs a text for every summary")
+        emb = self.embedder.embed_many(list(dict.fromkeys(texts + list(batch.summaries))),
+                                       progress=self.progress)
+        by_text = dict(zip(dict.fromkeys(texts + list(batch.summaries)), emb))
+        for i, (s, t) in enumerate(zip(batch.summaries, texts)):
+            es, et = by_text[s], by_text[t]
+            if et.n_words == 0:
+                yield i, es, et, None, "the text has no words"
+            elif es.n_words == 0:
+                yield i, es, et, None, "the summary has no words"
+            else:
+                yield i, es, et, M.points_of_similarity(es.layer(self.layer), et.layer(self.text_layer)), None
+
+
+class EstimeScorer(_PointsScorer):
+    """ESTIME alarms (Eq.1): ``estime-alarms`` (over the summary words found in the text),
+    ``estime-alarms-adjusted`` (x N / |M|), ``estime-alarms-alltokens``. Lower is better."""
+
+    name = "estime"
+    higher_is_better = False
+    description = "ESTIME: alarms at points of contextual similarity (lower is better)"
+
+    def columns(self) -> list[str]:
+        return ["estime-alarms", "estime-alarms-adjusted", "estime-alarms-alltokens"]
+
+    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+        n = len(batch)
+        out = {c: np.full(n, np.nan) for c in self.columns()}
+        self.last_undefined = []
+        for i, es, et, pts, why in self._points(batch):
+            if pts is None:
+                self.last_undefined.append((i, why))
+                continue
+            r = M.estime_alarms(es.first_ids, et.first_ids, pts, M.in_text_mask(es.words, et.words))
+            out["estime-alarms"][i] = r["alarms"]
+            out["estime-alarms-adjusted"][i] = r["alarms_adjusted"]
+            out["estime-alarms-alltokens"][i] = r["alarms_alltokens"]
+        return out
+
+
+class EstimeSoftScorer(_PointsScorer):
+    """ESTIME-soft (Eq.2): mean cosine of raw input embeddings at the points of similarity, over
+    all summary words. Higher is better."""
+
+    name = "estime-soft"
+    higher_is_better = True
+    description = "ESTIME-soft: raw-embedding agreement at points of contextual similarity"
+
+    def __init__(self, model: str = "all-mpnet-base-v2", layer: int | None = None,
+                 text_layer: int | None = None, raw_model: str | None = None, **kw: Any):
+        super().__init__(model, layer, text_layer, raw_model, **kw)
+        from sumeval.lm import resolve_model
+
+        self.raw_spec = resolve_model(raw_model) if raw_model else self.spec
+        self._table = None
+
+    @property
+    def table(self) -> np.ndarray:
+        if self._table is None:
+            from sumeval.lm import raw_embedding_table
+
+            self._table = raw_embedding_table(self.raw_spec, contextual=self.spec)
+        return self._table
+
+    def options(self) -> dict[str, object]:
+        opts = super().options()
+        opts["raw_model"] = self.raw_spec.name
+        opts["raw_sha"] = self.raw_spec.fingerprint[:12]
+        opts["average"] = "all-words"
+        return opts
+
+    def columns(self) -> list[str]:
+        return ["estime-soft"]
+
+    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+        out = np.full(len(batch), np.nan)
+        self.last_undefined = []
+        table = self.table
+        for i, es, et, pts, why in self._points(batch):
+            if pts is None:
+                self.last_undefined.append((i, why))
+                continue
+            out[i] = M.estime_soft(table[es.first_ids], table[et.first_ids], pts)
+        return {"estime-soft": out}
+
+
+class CoherenceScorer(_PointsScorer):
+    """Coherence (Eq.3): Kendall tau-c between summary positions and their points of similarity
+    in the text. NaN for one-word summaries or when all points coincide. Higher is better."""
+
+    name = "coherence"
+    higher_is_better = True
+    description = "order of the points of contextual similarity (Kendall tau-c, paper 000 Eq.3)"
+
+    def columns(self) -> list[str]:
+        return ["coherence"]
+
+    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+        out = np.full(len(batch), np.nan)
+        self.last_undefined = []
+        for i, es, et, pts, why in self._points(batch):
+            if pts is None:
+                self.last_undefined.append((i, why))
+                continue
+            out[i] = M.coherence(pts)
+            if np.isnan(out[i]):
+                self.last_undefined.append((i, M.undefined_reason("coherence", len(pts), et.n_words, pts)))
+        return {"coherence": out}

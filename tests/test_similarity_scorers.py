@@ -1,0 +1,96 @@
+"""The estime / estime-soft / coherence scorers on tiny inputs with all-MiniLM-L6-v2.
+
+MiniLM's masked contexts carry little: these tests check behaviour (shapes, NaN with reasons,
+sharing, options), not the method's numbers - those are the slow real-data probes.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sumeval.errors import InputError, ModelNotFoundError
+from sumeval.lm import resolve_model
+from sumeval.metrics import Batch, score_records
+from sumeval.similarity.scorers import CoherenceScorer, EstimeScorer, EstimeSoftScorer, default_layer
+
+
+def _have(name):
+    try:
+        resolve_model(name)
+        return True
+    except ModelNotFoundError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _have("minilm"), reason="all-MiniLM-L6-v2 is not installed")
+
+TEXT = ("Paul Merson has restarted his row with Andros Townsend after the Tottenham midfielder was "
+        "brought on with only seven minutes remaining in his team 's 0-0 draw with Burnley on Sunday . "
+        "Merson initially angered Townsend for writing in his Sky Sports column that the winger "
+        "should not be in the England team .")
+OPTS = dict(model="minilm", device="cpu")
+
+
+def test_default_layer():
+    assert default_layer(24) == 21 and default_layer(12) == 10 and default_layer(6) == 5
+    assert default_layer(12, "all-mpnet-base-v2") == 9 and default_layer(6, "all-MiniLM-L6-v2") == 5
+
+
+def test_three_scorers_share_one_embedder_and_score():
+    summaries = ["Paul Merson has restarted his row with Andros Townsend .",
+                 "Merson", "Burnley drew 0-0 with Tottenham on Sunday ."]
+    batch = Batch(summaries=summaries, texts=[TEXT] * 3)
+    es, so, co = EstimeScorer(**OPTS), EstimeSoftScorer(**OPTS), CoherenceScorer(**OPTS)
+    a = es.score_batch(batch)
+    s = so.score_batch(batch)
+    c = co.score_batch(batch)
+    assert es.embedder is so.embedder is co.embedder
+    assert es.embedder.stats["texts_computed"] == 4  # the text once, three summaries
+    assert set(a) == set(es.columns()) and all(v.shape == (3,) for v in a.values())
+    assert np.isfinite(a["estime-alarms"]).all() and (a["estime-alarms"] >= 0).all()
+    assert (a["estime-alarms"] <= a["estime-alarms-adjusted"] + 1e-9).all()
+    assert np.isfinite(s["estime-soft"]).all() and (np.abs(s["estime-soft"]) <= 1 + 1e-6).all()
+    assert math.isnan(c["coherence"][1]) and np.isfinite(c["coherence"][[0, 2]]).all()
+    assert co.last_undefined == [(1, "the summary has one word: an order needs at least two")]
+    assert es.layer == 5 and es.text_layer == 5 and not es.higher_is_better
+
+
+def test_layers_options_and_signature():
+    sc = EstimeSoftScorer(layer=2, text_layer=-1, **OPTS)
+    assert (sc.layer, sc.text_layer) == (2, 6)
+    sig = sc.signature()
+    assert "layer=2" in sig and "text_layer=6" in sig and "raw_model=all-MiniLM-L6-v2" in sig
+    assert "average=all-words" in sig and "transformers=" in sig
+    with pytest.raises(InputError, match="layer 7 is out of range.*0..6"):
+        EstimeScorer(layer=7, **OPTS)
+    with pytest.raises(InputError, match="'x'"):
+        CoherenceScorer(text_layer="x", **OPTS)
+
+
+def test_empty_text_gives_nan_with_reason_and_score_records_skips_empty_summary():
+    sc = EstimeScorer(**OPTS)
+    out = sc.score_batch(Batch(summaries=["A summary ."], texts=["  "]))
+    assert math.isnan(out["estime-alarms"][0]) and sc.last_undefined == [(0, "the text has no words")]
+    frame, report = score_records(
+        [{"text": TEXT, "summary": ""}, {"text": TEXT, "summary": "Merson angered Townsend ."}],
+        [CoherenceScorer(**OPTS)])
+    assert math.isnan(frame.loc[0, "coherence"]) and report.skipped[0][2] == "empty summary"
+    assert np.isfinite(frame.loc[1, "coherence"])
+
+
+def test_non_ascii_inputs_do_not_crash():
+    text = "Zürich's café served crème brûlée to the naïve visitors from 東京 on Sunday ."
+    b = Batch(summaries=["The café in Zürich served crème brûlée .", "🙂"], texts=[text, text])
+    s = EstimeSoftScorer(**OPTS).score_batch(b)["estime-soft"]
+    assert np.isfinite(s[0])
+
+
+@pytest.mark.skipif(not _have("mpnet"), reason="all-mpnet-base-v2 is not installed")
+def test_raw_model_with_another_vocabulary_is_refused():
+    from sumeval.lm import VocabularyMismatchError
+
+    sc = EstimeSoftScorer(raw_model="mpnet", **OPTS)
+    with pytest.raises(VocabularyMismatchError, match="all-mpnet-base-v2.*vocabulary"):
+        sc.score_batch(Batch(summaries=["Merson ."], texts=[TEXT]))
