@@ -173,6 +173,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
                 if "references" in scorer.needs else None,
             )
             values = scorer.score_batch(batch)
+            for j, why in getattr(scorer, "last_undefined", None) or []:
+                report.skipped.append((idx[j], scorer.name, f"undefined: {why}"))
             for c in cols:
                 arr = np.asarray(values[c], dtype=float)
                 if arr.shape != (len(idx),):

@@ -46,6 +46,9 @@ class Scorer(abc.ABC):
     needs: tuple[str, ...] = ()
     higher_is_better: bool = True
     description: str = ""
+    #: set by ``score_batch``: ``(row in batch, reason)`` for each NaN the measure leaves undefined
+    #: (e.g. coherence of a one-word summary); reported by ``score_records``
+    last_undefined: list[tuple[int, str]] = []
 
     @abc.abstractmethod
     def columns(self) -> list[str]:
