@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import sys
@@ -70,41 +69,6 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
 # ------------------------------------------------------------------------------------------
 # score
 # ------------------------------------------------------------------------------------------
-def _scorer_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-    params = inspect.signature(cls.__init__).parameters
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return dict(options)
-    return {k: v for k, v in options.items() if k in params}
-
-
-def _build_scorers(names: list[str], options: dict[str, Any]):
-    import importlib
-
-    from sumeval import metrics
-
-    infos = {m.name: m for m in metrics.available()}
-    scorers, used = [], set()
-    for name in names:
-        key = name.lower()
-        if key not in infos:
-            raise InputError(
-                f"unknown measure {name!r}; known measures: {', '.join(infos)} "
-                "(`sumeval score --list` describes them)"
-            )
-        module, _, cls_name = infos[key].target.partition(":")
-        cls = getattr(importlib.import_module(module), cls_name)
-        mine = _scorer_options(cls, options)
-        used.update(mine)
-        scorers.append(metrics.get_scorer(key, **mine))
-    unused = set(options) - used
-    if unused:
-        raise InputError(
-            f"option(s) {', '.join(sorted(unused))} are not used by any of the measures "
-            f"{', '.join(names)}"
-        )
-    return scorers
-
-
 def cmd_score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
@@ -125,7 +89,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from sumeval.runner import parse_overrides
 
     options.update(parse_overrides(args.option or []))
-    scorers = _build_scorers(args.measures, options)
+    scorers = metrics.get_scorers(args.measures, **options)
 
     inp, out = Path(args.input), Path(args.output)
     records = read_jsonl(inp)

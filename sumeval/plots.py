@@ -53,8 +53,10 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
             ours = sub["ours"].to_numpy(float)
             lo = sub["ci_low"].to_numpy(float) if "ci_low" in sub else np.full_like(ours, np.nan)
             hi = sub["ci_high"].to_numpy(float) if "ci_high" in sub else np.full_like(ours, np.nan)
-            err = np.vstack([np.where(np.isnan(lo), 0, ours - lo), np.where(np.isnan(hi), 0, hi - ours)])
-            ax.errorbar(ours, y, xerr=err, fmt="o", color="C0", ms=4, capsize=2, label=ours_label)
+            # the interval as a segment: a percentile bootstrap interval need not contain the estimate
+            has_ci = ~(np.isnan(lo) | np.isnan(hi))
+            ax.hlines(y[has_ci], lo[has_ci], hi[has_ci], color="C0", lw=1.5, alpha=0.6)
+            ax.plot(ours, y, "o", color="C0", ms=4, label=ours_label)
             if "paper" in sub:
                 ax.plot(sub["paper"].to_numpy(float), y, "D", mfc="none", color="C3", ms=5, label="paper")
             ax.set_yticks(y, metrics)

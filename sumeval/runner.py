@@ -64,10 +64,37 @@ class Study:
         return {str(k): dict(v or {}) for k, v in data.items()}
 
     def declared_parameters(self) -> dict[str, dict[str, Any]]:
-        """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``."""
+        """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``.
+
+        Raises InputError when papermill cannot read a parameter that the cell assigns (papermill
+        skips such a line silently - e.g. one whose comment holds ``=``).
+        """
+        import ast
+        import logging
+
+        import nbformat
         import papermill
 
-        return {name: dict(info) for name, info in papermill.inspect_notebook(str(self.notebook)).items()}
+        logger = logging.getLogger("papermill")
+        level, logger.level = logger.level, logging.ERROR
+        try:
+            parsed = {name: dict(info) for name, info in papermill.inspect_notebook(str(self.notebook)).items()}
+        finally:
+            logger.setLevel(level)
+        nb = nbformat.read(str(self.notebook), as_version=4)
+        cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+        if len(cells) != 1:
+            raise InputError(f"{self.notebook}: needs exactly one code cell tagged 'parameters', found {len(cells)}")
+        for node in ast.parse(cells[0].source).body:
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id not in parsed:
+                    line = cells[0].source.splitlines()[node.lineno - 1]
+                    raise InputError(
+                        f"{self.notebook}: papermill cannot read parameter {t.id!r} from line {line!r}; "
+                        "write it as `name: type = literal  # comment` with no '=' in the comment"
+                    )
+        return parsed
 
 
 def studies() -> dict[str, Study]:

@@ -28,6 +28,14 @@ def test_ours_vs_paper_grid_and_points(tmp_path):
     assert [t.get_text() for t in ax.get_yticklabels()] == ["ROUGE-1", "ROUGE-2", "BLEU"]
     paper_line = [ln for ln in ax.get_lines() if ln.get_label() == "paper"][0]
     assert np.allclose(paper_line.get_xdata(), [0.11, 0.21, 0.31])
+    segments = ax.collections[0].get_segments()  # bootstrap intervals drawn as segments
+    assert np.allclose([seg[:, 0] for seg in segments], [[0.05, 0.15], [0.15, 0.25], [0.25, 0.35]])
+
+
+def test_interval_not_containing_the_estimate_is_drawn(tmp_path):
+    cmp = _comparison()
+    cmp.loc[0, ["ci_low", "ci_high"]] = [0.2, 0.3]  # percentile intervals can miss the estimate
+    fig, axes = plots.ours_vs_paper(cmp)
     paths = figures.save(fig, "unit", "cmp", folder=tmp_path)
     assert [p.name for p in paths] == ["cmp.pdf", "cmp.png"] and all(p.stat().st_size > 0 for p in paths)
     assert paths[0].read_bytes()[:4] == b"%PDF" and paths[1].read_bytes()[:4] == b"\x89PNG"

@@ -85,3 +85,17 @@ def test_cli_list(fixture_studies, capsys):
 def test_missing_kernel_is_explained(fixture_studies):
     with pytest.raises(InputError, match="kernel 'no-such-kernel' is not installed"):
         runner.run_study("tiny", "smoke", kernel="no-such-kernel")
+
+
+def test_parameter_line_papermill_cannot_read_is_an_error(tmp_path, monkeypatch):
+    import nbformat as nbf
+
+    nb = nbf.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"name": "sumeval", "display_name": "sumeval", "language": "python"}}
+    nb.cells = [nbf.v4.new_code_cell("a: int = 1  # fine\nb: int = 0  # 0 = all (papermill drops this line)",
+                                     metadata={"tags": ["parameters"]})]
+    nbf.write(nb, tmp_path / "broken.ipynb")
+    (tmp_path / "broken.params.yaml").write_text("default: {}\n")
+    monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(tmp_path))
+    with pytest.raises(InputError, match="cannot read parameter 'b'.*no '=' in the comment"):
+        runner.get_study("broken").declared_parameters()

@@ -23,7 +23,7 @@ from sumeval.metrics.base import Batch, Scorer
 
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
-    "ScoreReport",
+    "ScoreReport", "get_scorers",
 ]
 
 
@@ -68,6 +68,41 @@ def get_scorer(name: str, **options: Any) -> Scorer:
     module_name, _, cls_name = info.target.partition(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
     return cls(**{**info.defaults, **options})
+
+
+def _accepted(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The subset of ``options`` that ``cls.__init__`` accepts."""
+    import inspect
+
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in params}
+
+
+def get_scorers(names: Sequence[str], **options: Any) -> list[Scorer]:
+    """Build the scorers of ``names``, giving each only the ``options`` it accepts.
+
+    ``get_scorers(["rouge-1", "estime"], use_stemmer=False, layer=9)`` passes ``use_stemmer`` to
+    ROUGE and ``layer`` to ESTIME. An option no measure accepts is an error (a typo, usually).
+    """
+    _load_builtin()
+    scorers, used = [], set()
+    for name in names:
+        info = _REGISTRY.get(name.lower())
+        if info is None:
+            get_scorer(name)  # raises the unknown-measure error
+        module_name, _, cls_name = info.target.partition(":")
+        cls = getattr(importlib.import_module(module_name), cls_name)
+        mine = _accepted(cls, options)
+        used.update(mine)
+        scorers.append(get_scorer(name, **mine))
+    unused = sorted(set(options) - used)
+    if unused:
+        raise InputError(
+            f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(names)}"
+        )
+    return scorers
 
 
 _BUILTIN_LOADED = False
@@ -126,7 +161,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     ----------
     records : sequence of mappings, length n
     measures : names (``"rouge-1"``) or ready :class:`Scorer` objects
-    options : passed to :func:`get_scorer` for every measure given by name
+    options : scorer options for the measures given by name; each measure gets only the options
+        it accepts (see :func:`get_scorers`)
 
     Returns
     -------
@@ -136,7 +172,10 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     """
     import pandas as pd
 
-    scorers = [m if isinstance(m, Scorer) else get_scorer(m, **options) for m in measures]
+    measures = list(measures)
+    named = [m for m in measures if not isinstance(m, Scorer)]
+    built = iter(get_scorers(named, **options)) if named else iter(())
+    scorers = [m if isinstance(m, Scorer) else next(built) for m in measures]
     n = len(records)
     out: dict[str, np.ndarray] = {}
     report = ScoreReport()

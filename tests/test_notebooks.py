@@ -1,0 +1,56 @@
+"""Every study notebook: committed without outputs, typed parameters, smoke and default sets,
+and a smoke run through the runner that writes results and figures."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sumeval import runner
+from sumeval.paths import project_root
+
+NOTEBOOKS = sorted((project_root() / "notebooks").glob("*.ipynb"))
+STUDIES = [nb.stem for nb in NOTEBOOKS]
+
+
+def test_there_are_studies():
+    assert "metric_correlations" in STUDIES
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=STUDIES)
+def test_committed_without_outputs(path: Path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    dirty = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
+             and (c.get("outputs") or c.get("execution_count") is not None)]
+    assert not dirty, f"{path.name}: code cells {dirty} have outputs or execution counts; strip them"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=STUDIES)
+def test_parameters_cell_and_sets(path: Path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(tagged) == 1, f"{path.name}: needs exactly one cell tagged 'parameters'"
+    study = runner.get_study(path.stem)
+    declared = study.declared_parameters()
+    assert "interactive" in declared, "every study ends with an explorer behind `interactive`"
+    for name, info in declared.items():
+        assert info["inferred_type_name"] != "None", f"{path.name}: parameter {name} needs a type hint"
+        assert info["help"], f"{path.name}: parameter {name} needs a comment saying what it is"
+    sets = study.parameter_sets()
+    assert {"smoke", "default"} <= set(sets)
+    for set_name in sets:
+        runner.resolve_parameters(study, set_name)  # every name declared, every type right
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_smoke_run_through_the_runner(name: str):
+    res = runner.run_study(name, "smoke")
+    assert res.ok, res.error
+    manifest = json.loads((res.run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "ok" and manifest["parameter_set"] == "smoke"
+    assert manifest["figures"], f"{name}: the smoke run wrote no figure"
+    for fig in manifest["figures"]:
+        assert Path(fig).is_file() and Path(fig).stat().st_size > 0
+    assert manifest["data_files"], f"{name}: the manifest records no data checksums"
+    assert res.results, f"{name}: empty results.json"
