@@ -9,7 +9,7 @@ from sumeval.errors import InputError
 
 def test_options_go_only_to_the_measures_that_take_them():
     rouge, bleu = metrics.get_scorers(["rouge-1", "bleu"], use_stemmer=False, smoothing="method1")
-    assert rouge.options()["use_stemmer"] is False and "smoothing" not in rouge.options()
+    assert rouge.options()["stemmer"] is False and "smoothing" not in rouge.options()
     assert bleu.options()["smoothing"] == "method1"
     with pytest.raises(InputError, match="option\\(s\\) use_stemer are not used"):
         metrics.get_scorers(["rouge-1"], use_stemer=False)
