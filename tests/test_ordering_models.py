@@ -10,18 +10,27 @@ from sumeval.errors import InputError  # noqa: E402
 from sumeval.ordering.data import OrderingDocument, OrderingSet, build_vocabulary, set_tokens, shuffle_for  # noqa: E402
 from sumeval.ordering.decode import beam_search, predict_orders  # noqa: E402
 from sumeval.ordering.metrics import kendall_tau  # noqa: E402
-from sumeval.ordering.models import ModelConfig, build_model, count_parameters, encode_batch  # noqa: E402
-from sumeval.ordering.train import TrainConfig, load_best, set_token_ids, train_model  # noqa: E402
+from sumeval.ordering.models import (  # noqa: E402
+    MODEL_NAMES, ModelConfig, build_model, count_parameters, encode_batch, encode_graphs,
+)
+from sumeval.ordering.train import TrainConfig, load_best, set_graphs, set_token_ids, train_model  # noqa: E402
+
+
+ALL_MODELS = ["lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph"]
 
 
 def _toy(name, n_docs, seed):
-    """Documents whose k-th sentence carries the word 'pos{k}' among random filler words."""
+    """Documents whose k-th sentence carries the word 'pos{k}' among random filler words; the
+    entity annotation links consecutive sentences through a shared word 'e{k}' (subject in
+    sentence k, object in sentence k+1)."""
     rng = np.random.default_rng(seed)
     docs = []
     for i in range(n_docs):
         n = int(rng.integers(3, 6))
-        units = tuple(" ".join([f"f{int(w)}" for w in rng.integers(0, 20, 3)] + [f"pos{k}"]) for k in range(n))
-        docs.append(OrderingDocument(f"{name}/{i}", units))
+        units = tuple(" ".join([f"f{int(w)}" for w in rng.integers(0, 20, 3)] + [f"pos{k}", f"e{k}", f"e{k - 1}"])
+                      for k in range(n))
+        ents = {f"e{k}": ((k, 1), (k + 1, 2)) for k in range(n - 1)}
+        docs.append(OrderingDocument(f"{name}/{i}", units, ents))
     return OrderingSet(name, "train", tuple(docs), tuple(shuffle_for(d.doc_id, len(d), 0) for d in docs), 0,
                        pretokenized=True)
 
@@ -44,19 +53,92 @@ def test_encode_batch_pads():
     assert tokens[0, 0].tolist() == [5, 6] and tokens[0, 1].tolist() == [8, 0]
 
 
-@pytest.mark.parametrize("name", ["lstm_ptrnet", "attordernet"])
-def test_beam_search_returns_permutations(toy, name):
+def test_all_four_models():
+    assert MODEL_NAMES == tuple(ALL_MODELS)
+
+
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_shapes_and_beam_search_returns_permutations(toy, name):
     train, _, vocab = toy
     torch.manual_seed(0)
-    model = build_model(_cfg(vocab, name))
+    mc = _cfg(vocab, name)
+    model = build_model(mc)
     assert count_parameters(model) > 0
     ids, gold = set_token_ids(train, vocab)
     tokens, mask = encode_batch(ids[:6])
+    B, N = mask.shape
+    graph = encode_graphs(set_graphs(train, vocab)[:6], N) if mc.needs_graph else None
+    model.eval()
+    sent, ctx, (h, c) = model.encode(tokens, mask, graph)
+    assert sent.shape == ctx.shape == (B, N, mc.hidden)
+    assert h.shape == c.shape == (B, mc.hidden)
+    g = torch.zeros((B, N), dtype=torch.long)
+    for r in range(B):
+        g[r, : len(gold[r])] = torch.tensor(gold[r])
+    loss = model(tokens, mask, g, graph)
+    assert loss.ndim == 0 and torch.isfinite(loss) and float(loss.detach()) > 0
     for beam in (1, 4):
-        preds = beam_search(model, tokens, mask, beam=beam)
-        assert [sorted(p) for p in preds] == [list(range(len(g))) for g in gold[:6]]
+        preds = beam_search(model, tokens, mask, beam=beam, graph=graph)
+        assert [sorted(p) for p in preds] == [list(range(len(gg))) for gg in gold[:6]]
     with pytest.raises(InputError, match="beam = 0"):
-        beam_search(model, tokens, mask, beam=0)
+        beam_search(model, tokens, mask, beam=0, graph=graph)
+
+
+def test_read_process_write_is_order_invariant(toy):
+    # the set encoder of Variant-LSTM+PtrNet must not see the input order: permuting the units
+    # leaves the decoder's start state unchanged (up to float rounding)
+    train, _, vocab = toy
+    torch.manual_seed(0)
+    model = build_model(_cfg(vocab, "variant_lstm_ptrnet")).eval()
+    ids, _ = set_token_ids(train, vocab)
+    doc = ids[0]
+    perm = list(reversed(range(len(doc))))
+    t1, m1 = encode_batch([doc])
+    t2, m2 = encode_batch([[doc[i] for i in perm]])
+    with torch.no_grad():
+        _, _, (h1, c1) = model.encode(t1, m1)
+        _, _, (h2, c2) = model.encode(t2, m2)
+    assert torch.allclose(h1, h2, atol=1e-5) and torch.allclose(c1, c2, atol=1e-5)
+
+
+def test_encode_graphs_roles_at_input_positions(toy):
+    train, _, vocab = toy
+    graphs = set_graphs(train, vocab)
+    d = 0
+    pos = train.gold_order(d)  # input position of each gold unit
+    first = graphs[d][0]  # entity e0: subject (1) in gold unit 0, object (2) in gold unit 1
+    assert first == (vocab.encode(["e0"])[0], {pos[0]: 1, pos[1]: 2})
+    n = len(train.documents[d])
+    enc = encode_graphs([graphs[d], []], n)
+    assert enc["roles"].shape == (2, n, n - 1)
+    assert enc["entity_mask"].tolist() == [[True] * (n - 1), [False] * (n - 1)]
+    assert int(enc["roles"][0, pos[1], 0]) == 2
+    with pytest.raises(InputError, match="role 7"):
+        encode_graphs([[(3, {0: 7})]], 2)
+
+
+def test_se_graph_needs_entities(toy):
+    train, _, vocab = toy
+    bare = train.with_documents([OrderingDocument(d.doc_id, d.units) for d in train.documents])
+    with pytest.raises(InputError, match="no entity annotation"):
+        set_graphs(bare, vocab)
+    model = build_model(_cfg(vocab, "se_graph"))
+    tokens, mask = encode_batch(set_token_ids(train, vocab)[0][:2])
+    with pytest.raises(InputError, match="entity graphs"):
+        model.encode(tokens, mask)
+
+
+@pytest.mark.parametrize("name", ["variant_lstm_ptrnet", "attordernet", "se_graph"])
+def test_toy_set_is_learnable(toy, tmp_path, name):
+    train, dev, vocab = toy
+    mc = _cfg(vocab, name)
+    cfg = TrainConfig(max_epochs=4, batch_size=8, lr=1e-2, patience=5, seed=3)
+    res = train_model(train, dev, vocab, mc, cfg, tmp_path / name, progress=False)
+    model = load_best(tmp_path / name, mc)
+    ids, gold = set_token_ids(dev, vocab)
+    graphs = set_graphs(dev, vocab) if mc.needs_graph else None
+    tau = kendall_tau(predict_orders(model, ids, beam=4, graphs=graphs), gold)
+    assert tau > 0.5, res.history
 
 
 def test_wide_beam_is_exhaustive_search(toy):

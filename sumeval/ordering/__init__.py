@@ -6,5 +6,7 @@ Modules (import the one you need; nothing heavy is imported here):
 - :mod:`sumeval.ordering.data` — ``load_ordering_set(name, split)``, ``OrderingSet``, vocabulary, GloVe.
 - :mod:`sumeval.ordering.noise` — ``noisy_set`` (Insert / Remove / Modify), ``mini_sets`` (bootstrap).
 - :mod:`sumeval.ordering.models`, :mod:`sumeval.ordering.decode`, :mod:`sumeval.ordering.train` —
-  LSTM+PtrNet and ATTOrderNet, beam search, the training loop (first increment).
+  LSTM+PtrNet, Variant-LSTM+PtrNet, ATTOrderNet and SE-Graph; beam search; the training loop.
+- :mod:`sumeval.ordering.experiment` — train-or-reuse through the model cache, evaluate, random floor.
+- :mod:`sumeval.ordering.cli` — ``sumeval ordering train | evaluate`` (``add_commands``).
 """

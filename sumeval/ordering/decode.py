@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Sequence
 
 
-def beam_search(model, tokens, unit_mask, beam: int = 32) -> list[list[int]]:
-    """Predicted orders for a batch: ``tokens`` (B, N, T), ``unit_mask`` (B, N) on the model's device."""
+def beam_search(model, tokens, unit_mask, beam: int = 32, graph=None) -> list[list[int]]:
+    """Predicted orders for a batch: ``tokens`` (B, N, T), ``unit_mask`` (B, N) on the model's device;
+    ``graph`` (:func:`~sumeval.ordering.models.encode_graphs`, same device) for SE-Graph."""
     import torch
 
     if beam < 1:
@@ -21,7 +22,7 @@ def beam_search(model, tokens, unit_mask, beam: int = 32) -> list[list[int]]:
     model.eval()
     out: list[list[int]] = []
     with torch.no_grad():
-        sent, ctx, (h, c) = model.encode(tokens, unit_mask)
+        sent, ctx, (h, c) = model.encode(tokens, unit_mask, graph)
         ctx_proj = model.w_ctx(ctx)
         for b in range(tokens.shape[0]):
             n = int(unit_mask[b].sum())
@@ -50,13 +51,26 @@ def beam_search(model, tokens, unit_mask, beam: int = 32) -> list[list[int]]:
 
 
 def predict_orders(model, token_ids: Sequence[Sequence[Sequence[int]]], beam: int = 32,
-                   batch_size: int = 32, max_tokens: int = 60, device=None) -> list[list[int]]:
-    """Predicted orders for documents given as ``[doc][unit in input order][token id]``."""
-    from sumeval.ordering.models import encode_batch
+                   batch_size: int = 32, max_tokens: int = 60, device=None, graphs=None,
+                   progress: bool = False) -> list[list[int]]:
+    """Predicted orders for documents given as ``[doc][unit in input order][token id]``;
+    ``graphs`` (one :data:`~sumeval.ordering.models.DocGraph` per document) for SE-Graph."""
+    from tqdm.auto import tqdm
 
+    from sumeval.ordering.models import encode_batch, encode_graphs, graph_to
+
+    if model.config.needs_graph and graphs is None:
+        from sumeval.errors import InputError
+
+        raise InputError("se_graph needs graphs= (sumeval.ordering.train.set_graphs) to decode")
     device = device or next(model.parameters()).device
     preds: list[list[int]] = []
-    for i in range(0, len(token_ids), batch_size):
+    starts = range(0, len(token_ids), batch_size)
+    for i in tqdm(starts, desc=f"decode (beam {beam})", disable=not progress, leave=False):
         tokens, mask = encode_batch(token_ids[i:i + batch_size], max_tokens)
-        preds.extend(beam_search(model, tokens.to(device), mask.to(device), beam))
+        graph = None
+        if model.config.needs_graph:
+            graph = graph_to(encode_graphs(graphs[i:i + batch_size], mask.shape[1], model.config.max_entities),
+                             device)
+        preds.extend(beam_search(model, tokens.to(device), mask.to(device), beam, graph))
     return preds

@@ -61,6 +61,29 @@ def set_token_ids(oset: OrderingSet, vocab: Vocabulary) -> tuple[list[list[list[
     return ids, oset.gold_orders()
 
 
+def set_graphs(oset: OrderingSet, vocab: Vocabulary) -> list[list[tuple[int, dict[int, int]]]]:
+    """Each document's entity graph for SE-Graph: ``[(entity word id, {input position: role})]``.
+
+    The entity annotation (``OrderingDocument.entities``, indexed by gold unit) is moved to
+    input positions with the document's shuffle. Documents without an annotation raise: call
+    :func:`sumeval.ordering.data.with_entities` first (spaCy entities and roles).
+    """
+    out = []
+    for d, doc in enumerate(oset.documents):
+        if doc.entities is None:
+            raise InputError(
+                f"{oset.name}/{oset.split}: document {doc.doc_id!r} has no entity annotation; "
+                "SE-Graph needs one: use sumeval.ordering.data.with_entities(set) (spaCy) first"
+            )
+        pos = oset.gold_order(d)  # pos[g] = input position of gold unit g
+        graph = []
+        for entity, occ in doc.entities.items():
+            wid = vocab.encode([entity.lower()])[0]
+            graph.append((wid, {pos[g]: int(role) for g, role in occ}))
+        out.append(graph)
+    return out
+
+
 def _device(device: str | None):
     import torch
 
@@ -69,12 +92,27 @@ def _device(device: str | None):
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-def evaluate(model, ids, gold, beam: int = 1, max_tokens: int = 60) -> dict[str, float]:
+def evaluate(model, ids, gold, beam: int = 1, max_tokens: int = 60, graphs=None) -> dict[str, float]:
     """Corpus metrics of ``model``'s decoded orders against ``gold``."""
     from sumeval.ordering.decode import predict_orders
 
-    pred = predict_orders(model, ids, beam=beam, max_tokens=max_tokens)
+    pred = predict_orders(model, ids, beam=beam, max_tokens=max_tokens, graphs=graphs)
     return ordering_scores(pred, gold)
+
+
+def evaluate_set(model, oset: OrderingSet, vocab: Vocabulary, beam: int = 1, max_tokens: int = 60,
+                 progress: bool = False) -> tuple[dict[str, float], list[list[int]]]:
+    """Metrics of ``model`` on ``oset`` (entities added with spaCy where SE-Graph needs them)
+    and the predicted orders (input positions, one list per document)."""
+    from sumeval.ordering.data import with_entities
+    from sumeval.ordering.decode import predict_orders
+
+    graphs = None
+    if model.config.needs_graph:
+        graphs = set_graphs(with_entities(oset, progress=progress), vocab)
+    ids, gold = set_token_ids(oset, vocab)
+    pred = predict_orders(model, ids, beam=beam, max_tokens=max_tokens, graphs=graphs, progress=progress)
+    return ordering_scores(pred, gold), pred
 
 
 def train_model(
@@ -94,7 +132,8 @@ def train_model(
     from tqdm.auto import tqdm
 
     from sumeval.cache import atomic_path
-    from sumeval.ordering.models import build_model, count_parameters, encode_batch
+    from sumeval.ordering.data import with_entities
+    from sumeval.ordering.models import build_model, count_parameters, encode_batch, encode_graphs, graph_to
 
     if config.dev_metric not in ("pmr", "acc", "tau", "wlcs_l"):
         raise InputError(f"dev_metric = {config.dev_metric!r}; use pmr, acc, tau or wlcs_l")
@@ -126,6 +165,10 @@ def train_model(
 
     tr_ids, tr_gold = set_token_ids(train_set, vocab)
     dv_ids, dv_gold = set_token_ids(dev_set, vocab)
+    tr_graphs = dv_graphs = None
+    if model_config.needs_graph:
+        tr_graphs = set_graphs(with_entities(train_set, progress=progress), vocab)
+        dv_graphs = set_graphs(with_entities(dev_set, progress=progress), vocab)
     n_params = count_parameters(model)
     stopped = state["bad_epochs"] >= config.patience
     while not stopped and state["epoch"] < config.max_epochs:
@@ -143,13 +186,16 @@ def train_model(
                 gold = torch.zeros((len(bi), N), dtype=torch.long)
                 for r, i in enumerate(bi):
                     gold[r, : len(tr_gold[i])] = torch.tensor(tr_gold[i])
-                loss = model(tokens.to(dev_), mask.to(dev_), gold.to(dev_))
+                graph = None
+                if tr_graphs is not None:
+                    graph = graph_to(encode_graphs([tr_graphs[i] for i in bi], N, model_config.max_entities), dev_)
+                loss = model(tokens.to(dev_), mask.to(dev_), gold.to(dev_), graph)
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
                 opt.step()
                 losses.append(float(loss.detach()))
-        scores = evaluate(model, dv_ids, dv_gold, config.dev_beam, config.max_tokens)
+        scores = evaluate(model, dv_ids, dv_gold, config.dev_beam, config.max_tokens, dv_graphs)
         score = scores[config.dev_metric]
         improved = score > state["best_score"]
         if improved:

@@ -1,0 +1,168 @@
+"""Plots of the paper-002 ordering studies: take tidy frames, return ``(fig, ax)``; never save.
+
+- :func:`table2_bars` — PMR and WLCS-l per data set and model (Table 2), the paper's values as
+  open diamonds where it has the data set, random orders as a grey line;
+- :func:`cross_domain` — train x test heat maps per model (Table 3) for Acc or tau;
+- :func:`curves` — a metric against a numeric column (mini-set size, noise level) per model,
+  mean with a band of +- one standard deviation (Fig.1, Fig.2);
+- :func:`ratings_regression` — mean human rating against tau, Acc and WLCS-l with R^2.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+MODEL_ORDER = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
+METRIC_LABELS = {"pmr": "PMR", "acc": "Acc", "tau": "Kendall τ", "wlcs_l": "WLCS-l"}
+
+
+def _models(frame: pd.DataFrame) -> list[str]:
+    present = set(frame["model"])
+    return [m for m in MODEL_ORDER if m in present] + sorted(present - set(MODEL_ORDER) - {"random"})
+
+
+def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), random: pd.DataFrame | None = None,
+                title: str | None = None):
+    """Grouped bars: one panel per metric, data sets on x, one bar per model.
+
+    ``t2``: rows ``dataset, model, label, <metric>`` and optionally ``paper_<metric>``;
+    ``random``: rows ``dataset, <metric>`` (drawn as short grey lines). Returns ``(fig, axes)``.
+    """
+    import matplotlib.pyplot as plt
+
+    sub = t2[t2["model"] != "random"]
+    datasets = list(dict.fromkeys(sub["dataset"]))
+    models = _models(sub)
+    labels = dict(zip(sub["model"], sub["label"]))
+    fig, axes = plt.subplots(1, len(metrics), figsize=(max(4.0, 1.3 * len(datasets) + 1.5) * len(metrics), 3.4),
+                             squeeze=False)
+    width = 0.8 / max(1, len(models))
+    x = np.arange(len(datasets))
+    for ax, metric in zip(axes[0], metrics):
+        for i, m in enumerate(models):
+            rows = sub[sub["model"] == m].set_index("dataset").reindex(datasets)
+            pos = x - 0.4 + width * (i + 0.5)
+            ax.bar(pos, rows[metric].to_numpy(float), width, color=f"C{i}", label=labels.get(m, m))
+            pcol = f"paper_{metric}"
+            if pcol in rows:
+                ax.plot(pos, rows[pcol].to_numpy(float), "D", mfc="none", color="k", ms=5,
+                        label="paper" if i == 0 else None)
+        if random is not None and metric in random:
+            r = random.set_index("dataset").reindex(datasets)[metric].to_numpy(float)
+            ax.hlines(r, x - 0.45, x + 0.45, color="0.5", lw=2, label="random order")
+        ax.set_xticks(x, datasets)
+        ax.set_ylabel(METRIC_LABELS.get(metric, metric))
+    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper right")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig, axes
+
+
+def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None, fmt: str = "{:.2f}"):
+    """One heat map per model: rows = training set, columns = test set, cell = ``metric``."""
+    import matplotlib.pyplot as plt
+
+    models = _models(t3)
+    labels = dict(zip(t3["model"], t3["label"]))
+    sets = list(dict.fromkeys(list(t3["train_set"]) + list(t3["test_set"])))
+    fig, axes = plt.subplots(1, len(models), figsize=(2.4 * len(models) + 1.0, 0.45 * len(sets) + 1.6), squeeze=False)
+    vals = t3[metric].to_numpy(float)
+    vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if len(vals) else (0, 1)
+    for ax, m in zip(axes[0], models):
+        mat = t3[t3["model"] == m].pivot_table(index="train_set", columns="test_set", values=metric)
+        mat = mat.reindex(index=[s for s in sets if s in mat.index], columns=[s for s in sets if s in mat.columns])
+        im = ax.imshow(mat.to_numpy(float), cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto")
+        ax.set_xticks(range(mat.shape[1]), mat.columns, rotation=45, ha="right")
+        ax.set_yticks(range(mat.shape[0]), mat.index)
+        for (i, j), v in np.ndenumerate(mat.to_numpy(float)):
+            if not np.isnan(v):
+                ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7,
+                        color="w" if v < (vmin + vmax) / 2 else "k")
+        ax.set_title(labels.get(m, m), fontsize=9)
+        ax.grid(False)
+        ax.set_xlabel("test")
+    axes[0, 0].set_ylabel("train")
+    fig.colorbar(im, ax=list(axes[0]), label=METRIC_LABELS.get(metric, metric), shrink=0.8)
+    if title:
+        fig.suptitle(title)
+    return fig, axes
+
+
+def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "acc"), facet: str = "level",
+           random: pd.DataFrame | None = None, xlabel: str | None = None, title: str | None = None,
+           logx: bool = False):
+    """Lines per model of a metric against ``x``; panels = (value of ``facet``) x metric.
+
+    ``summary``: long rows ``<facet>, model, label, <x>, metric`` and either ``mean`` (with
+    optional ``sd``: a band of +- sd) or ``value``; ``random``: rows ``<facet>, <x>?, <metric>``
+    drawn as a grey dashed line. Returns ``(fig, axes)`` of shape (n_facets, n_metrics).
+    """
+    import matplotlib.pyplot as plt
+
+    facets = list(dict.fromkeys(summary[facet])) if facet in summary else [None]
+    models = _models(summary)
+    labels = dict(zip(summary["model"], summary["label"]))
+    ycol = "mean" if "mean" in summary else "value"
+    fig, axes = plt.subplots(len(facets), len(metrics), figsize=(3.3 * len(metrics), 2.8 * len(facets)),
+                             squeeze=False)
+    for i, f in enumerate(facets):
+        sub_f = summary if f is None else summary[summary[facet] == f]
+        for j, metric in enumerate(metrics):
+            ax = axes[i, j]
+            for k, m in enumerate(models):
+                s = sub_f[(sub_f["model"] == m) & (sub_f["metric"] == metric)].sort_values(x)
+                if s.empty:
+                    continue
+                xs, ys = s[x].to_numpy(float), s[ycol].to_numpy(float)
+                ax.plot(xs, ys, "o-", color=f"C{k}", ms=3, label=labels.get(m, m))
+                if "sd" in s and (s["sd"] > 0).any():
+                    sd = s["sd"].to_numpy(float)
+                    ax.fill_between(xs, ys - sd, ys + sd, color=f"C{k}", alpha=0.15, lw=0)
+            if random is not None and metric in random:
+                r = random if f is None or facet not in random else random[random[facet] == f]
+                if x in r and r[x].notna().any():
+                    r = r.sort_values(x)
+                    ax.plot(r[x].to_numpy(float), r[metric].to_numpy(float), "--", color="0.5", label="random order")
+                elif len(r):
+                    ax.axhline(float(r[metric].mean()), ls="--", color="0.5", label="random order")
+            if logx:
+                ax.set_xscale("log")
+            ax.set_title(" / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None), fontsize=9)
+            ax.set_xlabel(xlabel or x)
+            if j == 0:
+                ax.set_ylabel("score")
+    axes[0, -1].legend(frameon=False, fontsize=7)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig, axes
+
+
+def ratings_regression(per_item: pd.DataFrame, metrics: Sequence[str] = ("tau", "acc", "wlcs_l"),
+                       r2: dict | None = None, title: str | None = None):
+    """Scatter of the items' mean rating against each metric with the least-squares line."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(metrics), figsize=(3.0 * len(metrics), 2.8), squeeze=False, sharey=True)
+    y = per_item["mean_rating"].to_numpy(float)
+    for ax, m in zip(axes[0], metrics):
+        xv = per_item[m].to_numpy(float)
+        ok = ~(np.isnan(xv) | np.isnan(y))
+        ax.plot(xv[ok], y[ok], "o", ms=3, alpha=0.7)
+        if ok.sum() >= 2 and np.ptp(xv[ok]) > 0:
+            b, a = np.polyfit(xv[ok], y[ok], 1)
+            xs = np.linspace(xv[ok].min(), xv[ok].max(), 20)
+            ax.plot(xs, a + b * xs, color="C3")
+        head = METRIC_LABELS.get(m, m)
+        if r2 and f"r2_{m}" in r2:
+            head += f"  (R² {r2[f'r2_{m}']:.2f})"
+        ax.set_title(head, fontsize=9)
+        ax.set_xlabel(METRIC_LABELS.get(m, m))
+    axes[0, 0].set_ylabel("mean rating")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig, axes

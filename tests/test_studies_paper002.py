@@ -1,0 +1,143 @@
+"""Paper-002 study functions: published tables, parameter parsing, the human-evaluation analysis
+on generated ratings files (synthetic: no human data), spaCy entities for SE-Graph."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sumeval.errors import InputError
+from sumeval.studies import ordering_benchmark as ob
+from sumeval.studies import ordering_common as oc
+
+
+def test_paper_tables():
+    t2 = oc.paper_table2()
+    assert len(t2) == 2 * 4 * 4
+    nips = t2[t2["dataset"] == "nips"].set_index("model")
+    assert nips.loc["attordernet", "pmr"] == pytest.approx(0.2917)
+    assert nips.loc["se_graph", "wlcs_l"] == pytest.approx(0.6282)
+    assert nips.loc["lstm_ptrnet", "n_params"] == pytest.approx(3.2e6)
+    t3 = oc.paper_table3a()
+    assert len(t3) == 3 * 3 * 4
+    assert t3.set_index(["train_set", "test_set", "model"]).loc[("nips", "nips", "se_graph"), "tau"] == 0.75
+
+
+def test_parse_lists_name_bad_values():
+    assert oc.parse_models(" lstm_ptrnet, se_graph ") == ["lstm_ptrnet", "se_graph"]
+    assert oc.parse_sets("", "paragraph") == []
+    assert oc.parse_numbers("0, 0.5", float) == [0.0, 0.5]
+    with pytest.raises(InputError, match="bert"):
+        oc.parse_models("lstm_ptrnet,bert")
+    with pytest.raises(InputError, match="nips"):
+        oc.parse_sets("nips", "paragraph")
+    with pytest.raises(InputError, match="numbers"):
+        oc.parse_numbers("1,x", int)
+
+
+def test_ranking_and_beats_random():
+    frame = pd.DataFrame([
+        {"model": "lstm_ptrnet", "label": "LSTM+PtrNet", "train_set": "nips", "test_set": "nips", "pmr": 0.1, "tau": 0.5},
+        {"model": "attordernet", "label": "ATTOrderNet", "train_set": "nips", "test_set": "nips", "pmr": 0.2, "tau": 0.6},
+        {"model": "random", "label": "random", "train_set": "nips", "test_set": "nips", "pmr": 0.02, "tau": 0.0},
+    ])
+    frame["in_domain"] = True
+    gain = ob.beats_random(frame, "nips").set_index("model")
+    assert gain.loc["attordernet", "pmr_gain"] == pytest.approx(0.18)
+    t2 = frame[frame["model"] != "random"].rename(columns={"test_set": "dataset"})
+    t2["paper_pmr"] = [0.1979, 0.2917]
+    r = ob.ranking(t2, "nips", "pmr")
+    assert r["model"].tolist() == ["attordernet", "lstm_ptrnet"] and r["paper_rank"].tolist() == [1, 2]
+
+
+def _ratings_file(tmp_path, items, with_orders):
+    rows = []
+    for i, (pred, gold, ratings) in enumerate(items):
+        for r, v in enumerate(ratings):
+            row = {"item": f"i{i}", "rater": f"r{r}", "rating": v}
+            if with_orders:
+                row.update(pred=json.dumps(pred), gold=json.dumps(gold))
+            else:
+                from sumeval.ordering.metrics import accuracy_document, kendall_tau_document, wlcs_l_document
+
+                row.update(tau=kendall_tau_document(pred, gold), acc=accuracy_document(pred, gold),
+                           wlcs_l=wlcs_l_document(pred, gold)["f"])
+            rows.append(row)
+    path = tmp_path / ("orders.csv" if with_orders else "metrics.jsonl")
+    if with_orders:
+        pd.DataFrame(rows).to_csv(path, index=False)
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+ITEMS = [  # (pred, gold, ratings of 3 raters) -- invented for the test, not human data
+    ([0, 1, 2, 3], [0, 1, 2, 3], [5, 5, 4]),
+    ([1, 0, 2, 3], [0, 1, 2, 3], [4, 4, 4]),
+    ([3, 2, 1, 0], [0, 1, 2, 3], [1, 2, 1]),
+    ([0, 2, 1, 3], [0, 1, 2, 3], [3, 4, 3]),
+    ([2, 3, 0, 1], [0, 1, 2, 3], [2, 2, 3]),
+]
+
+
+def test_human_evaluation_from_orders_and_from_metrics(tmp_path):
+    a = ob.load_ratings(_ratings_file(tmp_path, ITEMS, True))
+    b = ob.load_ratings(_ratings_file(tmp_path, ITEMS, False))
+    ha, per_item = ob.human_evaluation(a)
+    hb, _ = ob.human_evaluation(b)
+    for k in ("inter_rater_pearson", "krippendorff_alpha", "r2_tau", "r2_acc", "r2_wlcs_l"):
+        assert ha[k] == pytest.approx(hb[k])
+    assert ha["n_items"] == 5 and ha["n_raters"] == 3
+    # item i2 (reversed order of 4): tau = 1 - 2*6/6 = -1, acc = 0
+    row = per_item.set_index("item").loc["i2"]
+    assert row["tau"] == -1 and row["acc"] == 0 and row["mean_rating"] == pytest.approx(4 / 3)
+    # R^2 of a single predictor = squared Pearson correlation
+    r = np.corrcoef(per_item["tau"], per_item["mean_rating"])[0, 1]
+    assert ha["r2_tau"] == pytest.approx(r ** 2)
+    assert 0 < ha["inter_rater_pearson"] <= 1 and ha["krippendorff_alpha"] > 0.5
+
+
+def test_ratings_file_errors(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        ob.load_ratings(tmp_path / "none.csv")
+    bad = tmp_path / "bad.csv"
+    pd.DataFrame({"item": [1], "rating": [3]}).to_csv(bad, index=False)
+    with pytest.raises(InputError, match="rater"):
+        ob.load_ratings(bad)
+    bad2 = tmp_path / "bad2.csv"
+    pd.DataFrame({"item": [1], "rater": ["a"], "rating": [3]}).to_csv(bad2, index=False)
+    with pytest.raises(InputError, match="pred and gold"):
+        ob.load_ratings(bad2)
+
+
+def test_synthetic_ratings_are_labelled(tmp_path):
+    path = ob.synthetic_ratings(tmp_path / "s.csv", n_items=10, n_raters=3, seed=1)
+    frame = ob.load_ratings(path)
+    assert (frame["source"] == "SYNTHETIC").all() and len(frame) == 30
+    assert frame["rating"].between(1, 5).all()
+
+
+def test_spacy_entities_with_the_real_pipeline():
+    from sumeval.ordering.data import load_spacy, spacy_entities
+
+    nlp = load_spacy()
+    units = ["The cat sat on the mat.", "A dog chased the cat.", "The mat was red and the dog liked it."]
+    ents = spacy_entities(units, nlp)
+    # cat: subject of 0, object of 1; mat: other (pobj) in 0, subject in 2; dog: subject in 1 and 2
+    assert ents == {"cat": ((0, 1), (1, 2)), "mat": ((0, 3), (2, 1)), "dog": ((1, 1), (2, 1))}
+
+
+def test_with_entities_adds_and_keeps(tmp_path, monkeypatch):
+    from sumeval.ordering.data import OrderingDocument, OrderingSet, shuffle_for, with_entities
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path))
+    docs = (OrderingDocument("d0", ("The cat sat.", "The cat ran.")),
+            OrderingDocument("d1", ("x y", "y z"), {"y": ((0, 3), (1, 3))}))
+    s = OrderingSet("toy", "test", docs, tuple(shuffle_for(d.doc_id, 2, 0) for d in docs), 0)
+    out = with_entities(s)
+    assert out.shuffles == s.shuffles
+    assert out.documents[0].entities == {"cat": ((0, 1), (1, 1))}
+    assert out.documents[1].entities == docs[1].entities
+    assert with_entities(out) is out
