@@ -7,7 +7,7 @@ PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PARAMS ?= default
 
-.PHONY: setup test test-fast figures bench lab clean-runs help
+.PHONY: setup browser test test-fast figures bench lab clean-runs help
 
 help:
 	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
@@ -16,6 +16,7 @@ help:
 	@echo "make figures  run every study with PARAMS=$(PARAMS) and write figures/ and runs/"
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
 	@echo "make lab      start JupyterLab with the project's kernel"
+	@echo "make browser  install headless Chromium (Debian package) for the lab browser test (part of setup)"
 
 setup:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +27,10 @@ setup:
 	$(PY) -m sumeval.models install
 	$(PY) -m ipykernel install --sys-prefix --name sumeval --display-name "sumeval (Python 3.11)" > /dev/null
 	$(PY) -m sumeval.models verify
+	$(MAKE) browser
+
+browser:
+	scripts/install_browser.sh
 
 test:
 	$(BIN)/pytest -q -ra
@@ -34,14 +39,13 @@ test-fast:
 	$(BIN)/pytest -q -m "not slow"
 
 figures:
-	@for s in $$($(BIN)/sumeval list | awk '{print $$1}'); do \
-		$(BIN)/sumeval run $$s --params $(PARAMS) || exit 1; done
+	$(BIN)/sumeval run all --params $(PARAMS)
 
 bench:
 	$(PY) benchmarks/run.py
 
 lab:
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks --MappingKernelManager.default_kernel_name=sumeval $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 clean-runs:
 	rm -rf runs

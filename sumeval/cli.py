@@ -4,6 +4,8 @@
     sumeval score --list
     sumeval list
     sumeval run metric_correlations --params smoke [-p seed=1]
+    sumeval run all --params smoke [--jobs N | --scheduler ADDRESS]
+    sumeval sweep metric_correlations --params smoke -g seed=0,1,2 [-g n_boot=20,50] [--jobs N | --scheduler ADDRESS]
     sumeval data list | verify
     sumeval models install | verify
 """
@@ -148,6 +150,11 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from sumeval import runner
 
+    if args.study == "all":
+        from sumeval import batch
+
+        return batch.cmd_run_all(args)
+
     overrides = runner.parse_overrides(args.param or [])
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
@@ -227,12 +234,16 @@ def build_parser() -> argparse.ArgumentParser:
     ls.set_defaults(func=cmd_list)
 
     rn = sub.add_parser("run", help="run a study notebook through papermill")
-    rn.add_argument("study")
+    rn.add_argument("study", help="a study (see `sumeval list`), or `all`: every study, then a report under runs/")
     rn.add_argument("--params", default="default", help="parameter set name (default: default)")
     rn.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="override one parameter")
     rn.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
     rn.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from sumeval import batch, sweep
+
+    batch.add_run_all_arguments(rn)  # --jobs, --scheduler (for `run all`)
     rn.set_defaults(func=cmd_run)
+    sweep.add_commands(sub)
 
     da = sub.add_parser("data", help="list or verify the registered data sets")
     da.add_argument("action", choices=["list", "verify"])

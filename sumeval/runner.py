@@ -103,12 +103,17 @@ def studies() -> dict[str, Study]:
     found = {}
     for nb in sorted(folder.glob("*.ipynb")):
         params = nb.with_suffix(".params.yaml")
-        if params.is_file():
+        if params.is_file() and nb.stem not in RESERVED_NAMES:
             found[nb.stem] = Study(nb.stem, nb, params)
     return found
 
 
+RESERVED_NAMES = {"all"}  # `sumeval run all` runs every study
+
+
 def get_study(name: str) -> Study:
+    if name in RESERVED_NAMES:
+        raise InputError(f"{name!r} is reserved (`sumeval run all` runs every study); rename the notebook")
     known = studies()
     if name not in known:
         raise InputError(
@@ -262,8 +267,13 @@ def _failing_cell(nb_path: Path, exc: Exception) -> str:
 
 def run_study(name: str, params_name: str = "default", overrides: Mapping[str, Any] | None = None, *,
               kernel: str | None = None, run_id: str | None = None, progress: bool = False,
-              raise_on_error: bool = True, timeout_s: int | None = None) -> RunResult:
-    """Execute study ``name`` with parameter set ``params_name`` (+ ``overrides``) via papermill."""
+              raise_on_error: bool = True, timeout_s: int | None = None,
+              engine_kwargs: Mapping[str, Any] | None = None) -> RunResult:
+    """Execute study ``name`` with parameter set ``params_name`` (+ ``overrides``) via papermill.
+
+    ``engine_kwargs`` go to papermill's engine (e.g. ``kernel_manager_class`` for IPC kernels
+    when several runs share a machine).
+    """
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -300,6 +310,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
             str(study.notebook), str(executed), parameters=params, kernel_name=kname,
             cwd=str(run_dir), progress_bar=progress, log_output=False,
             request_save_on_cell_execute=True, execution_timeout=timeout_s,
+            **dict(engine_kwargs or {}),
         )
         status = "ok"
     except PapermillExecutionError as exc:

@@ -1,0 +1,283 @@
+"""Run every registered study and write one run report.
+
+``sumeval run all --params NAME [--jobs N | --scheduler ADDR]`` (and ``make figures``) runs each study
+of :func:`sumeval.runner.studies` with parameter set ``NAME`` through the executors of
+:mod:`sumeval.sweep` (each study in its own process and kernel), then writes
+``runs/report-<timestamp>/index.html``: per study its status, duration, parameters, error (the
+failing cell), figures inline (PNG copies in the report folder, so the report survives later runs)
+and key numbers (scalar results; tables folded), with links to the executed notebook and manifest.
+``summary.json`` beside it holds the same as data. A failing study never stops the others; the
+exit status is 0 only when every study passed.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import html
+import json
+import os
+import shutil
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from sumeval.errors import InputError
+
+
+@dataclass
+class StudyOutcome:
+    """What one study of a batch did."""
+
+    study: str
+    status: str  # ok | failed
+    run_id: str | None = None
+    run_dir: str | None = None
+    duration_s: float | None = None
+    parameters: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    figures: list[str] = field(default_factory=list)
+    results: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass
+class BatchResult:
+    params_name: str
+    report: Path
+    outcomes: list[StudyOutcome]
+
+    @property
+    def ok(self) -> bool:
+        return all(o.ok for o in self.outcomes)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, jobs: int = 1,
+            scheduler: str | None = None, kernel: str | None = None, timeout_s: int | None = None,
+            quiet: bool = False, executor=None) -> BatchResult:
+    """Run every registered study (or those in ``only``) with ``params_name``; write the report.
+
+    A study whose parameters do not resolve (no such set, a bad value) is a failed outcome, like a
+    study whose notebook fails; the others still run.
+    """
+    from sumeval import runner, sweep
+
+    known = runner.studies()
+    names = list(only) if only else list(known)
+    if not names:
+        raise InputError(f"no studies found in {runner.notebooks_dir()}")
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
+                         f"known: {', '.join(known)}")
+    started = _dt.datetime.now().astimezone()
+    env = sweep.driver_env()
+    outcomes: dict[str, StudyOutcome] = {}
+    specs: list[sweep.RunSpec] = []
+    for name in names:
+        try:
+            params = runner.resolve_parameters(known[name], params_name)
+        except InputError as exc:
+            outcomes[name] = StudyOutcome(name, "failed", error=str(exc))
+            continue
+        run_id = runner.new_run_id(params_name, params)
+        outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=params)
+        specs.append(sweep.RunSpec(name, params_name, {}, run_id, kernel, timeout_s, env, label=name))
+    if specs:
+        own = executor is None
+        executor = executor or sweep.make_executor(jobs, scheduler)
+        progress = sweep.Progress(len(specs), f"run all --params {params_name}", quiet=quiet, per_run=True,
+                                  unit="study")
+        try:
+            done = sweep.run_specs(specs, executor, progress)
+        finally:
+            progress.close()
+            if own:
+                executor.close()
+        for out in done:
+            o = outcomes[out["study"]]
+            run_dir = runner.runs_dir() / o.study / o.run_id
+            manifest = _read_json(run_dir / "manifest.json")
+            results = _read_json(run_dir / "results.json")
+            o.status = manifest.get("status") or out["status"]
+            if o.status == "running":  # the worker died before the runner could finish the manifest
+                o.status = "failed"
+            o.error = manifest.get("error") or out.get("error")
+            o.run_dir = str(run_dir) if run_dir.is_dir() else None
+            o.duration_s = manifest.get("duration_s", out.get("duration_s"))
+            o.figures = list(manifest.get("figures") or results.get("figures") or [])
+            o.results = results.get("results", {})
+    ordered = [outcomes[n] for n in names]
+    report = write_report(ordered, params_name, started, _dt.datetime.now().astimezone())
+    return BatchResult(params_name, report, ordered)
+
+
+# ------------------------------------------------------------------------------------------
+# the report
+# ------------------------------------------------------------------------------------------
+def _new_report_dir(started: _dt.datetime) -> Path:
+    from sumeval.paths import runs_dir
+
+    base = runs_dir() / f"report-{started.strftime('%Y%m%d-%H%M%S')}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _scalars(results: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out = []
+    for key, value in results.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.extend(_scalars(value, name + "."))
+        elif value is None or isinstance(value, (bool, int, float, str)):
+            out.append((name, value))
+    return out
+
+
+def _tables(results: Mapping[str, Any], prefix: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
+    out = []
+    for key, value in results.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.extend(_tables(value, name + "."))
+        elif isinstance(value, list) and value and all(isinstance(r, Mapping) for r in value):
+            out.append((name, value))
+    return out
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def _table_html(rows: Sequence[Mapping[str, Any]], limit: int = 200) -> str:
+    cols: list[str] = []
+    for r in rows[:limit]:
+        cols.extend(c for c in r if c not in cols)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols) + "</tr>"
+                   for r in rows[:limit])
+    more = f"<p>… {len(rows) - limit} more rows in results.json</p>" if len(rows) > limit else ""
+    return f"<table><tr>{head}</tr>{body}</table>{more}"
+
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:90%;text-align:left}
+.ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}
+img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border-top:2px solid #888;margin-top:2em}"""
+
+
+def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _dt.datetime,
+                 finished: _dt.datetime) -> Path:
+    """Write ``runs/report-<timestamp>/index.html`` (+ ``summary.json``, PNG copies); return index.html.
+
+    Files are written first; ``index.html`` last and atomically, so a report page is never partial.
+    """
+    from sumeval.cache import atomic_write_json, atomic_write_text
+
+    folder = _new_report_dir(started)
+    n_ok = sum(o.ok for o in outcomes)
+    rel = lambda p: os.path.relpath(p, folder)  # noqa: E731
+    rows, sections = [], []
+    for o in outcomes:
+        cls = "ok" if o.ok else "failed"
+        links = ""
+        if o.run_dir:
+            run_dir = Path(o.run_dir)
+            links = " · ".join(f'<a href="{html.escape(rel(run_dir / f))}">{f}</a>'
+                               for f in ("executed.ipynb", "manifest.json", "results.json") if (run_dir / f).is_file())
+        dur = f"{o.duration_s:.1f} s" if o.duration_s is not None else "—"
+        params = ", ".join(f"{k}={v!r}" for k, v in o.parameters.items())
+        rows.append(f'<tr><td><a href="#{html.escape(o.study)}">{html.escape(o.study)}</a></td>'
+                    f'<td class="{cls}">{html.escape(o.status)}</td><td>{dur}</td>'
+                    f'<td>{len([f for f in o.figures if f.endswith(".png")])}</td><td>{links}</td></tr>')
+        parts = [f'<section id="{html.escape(o.study)}"><h2>{html.escape(o.study)} '
+                 f'<span class="{cls}">{html.escape(o.status)}</span></h2>',
+                 f"<p>run <code>{html.escape(o.run_id or '—')}</code>, {dur}. {links}</p>",
+                 f"<p>parameters ({html.escape(params_name)}): <code>{html.escape(params or '—')}</code></p>"]
+        if o.error:
+            parts.append(f"<pre>{html.escape(o.error)}</pre>")
+        for fig in o.figures:
+            src = Path(fig)
+            if src.suffix != ".png" or not src.is_file():
+                continue
+            dest = folder / "figures" / o.study / src.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+            pdf = src.with_suffix(".pdf")
+            pdf_link = f' (<a href="{html.escape(rel(pdf))}">PDF</a>)' if pdf.is_file() else ""
+            parts.append(f'<figure><img src="{html.escape(rel(dest))}" alt="{html.escape(src.stem)}">'
+                         f"<figcaption>{html.escape(src.stem)}{pdf_link}</figcaption></figure>")
+        scalars = _scalars(o.results)
+        if scalars:
+            parts.append("<h3>Key numbers</h3>" + _table_html([{"result": k, "value": v} for k, v in scalars]))
+        for name, table in _tables(o.results):
+            parts.append(f"<details><summary>{html.escape(name)} ({len(table)} rows)</summary>"
+                         f"{_table_html(table)}</details>")
+        parts.append("</section>")
+        sections.append("\n".join(parts))
+    title = f"sumeval run all --params {params_name}: {n_ok} of {len(outcomes)} studies ok"
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>"
+            f"<p>started {started.isoformat(timespec='seconds')}, finished {finished.isoformat(timespec='seconds')} "
+            f"({(finished - started).total_seconds():.0f} s)</p>"
+            "<table><tr><th>study</th><th>status</th><th>duration</th><th>figures</th><th>files</th></tr>"
+            + "".join(rows) + "</table>" + "\n".join(sections) + "</body></html>\n")
+    atomic_write_json(folder / "summary.json", {
+        "parameter_set": params_name, "started": started.isoformat(timespec="seconds"),
+        "finished": finished.isoformat(timespec="seconds"), "ok": n_ok == len(outcomes),
+        "studies": [asdict(o) for o in outcomes]}, default=str)
+    return atomic_write_text(folder / "index.html", page)
+
+
+# ------------------------------------------------------------------------------------------
+# command line: `sumeval run all`
+# ------------------------------------------------------------------------------------------
+def cmd_run_all(args: argparse.Namespace) -> int:
+    """``sumeval run all --params NAME``: exit 0 when every study passed, else 1."""
+    if getattr(args, "param", None):
+        raise InputError(f"-p {args.param[0]} applies to one study; `run all` runs each study's parameter set "
+                         f"{args.params!r} as it is (use `sumeval sweep STUDY` or `sumeval run STUDY -p ...`)")
+    res = run_all(args.params, jobs=getattr(args, "jobs", 1), scheduler=getattr(args, "scheduler", None),
+                  kernel=getattr(args, "kernel", None), quiet=getattr(args, "quiet", False))
+    for o in res.outcomes:
+        dur = f" in {o.duration_s:.1f}s" if o.duration_s is not None else ""
+        line = f"{o.study:<28} {o.status}{dur}"
+        print(line if o.ok else f"{line}: {o.error}", file=sys.stdout if o.ok else sys.stderr)
+    n_ok = sum(o.ok for o in res.outcomes)
+    print(f"{n_ok} of {len(res.outcomes)} studies ok; report: {res.report}")
+    return 0 if res.ok else 1
+
+
+def add_run_all_arguments(run_parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs``/``--scheduler`` to ``sumeval run`` (they apply to ``run all``)."""
+    from sumeval.sweep import add_executor_arguments
+
+    add_executor_arguments(run_parser)
+
+
+def add_commands(subparsers) -> None:
+    """A standalone ``sumeval run-all`` (same as ``sumeval run all``), for CLIs without the hook."""
+    ra = subparsers.add_parser("run-all", help="run every study with one parameter set and write a report")
+    ra.add_argument("--params", default="default", help="parameter set name (default: default)")
+    add_run_all_arguments(ra)
+    ra.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
+    ra.add_argument("--quiet", "-q", action="store_true", help="no progress")
+    ra.set_defaults(func=cmd_run_all)

@@ -1,0 +1,662 @@
+"""Parameter grids and the executors that run them: local processes or a Dask cluster.
+
+``sumeval sweep STUDY --params NAME -g key=v1,v2 [-g ...] [-p key=value] [--jobs N | --scheduler ADDR]``
+expands the grid (the Cartesian product of the ``-g`` lists) into runs of ``STUDY``: each run is the
+parameter set ``NAME`` plus the ``-p`` overrides plus one grid point, validated up front with
+:func:`sumeval.runner.resolve_parameters` (a bad value fails the sweep before anything runs).
+
+Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and the resolved
+parameters), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
+manifest says ``"ok"`` and which has ``results.json`` is finished and is skipped when the sweep
+runs again - an interrupted sweep resumes where it stopped; an unfinished or failed run is
+removed and run again.
+
+The same code path runs on both executors (:class:`LocalExecutor`, :class:`DaskExecutor`): a task is
+:func:`execute_spec`, which runs one study in a fresh Python process (``python -m sumeval.sweep
+--worker``), so ``$SUMEVAL_RUN_DIR`` is private to the run, and that process starts its own kernel
+over IPC sockets in a private folder, so parallel kernels never race for TCP ports. With Dask the
+workers must see the same files (runs, notebooks, data) at the same paths as the submitting machine.
+
+The results of a sweep are gathered into one tidy frame (:func:`gather`): one row per run, the grid
+parameters as columns, then ``run_id``, ``status``, ``error`` and the run's scalar results flattened
+(``{"a": {"b": 1}}`` -> column ``a.b``), written atomically to
+``runs/<study>/sweeps/<sweep-id>/results.parquet`` beside ``sweep.json`` (grid, runs, timings).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as _dt
+import hashlib
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from sumeval.errors import InputError
+
+# environment the driver hands to every run (a Dask worker may have been started elsewhere)
+FORWARDED_ENV = ("SUMEVAL_HOME", "SUMEVAL_DATA", "SUMEVAL_CACHE", "SUMEVAL_MODELS", "SUMEVAL_RUNS",
+                 "SUMEVAL_FIGURES", "SUMEVAL_NOTEBOOKS", "SUMEVAL_KERNEL", "MPLBACKEND")
+_RESULT_MARK = "@@sumeval-run-result@@"
+
+
+# ------------------------------------------------------------------------------------------
+# grids
+# ------------------------------------------------------------------------------------------
+def _split_top_level(text: str) -> list[str]:
+    """Split ``text`` on commas outside brackets and quotes: ``"1,[2,3],'a,b'"`` -> 3 items."""
+    parts, depth, quote, cur = [], 0, "", []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
+    """``["x=1,2", "label=a,b"]`` -> ``{"x": [1, 2], "label": ["a", "b"]}`` (values read as YAML).
+
+    Raises InputError for an item without ``=``, an empty value, a repeated key or repeated values.
+    """
+    from sumeval.runner import parse_value
+
+    grid: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise InputError(f"grid axis {item!r} is not of the form key=v1,v2,... (e.g. -g seed=0,1,2)")
+        if key in grid:
+            raise InputError(f"grid axis {key!r} is given twice ({item!r}); put all its values in one -g")
+        parsed = []
+        for raw in _split_top_level(values):
+            if raw == "":
+                raise InputError(f"grid axis {item!r} has an empty value; remove the stray comma")
+            parsed.append(parse_value(raw))
+        canon = [json.dumps(v, sort_keys=True, default=str) for v in parsed]
+        if len(set(canon)) != len(canon):
+            raise InputError(f"grid axis {item!r} repeats a value")
+        grid[key] = parsed
+    return grid
+
+
+def expand_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """The Cartesian product of ``grid`` in order, the last key varying fastest.
+
+    ``{"x": [1, 2], "s": ["a"]}`` -> ``[{"x": 1, "s": "a"}, {"x": 2, "s": "a"}]``; ``{}`` -> ``[{}]``.
+    """
+    keys = list(grid)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(grid[k] for k in keys))]
+
+
+def _digest(obj: Any, n: int = 10) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:n]
+
+
+def _slug(point: Mapping[str, Any], limit: int = 48) -> str:
+    text = "_".join(f"{k}={v}" for k, v in point.items())
+    text = re.sub(r"[^A-Za-z0-9=._-]+", "-", text).strip("-")
+    return text[:limit].rstrip("-_")
+
+
+def point_run_id(study: str, params_name: str, params: Mapping[str, Any],
+                 point: Mapping[str, Any] | None = None) -> str:
+    """Deterministic run id of one run: ``g-<set>-<readable point>-<digest of study, set, params>``.
+
+    ``params`` are the resolved parameters (set + overrides + grid point), so the same point of two
+    sweeps is the same run, and editing the parameter set makes new runs.
+    """
+    slug = _slug(point or {})
+    digest = _digest({"study": study, "set": params_name, "params": dict(params)})
+    return "-".join(p for p in ("g", params_name, slug, digest) if p)
+
+
+def _manifest(run_dir: Path) -> dict[str, Any]:
+    try:
+        return json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def is_finished(run_dir: Path) -> bool:
+    """True when ``run_dir`` holds a run whose manifest status is ``ok`` and whose results.json exists."""
+    return _manifest(run_dir).get("status") == "ok" and (run_dir / "results.json").is_file()
+
+
+# ------------------------------------------------------------------------------------------
+# one run, in its own process
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything a worker needs to run one study: picklable, JSON-able."""
+
+    study: str
+    params_name: str
+    overrides: dict[str, Any]
+    run_id: str
+    kernel: str | None = None
+    timeout_s: int | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    label: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> "RunSpec":
+        return cls(**json.loads(text))
+
+
+def driver_env() -> dict[str, str]:
+    """The locations of this process (resolved), handed to every run so that workers agree."""
+    from sumeval import paths
+
+    env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
+    env.update(SUMEVAL_HOME=str(paths.project_root()), SUMEVAL_RUNS=str(paths.runs_dir()),
+               SUMEVAL_FIGURES=str(paths.figures_dir()), SUMEVAL_CACHE=str(paths.cache_dir()),
+               SUMEVAL_NOTEBOOKS=str(paths.notebooks_dir()), SUMEVAL_MODELS=str(paths.models_dir()))
+    return env
+
+
+def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
+    """Run ``spec`` in a fresh ``python -m sumeval.sweep --worker`` process; the task of every executor.
+
+    Returns ``{"study", "run_id", "run_dir", "status", "duration_s", "error", "host", "pid"}``; a worker
+    that dies without answering gives status ``failed`` with the tail of its stderr.
+    """
+    import platform
+
+    env = {**os.environ, **spec.env, "PYTHONUNBUFFERED": "1"}
+    env.setdefault("MPLBACKEND", "Agg")
+    t0 = time.perf_counter()
+    proc = subprocess.run([python or sys.executable, "-m", "sumeval.sweep", "--worker"], input=spec.to_json(),
+                          capture_output=True, text=True, env=env)
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(_RESULT_MARK):
+            out = json.loads(line[len(_RESULT_MARK):])
+            out.setdefault("host", platform.node())
+            return out
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-8:]
+    return {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
+            "duration_s": round(time.perf_counter() - t0, 3), "host": platform.node(), "pid": None,
+            "error": f"worker exited with status {proc.returncode}: " + " | ".join(tail)}
+
+
+_KERNEL_TMP: list[str] = []
+
+
+def ipc_kernel_manager_class():
+    """An ``AsyncKernelManager`` that talks to its kernel over IPC sockets in a private temp folder.
+
+    TCP ports picked by jupyter_client are free when picked but may be taken by a parallel kernel
+    before this one binds them; IPC socket files in a folder of their own cannot collide.
+    """
+    from jupyter_client import AsyncKernelManager
+    from traitlets import default
+
+    class IPCKernelManager(AsyncKernelManager):
+        @default("transport")
+        def _sumeval_transport(self) -> str:
+            return "ipc"
+
+        @default("ip")
+        def _sumeval_ip(self) -> str:
+            folder = tempfile.mkdtemp(prefix="sumeval-k-")
+            _KERNEL_TMP.append(folder)
+            return os.path.join(folder, "kernel")
+
+    return IPCKernelManager
+
+
+def _worker_main() -> int:
+    """``python -m sumeval.sweep --worker``: read a RunSpec (JSON) from stdin, run it, print the outcome."""
+    import platform
+
+    spec = RunSpec.from_json(sys.stdin.read())
+    os.environ.update(spec.env)
+    from sumeval import runner
+    from sumeval.paths import runs_dir
+
+    run_dir = runs_dir() / spec.study / spec.run_id
+    out: dict[str, Any] = {"study": spec.study, "run_id": spec.run_id, "run_dir": str(run_dir),
+                           "host": platform.node(), "pid": os.getpid()}
+    if run_dir.exists() and not is_finished(run_dir):
+        shutil.rmtree(run_dir)  # an interrupted or failed earlier attempt
+    kmc = ipc_kernel_manager_class()
+    t0 = time.perf_counter()
+    try:
+        if is_finished(run_dir):
+            out.update(status="ok", duration_s=0.0, error=None, skipped=True)
+        else:
+            res = runner.run_study(spec.study, spec.params_name, spec.overrides, kernel=spec.kernel,
+                                   run_id=spec.run_id, progress=False, raise_on_error=False,
+                                   timeout_s=spec.timeout_s, engine_kwargs={"kernel_manager_class": kmc})
+            out.update(status=res.status, duration_s=round(res.duration_s, 3), error=res.error)
+    except Exception as exc:  # InputError, kernel start failure ...
+        out.update(status="failed", duration_s=round(time.perf_counter() - t0, 3),
+                   error=f"{type(exc).__name__}: {exc}")
+    finally:
+        for folder in _KERNEL_TMP:
+            shutil.rmtree(folder, ignore_errors=True)
+    print(_RESULT_MARK + json.dumps(out, default=str), flush=True)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# executors
+# ------------------------------------------------------------------------------------------
+class LocalExecutor:
+    """At most ``jobs`` runs at a time, each in its own process on this machine."""
+
+    def __init__(self, jobs: int = 1):
+        from concurrent.futures import ThreadPoolExecutor
+
+        if jobs < 1:
+            raise InputError(f"--jobs must be at least 1, got {jobs}")
+        self.jobs = jobs
+        self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="sumeval-run")
+        self.description = f"local processes (jobs={jobs})"
+
+    def submit(self, spec: RunSpec):
+        return self._pool.submit(execute_spec, spec)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor:
+    """Runs on an existing Dask distributed cluster (``--scheduler tcp://host:8786``).
+
+    Each task runs :func:`execute_spec` on a worker, i.e. one fresh process per run there too.
+    """
+
+    def __init__(self, address: str, timeout_s: float = 30):
+        try:
+            from distributed import Client
+        except ImportError as exc:  # pragma: no cover
+            raise InputError("--scheduler needs dask distributed: pip install 'dask[distributed]'") from exc
+        try:
+            self.client = Client(address, timeout=timeout_s, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {address!r} ({exc}); "
+                             "start one (dask scheduler) or drop --scheduler to run locally") from None
+        self.description = f"Dask cluster at {address}"
+
+    def submit(self, spec: RunSpec):
+        return self.client.submit(execute_spec, spec, pure=False, key=f"sumeval-{spec.run_id}-{uuid.uuid4().hex[:6]}")
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def make_executor(jobs: int = 1, scheduler: str | None = None):
+    """:class:`DaskExecutor` when ``scheduler`` names one, else :class:`LocalExecutor` with ``jobs``."""
+    return DaskExecutor(scheduler) if scheduler else LocalExecutor(jobs)
+
+
+# ------------------------------------------------------------------------------------------
+# progress
+# ------------------------------------------------------------------------------------------
+def _fmt_s(seconds: float) -> str:
+    seconds = int(round(max(seconds, 0)))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def _terminal() -> bool:
+    """A person watching: stderr is a terminal, not a CI log, not TERM=dumb."""
+    return sys.stderr.isatty() and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
+
+
+def _cells_done(executed: Path) -> tuple[int, int] | None:
+    """(code cells finished, code cells) of a notebook papermill is executing, from its metadata."""
+    try:
+        nb = json.loads(executed.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    code = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    done = sum(1 for c in code if c.get("metadata", {}).get("papermill", {}).get("status") == "completed")
+    return done, len(code)
+
+
+class Progress:
+    """Runs done / total with elapsed time and an estimate.
+
+    On a terminal: a tqdm bar for the whole grid (or batch) and, with ``per_run=True``, one bar per
+    run in flight counting its executed cells. Elsewhere (CI logs, pipes): one line per finished run.
+    ``quiet``: nothing.
+    """
+
+    def __init__(self, total: int, desc: str, *, quiet: bool = False, done: int = 0, per_run: bool = False,
+                 unit: str = "run"):
+        self.total, self.done, self.desc, self.unit = total, done, desc, unit
+        self.mode = "off" if quiet else ("bar" if _terminal() else "lines")
+        self.per_run = per_run and self.mode == "bar"
+        self.t0 = time.perf_counter()
+        self._run_bars: dict[str, Any] = {}
+        self._ran = 0
+        self.bar = None
+        if self.mode == "bar":
+            from tqdm.auto import tqdm
+
+            self._tqdm = tqdm
+            self.bar = tqdm(total=total, initial=done, desc=desc, unit=unit, dynamic_ncols=True, position=0)
+        elif self.mode == "lines" and done:
+            self._line(f"{done} of {total} already finished (skipped)")
+
+    def _line(self, text: str) -> None:
+        print(f"[{self.desc}] {text}", file=sys.stderr, flush=True)
+
+    def started(self, key: str, label: str, run_dir: Path | None) -> None:
+        if self.per_run and run_dir is not None:
+            bar = self._tqdm(total=1, desc=f"  {label}", unit="cell", leave=False, dynamic_ncols=True,
+                             position=len(self._run_bars) + 1)
+            self._run_bars[key] = (bar, run_dir / "executed.ipynb")
+
+    def poll(self) -> None:
+        for bar, executed in self._run_bars.values():
+            got = _cells_done(executed)
+            if got:
+                bar.total = max(got[1], 1)
+                bar.n = got[0]
+                bar.refresh()
+
+    def finished(self, key: str, label: str, status: str, duration_s: float | None) -> None:
+        self.done += 1
+        self._ran += 1
+        item = self._run_bars.pop(key, None)
+        if item:
+            item[0].close()
+        dur = f" in {duration_s:.1f}s" if duration_s is not None else ""
+        if self.mode == "bar":
+            self.bar.update(1)
+            if status != "ok":
+                self.bar.write(f"{label}: {status}{dur}", file=sys.stderr)
+        elif self.mode == "lines":
+            elapsed = time.perf_counter() - self.t0
+            left = self.total - self.done
+            eta = f", ~{_fmt_s(elapsed / self._ran * left)} left" if left else ""
+            self._line(f"{self.done}/{self.total} {label}: {status}{dur} (elapsed {_fmt_s(elapsed)}{eta})")
+
+    def close(self) -> None:
+        for bar, _ in self._run_bars.values():
+            bar.close()
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = None,
+              poll_s: float = 0.5) -> list[dict[str, Any]]:
+    """Submit every spec to ``executor``; return the outcomes in the order of ``specs``.
+
+    A failed run (or a task the executor lost) is an outcome with ``status="failed"``; it never stops
+    the others.
+    """
+    from sumeval.paths import runs_dir
+
+    futures = {}
+    for i, spec in enumerate(specs):
+        futures[i] = executor.submit(spec)
+    outcomes: list[dict[str, Any] | None] = [None] * len(specs)
+    started: set[int] = set()
+    pending = set(futures)
+    while pending:
+        for i in sorted(pending - started):  # in flight once its manifest exists
+            run_dir = runs_dir() / specs[i].study / specs[i].run_id
+            if progress is not None and (run_dir / "manifest.json").is_file():
+                started.add(i)
+                progress.started(str(i), specs[i].label or specs[i].run_id, run_dir)
+        finished = [i for i in pending if futures[i].done()]
+        for i in finished:
+            pending.discard(i)
+            spec = specs[i]
+            try:
+                out = futures[i].result()
+            except Exception as exc:  # a lost Dask worker, a cancelled task
+                out = {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
+                       "duration_s": None, "error": f"executor: {type(exc).__name__}: {exc}"}
+            outcomes[i] = out
+            if progress is not None:
+                progress.finished(str(i), spec.label or spec.run_id, out["status"], out.get("duration_s"))
+        if pending:
+            if progress is not None:
+                progress.poll()
+            time.sleep(poll_s)
+    return [o for o in outcomes if o is not None]
+
+
+# ------------------------------------------------------------------------------------------
+# sweeps
+# ------------------------------------------------------------------------------------------
+def flatten_results(results: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Scalar leaves of ``results`` as ``{"a.b": value}``; lists and tables are left out."""
+    out: dict[str, Any] = {}
+    for key, value in results.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(flatten_results(value, name + "."))
+        elif value is None or isinstance(value, (bool, int, float, str)):
+            out[name] = value
+    return out
+
+
+@dataclass
+class SweepResult:
+    study: str
+    sweep_id: str
+    sweep_dir: Path
+    frame: Any  # pandas.DataFrame
+    n_runs: int
+    n_skipped: int
+    n_failed: int
+
+    @property
+    def ok(self) -> bool:
+        return self.n_failed == 0
+
+    @property
+    def results_path(self) -> Path:
+        return self.sweep_dir / "results.parquet"
+
+
+def sweep_id(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
+             overrides: Mapping[str, Any] | None = None) -> str:
+    """Deterministic id of a sweep: ``<set>-<digest of study, set, overrides and grid>``."""
+    return f"{params_name}-{_digest({'study': study, 'set': params_name, 'overrides': dict(overrides or {}), 'grid': {k: list(v) for k, v in grid.items()}})}"
+
+
+def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
+         overrides: Mapping[str, Any] | None = None, *, kernel: str | None = None,
+         timeout_s: int | None = None) -> tuple[list[dict[str, Any]], list[RunSpec]]:
+    """The grid points and their RunSpecs, every point validated before anything runs."""
+    from sumeval import runner
+
+    st = runner.get_study(study)
+    overrides = dict(overrides or {})
+    clash = sorted(set(grid) & set(overrides))
+    if clash:
+        raise InputError(f"parameter(s) {', '.join(clash)} given both as -p and as a grid axis -g; keep one")
+    if not grid:
+        raise InputError("a sweep needs at least one grid axis (-g key=v1,v2,...)")
+    points = expand_grid(grid)
+    env = driver_env()
+    specs = []
+    for point in points:
+        try:
+            params = runner.resolve_parameters(st, params_name, {**overrides, **point})
+        except InputError as exc:
+            raise InputError(f"grid point {point}: {exc}") from None
+        rid = point_run_id(study, params_name, params, point)
+        specs.append(RunSpec(study, params_name, {**overrides, **point}, rid, kernel, timeout_s, env,
+                             label=_slug(point, 60) or rid))
+    return points, specs
+
+
+def gather(study: str, points: Sequence[Mapping[str, Any]], run_ids: Sequence[str],
+           outcomes: Mapping[str, Mapping[str, Any]] | None = None):
+    """One row per run: grid parameters, ``run_id``, ``status``, ``error``, flattened scalar results.
+
+    Result columns named like a grid parameter are prefixed ``result.``; a column mixing types
+    (e.g. numbers in one run, text in another) is stored as JSON text so that parquet can hold it.
+    """
+    import pandas as pd
+
+    from sumeval.paths import runs_dir
+
+    rows = []
+    for point, rid in zip(points, run_ids):
+        run_dir = runs_dir() / study / rid
+        row: dict[str, Any] = dict(point)
+        row["run_id"] = rid
+        manifest = _manifest(run_dir)
+        out = (outcomes or {}).get(rid, {})
+        row["status"] = manifest.get("status") or out.get("status") or "missing"
+        row["error"] = manifest.get("error") or out.get("error")
+        try:
+            results = json.loads((run_dir / "results.json").read_text(encoding="utf-8")).get("results", {})
+        except (OSError, json.JSONDecodeError):
+            results = {}
+        for key, value in flatten_results(results).items():
+            row[f"result.{key}" if key in row else key] = value
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    for col in frame.columns:
+        if frame[col].dtype == object:
+            kinds = {type(v) for v in frame[col] if v is not None and not (isinstance(v, float) and v != v)}
+            if len(kinds) > 1:
+                frame[col] = [None if v is None else json.dumps(v) for v in frame[col]]
+    return frame
+
+
+@contextlib.contextmanager
+def _sweep_lock(folder: Path) -> Iterator[None]:
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fh = open(folder / ".lock", "w")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(f"sweep {folder.name} is already running in another process "
+                             f"(lock {folder / '.lock'}); wait for it or stop it") from None
+        yield
+    finally:
+        fh.close()
+
+
+def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
+              overrides: Mapping[str, Any] | None = None, *, jobs: int = 1, scheduler: str | None = None,
+              kernel: str | None = None, timeout_s: int | None = None, quiet: bool = False,
+              executor=None) -> SweepResult:
+    """Run every point of ``grid`` that has not finished yet, then gather all of them.
+
+    ``executor`` (an object with ``submit(spec)`` and ``close()``) overrides ``jobs``/``scheduler``.
+    Writes ``runs/<study>/sweeps/<sweep-id>/{sweep.json, results.parquet}``.
+    """
+    from sumeval.cache import atomic_path, atomic_write_json
+    from sumeval.paths import runs_dir
+
+    points, specs = plan(study, params_name, grid, overrides, kernel=kernel, timeout_s=timeout_s)
+    sid = sweep_id(study, params_name, grid, overrides)
+    folder = runs_dir() / study / "sweeps" / sid
+    with _sweep_lock(folder):
+        todo = [s for s in specs if not is_finished(runs_dir() / study / s.run_id)]
+        n_skipped = len(specs) - len(todo)
+        started = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+        outcomes: list[dict[str, Any]] = []
+        if todo:
+            own = executor is None
+            executor = executor or make_executor(jobs, scheduler)
+            progress = Progress(len(specs), f"sweep {study} {sid}", quiet=quiet, done=n_skipped)
+            try:
+                outcomes = run_specs(todo, executor, progress)
+            finally:
+                progress.close()
+                if own:
+                    executor.close()
+        by_id = {o["run_id"]: o for o in outcomes}
+        frame = gather(study, points, [s.run_id for s in specs], by_id)
+        with atomic_path(folder / "results.parquet") as tmp:
+            frame.to_parquet(tmp, index=False)
+        atomic_write_json(folder / "sweep.json", {
+            "study": study, "sweep_id": sid, "parameter_set": params_name, "overrides": dict(overrides or {}),
+            "grid": {k: list(v) for k, v in grid.items()}, "started": started,
+            "finished": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "executor": getattr(executor, "description", None) if todo else None,
+            "runs": [{"point": p, "run_id": s.run_id, "skipped": s not in todo, "status": status, "error": error,
+                      "duration_s": _manifest(runs_dir() / study / s.run_id).get("duration_s"),
+                      "host": by_id.get(s.run_id, {}).get("host"), "pid": by_id.get(s.run_id, {}).get("pid")}
+                     for p, s, status, error in zip(points, specs, frame["status"], frame["error"])],
+        })
+    n_failed = int((frame["status"] != "ok").sum())
+    return SweepResult(study, sid, folder, frame, len(specs), n_skipped, n_failed)
+
+
+# ------------------------------------------------------------------------------------------
+# command line
+# ------------------------------------------------------------------------------------------
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from sumeval.runner import parse_overrides
+
+    grid = parse_grid(args.grid or [])
+    res = run_sweep(args.study, args.params, grid, parse_overrides(args.param or []), jobs=args.jobs,
+                    scheduler=args.scheduler, kernel=args.kernel, timeout_s=args.timeout, quiet=args.quiet)
+    print(f"sweep {res.study} {res.sweep_id}: {res.n_runs} runs ({res.n_skipped} already finished, "
+          f"{res.n_runs - res.n_skipped} run, {res.n_failed} failed) -> {res.results_path}")
+    if not res.ok:
+        for row in res.frame[res.frame["status"] != "ok"].itertuples():
+            print(f"sumeval: error: run {row.run_id} {row.status}: {row.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--scheduler``, shared by ``sweep`` and ``run all``."""
+    parser.add_argument("--jobs", "-j", type=int, default=1,
+                        help="runs at a time on this machine, each in its own process and kernel (default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on an existing Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead")
+
+
+def add_commands(subparsers) -> None:
+    """Register ``sumeval sweep`` on the CLI's subparsers."""
+    sw = subparsers.add_parser("sweep", help="run a study over a grid of parameters and gather the results")
+    sw.add_argument("study")
+    sw.add_argument("--params", default="default", help="parameter set the grid starts from (default: default)")
+    sw.add_argument("-g", "--grid", action="append", metavar="KEY=V1,V2,...",
+                    help="one grid axis; several -g make the Cartesian product")
+    sw.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="a fixed override for every run")
+    add_executor_arguments(sw)
+    sw.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
+    sw.add_argument("--timeout", type=int, metavar="S", help="seconds a cell may run (default: no limit)")
+    sw.add_argument("--quiet", "-q", action="store_true", help="no progress")
+    sw.set_defaults(func=cmd_sweep)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--worker"]:
+        raise SystemExit(_worker_main())
+    raise SystemExit("usage: python -m sumeval.sweep --worker  (internal; use `sumeval sweep`)")

@@ -1,0 +1,194 @@
+"""JupyterLab in a real browser: a study notebook run with ``interactive=True`` shows its explorer,
+and the explorer reacts to a change.
+
+Headless Chromium from Debian's ``chromium`` package (``apt-get install -y chromium``, see
+``scripts/install_browser.sh``) driven by Playwright's Python package with the system browser -
+nothing is downloaded. The screenshot goes to ``<runs>/lab/`` of the environment pytest started in
+(``$SUMEVAL_RUNS`` or ``<root>/runs``, read before the test session moves runs to a temp folder).
+
+Also, without a browser: every registered study, run with its smoke parameters and
+``interactive=True``, ends with an ipywidgets view (marked slow: it runs each study).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from sumeval import paths
+
+CHROMIUM = Path(os.environ.get("SUMEVAL_CHROMIUM", "/usr/bin/chromium"))
+FIXTURE = Path(__file__).parent / "fixtures" / "batch_studies" / "alpha.ipynb"
+SCREENSHOT_DIR = paths.runs_dir() / "lab"  # read at import, before conftest redirects runs
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def set_parameters(nb_path: Path, values: dict) -> None:
+    """Rewrite ``name: type = ...`` lines of the parameters cell of ``nb_path`` with ``values``."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    for name, value in values.items():
+        src, n = re.subn(rf"^({re.escape(name)}\s*:\s*\w+\s*=\s*)[^#\n]*?(\s*#.*)?$",
+                         lambda m: f"{m.group(1)}{value!r}{m.group(2) or ''}", src, flags=re.M)
+        assert n == 1, f"{nb_path.name}: parameter {name} not found in the parameters cell"
+    cell["source"] = src
+    nb_path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
+@pytest.fixture
+def lab_server(tmp_path):
+    """JupyterLab on 127.0.0.1 (random port, token) serving ``tmp_path/lab``; yields (url, token, root)."""
+    root = tmp_path / "lab"
+    root.mkdir()
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter_config")}  # no user config
+    env.pop("MPLBACKEND", None)  # the kernel must use its inline backend, or the explorer draws no chart
+    log = open(tmp_path / "lab.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--MappingKernelManager.default_kernel_name=sumeval"] + (["--allow-root"] if os.geteuid() == 0 else []),
+        stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                pytest.fail(f"JupyterLab did not start: {(tmp_path / 'lab.log').read_text()[-2000:]}")
+            time.sleep(0.5)
+        yield url, token, root
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _launch(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+
+
+def _open_and_run(page, url: str, token: str, name: str, timeout_ms: int) -> None:
+    page.goto(f"{url}/lab/tree/{name}?token={token}", wait_until="domcontentloaded")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
+                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=timeout_ms)
+    kernel = page.evaluate("""async () => {
+        const w = window.jupyterapp.shell.currentWidget;
+        await w.context.ready; await w.sessionContext.ready;
+        return w.sessionContext.session ? w.sessionContext.session.kernel.name : null; }""")
+    assert kernel == "sumeval", f"the notebook opened with kernel {kernel!r}, not the project's kernel"
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def _output_text(page) -> str:
+    return page.locator(".jupyter-widgets .widget-output, .jupyter-widgets-output-area").first.inner_text()
+
+
+@pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh "
+                    "(apt-get install -y chromium) to run the browser test")
+def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
+    pytest.importorskip("playwright", reason="pip install playwright (uses /usr/bin/chromium; "
+                        "never `playwright install`)")
+    from playwright.sync_api import sync_playwright
+
+    url, token, root = lab_server
+    nb = root / "alpha_explorer.ipynb"
+    shutil.copy(FIXTURE, nb)
+    set_parameters(nb, {"interactive": True})
+    shot = SCREENSHOT_DIR / f"explorer-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = _launch(p)
+        page = browser.new_page(viewport={"width": 1280, "height": 1400})
+        try:
+            _open_and_run(page, url, token, nb.name, timeout_ms=90_000)
+            dropdown = page.locator(".widget-dropdown select").first
+            dropdown.wait_for(state="visible", timeout=120_000)
+            page.locator(".jupyter-widgets table").first.wait_for(timeout=60_000)
+            assert page.locator(".widget-dropdown select").count() == 2  # quality, metric
+            options = dropdown.locator("option").all_inner_texts()
+            assert options == ["(all)", "coherence", "relevance"], options
+            before = _output_text(page)
+            assert "coherence" in before and "relevance" in before
+
+            dropdown.select_option(label="relevance")
+            page.wait_for_function(
+                """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                           return o && o.innerText.includes('relevance') && !o.innerText.includes('coherence'); }""",
+                timeout=60_000)
+            after = _output_text(page)
+            assert after != before
+            page.locator(".jupyter-widgets img").first.wait_for(timeout=30_000)  # the bar chart redrawn
+            news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news prompt
+            if news.count():
+                news.first.click()
+            page.locator(".jupyter-widgets img").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(shot), full_page=False)
+        except Exception:
+            page.screenshot(path=str(tmp_path / "failure.png"))
+            shutil.copy(tmp_path / "failure.png", shot.with_name(shot.stem + "-failure.png"))
+            raise
+        finally:
+            browser.close()
+    assert shot.is_file() and shot.stat().st_size > 10_000
+    print(f"screenshot: {shot}")
+
+
+# ------------------------------------------------------------------------------------------
+# every registered study shows an explorer when interactive=True (no browser needed)
+# ------------------------------------------------------------------------------------------
+def _studies() -> list[str]:
+    from sumeval import runner
+
+    return list(runner.studies())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _studies())
+def test_every_study_shows_its_explorer_when_interactive(name, tmp_path, monkeypatch):
+    import papermill
+
+    from sumeval import runner
+
+    study = runner.get_study(name)
+    params = {k: v for k, v in runner.resolve_parameters(study, "smoke").items() if k != "interactive"}
+    params["interactive"] = True
+    monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path))  # results of this check stay in tmp
+    out = tmp_path / "executed.ipynb"
+    papermill.execute_notebook(str(study.notebook), str(out), parameters=params,
+                               kernel_name=runner.kernel_name(), cwd=str(tmp_path), progress_bar=False)
+    nb = json.loads(out.read_text(encoding="utf-8"))
+    views = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert views, f"{name}: with interactive=True no cell shows a widget (the explorer)"
