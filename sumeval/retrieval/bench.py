@@ -76,6 +76,7 @@ def compare_backends(corpus: str = "wikipedia-2015", n: int = 10_000, seed: int 
                  "mean_query_terms": round(float(np.mean([len(set(analyze(q))) for q in queries])), 1)}
         if backend == "sparse":
             entry["term_matrix_seconds"] = ix.meta.get("term_matrix_seconds")
+            entry["n_corpus"] = ix.meta["n_corpus"]
             entry["term_matrix_note"] = (f"the whole corpus ({ix.meta['n_corpus']} documents) is tokenised "
                                          "once per corpus; every (n, seed) index is a row slice of it")
         result[backend] = entry

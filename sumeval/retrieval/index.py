@@ -173,8 +173,12 @@ class SparseIndex(Index):
             from tqdm.auto import tqdm
 
             it = tqdm(queries, desc="analysing queries", unit="query")
-        term_lists = [analyze(q) for q in it]
-        return self.engine.top_k(term_lists, k)
+        # BM25F sums over the *distinct* query terms, so queries with the same set of terms (e.g.
+        # the raw and the keyword form of a summary) have the same ranking: search each set once
+        keys = [tuple(sorted(set(analyze(q)))) for q in it]
+        uniq = list(dict.fromkeys(keys))
+        found = dict(zip(uniq, self.engine.top_k([list(u) for u in uniq], k)))
+        return [found[key] for key in keys]
 
 
 class WhooshIndex(Index):

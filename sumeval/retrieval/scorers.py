@@ -8,7 +8,9 @@ Measure names follow paper 001: ``sera-10``, ``sera-dis-5``, ``sera-np-10``, ``s
 
 Retrieved lists are cached per (index key, reformulation, depth) in the store
 ``retrieval_lists`` (one JSON: sha256 of the text -> its top-``depth`` ids), with depth =
-max(k, 10), so SERA-5 and SERA-10 share them.
+max(k, 10), so SERA-5 and SERA-10 share them. The spaCy reformulations of a text are cached
+apart from any index (store ``retrieval_queries``, :func:`~sumeval.retrieval.queries.reformulate_cached`),
+so a sweep over indexes tags each text once.
 
 An empty reformulated query (no term left after reformulation and analysis, e.g. a summary
 with no noun phrase) retrieves nothing: it scores 0 against every reference (a reference
@@ -26,7 +28,7 @@ import numpy as np
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer
-from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate
+from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached
 from sumeval.retrieval.sera import sera, sera_dis
 
 __all__ = ["SeraScorer", "measure_name", "MEASURES", "retrieve_lists"]
@@ -67,7 +69,9 @@ def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw",
     shas = [_sha(t) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
     if todo:
-        queries = reformulate([t for _, t in todo], reformulation, progress=progress)
+        todo_texts = [t for _, t in todo]
+        queries = (reformulate_cached(todo_texts, reformulation, root=root, progress=progress) if use_cache
+                   else reformulate(todo_texts, reformulation, progress=progress))
         empty = [not index.terms(q) for q in queries]
         lists = index.search(queries, depth, progress=progress)
         fresh = {s: {"d": ids, "e": int(e)} for (s, _), ids, e in zip(todo, lists, empty)}

@@ -1,0 +1,193 @@
+"""Plots of the paper-001 studies (``index_size_sweep``, ``annotator_impact``).
+
+Pure functions of the studies' tidy frames; each returns ``(fig, ax)`` (``ax`` an array where
+there are panels) and never saves or shows.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
+           "worker_curves"]
+
+
+def pos_bars(pos: pd.DataFrame, *, order: Sequence[str] = ("Nouns", "Verbs", "Adj.", "Prep.", "Others"),
+             title: str = "POS tag distribution (paper 001 Fig. 1)"):
+    """Grouped bars: one group per POS category, one bar per source (``source, category,
+    percent``)."""
+    import matplotlib.pyplot as plt
+
+    sources = list(dict.fromkeys(pos["source"]))
+    piv = pos.pivot_table(index="category", columns="source", values="percent").reindex(list(order))[sources]
+    fig, ax = plt.subplots(figsize=(1.3 * len(order) + 0.35 * len(sources) * len(order) / 2 + 2, 3.6))
+    width = 0.8 / max(len(sources), 1)
+    x = np.arange(len(order))
+    for i, s in enumerate(sources):
+        ax.bar(x + (i - (len(sources) - 1) / 2) * width, piv[s].to_numpy(float), width, label=s)
+    ax.set_xticks(x, list(order))
+    ax.set_ylabel("% of tokens")
+    ax.set_title(title)
+    ax.legend(fontsize=7, frameon=False, ncol=2)
+    fig.tight_layout()
+    return fig, ax
+
+
+def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd.DataFrame | None = None,
+                      metrics: Sequence[str] | None = None, datasets: Sequence[str] = ("realsumm", "summeval"),
+                      title: str | None = None):
+    """Paper 001 Fig. 2: correlation (``method``) of each variant against the index size, one
+    panel per (data set, collection), log x axis; ROUGE rows (``rouge``: ``dataset, metric,
+    method, value``) as dashed horizontal lines. Returns ``(fig, axes)`` of shape (rows, cols)."""
+    import matplotlib.pyplot as plt
+
+    sub = sweep[sweep["method"] == method]
+    corpora = list(dict.fromkeys(sub["corpus"]))
+    datasets = [d for d in datasets if d in set(sub["dataset"])]
+    metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
+    fig, axes = plt.subplots(len(datasets), len(corpora), figsize=(4.2 * len(corpora) + 1.8, 3.2 * len(datasets)),
+                             squeeze=False, sharex="col")
+    cmap = plt.get_cmap("tab20")
+    for i, ds in enumerate(datasets):
+        for j, c in enumerate(corpora):
+            ax = axes[i, j]
+            g = sub[(sub["dataset"] == ds) & (sub["corpus"] == c)]
+            for k, m in enumerate(metrics):
+                line = g[g["metric"] == m].sort_values("size")
+                style = "--" if "-dis-" in m else "-"
+                ax.plot(line["size"], line["value"], style, marker="o", ms=3,
+                        color=cmap((2 * k) % 20 + (2 * k) // 20 % 2), label=m)
+            if rouge is not None:
+                rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)]
+                for k, (_, r) in enumerate(rr.iterrows()):
+                    ax.axhline(r["value"], color="0.4", ls=":", lw=1)
+                    ax.annotate(r["metric"], (1.0, r["value"]), xycoords=("axes fraction", "data"), fontsize=6,
+                                color="0.3", ha="right", va="bottom")
+            ax.set_xscale("log")
+            ax.set_title(f"{ds} / {c}")
+            if j == 0:
+                ax.set_ylabel(f"{method} ({'LitePyramid' if ds == 'realsumm' else 'relevance'})")
+            if i == len(datasets) - 1:
+                ax.set_xlabel("index size (documents)")
+    axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    fig.suptitle(title or f"SERA / GeSERA vs index size, system level ({method}); paper 001 Fig. 2")
+    fig.tight_layout()
+    return fig, axes
+
+
+def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: pd.DataFrame | None = None,
+                      title: str | None = None):
+    """One dot per seed of the index shuffle for each (variant, text form), a bar at their
+    mean; the paper's value (``paper``: a frame with ``metric, method, paper``, as from
+    ``index_size_sweep.spread_summary``) as a red diamond. Returns ``(fig, ax)``."""
+    import matplotlib.pyplot as plt
+
+    sub = spread[spread["method"] == method]
+    metrics = list(dict.fromkeys(sub["metric"]))
+    texts = list(dict.fromkeys(sub["text"]))
+    fig, ax = plt.subplots(figsize=(5.5, 0.45 * len(metrics) * max(len(texts), 1) + 1.2))
+    y = 0
+    ticks, labels = [], []
+    for m in metrics:
+        p_val = np.nan
+        if paper is not None:
+            p = paper[(paper["metric"] == m) & (paper["method"] == method)]
+            if len(p):
+                p_val = float(p["paper"].iloc[0])
+        for t_i, t in enumerate(texts):
+            vals = sub[(sub["metric"] == m) & (sub["text"] == t)]["value"].to_numpy(float)
+            ax.plot(vals, np.full_like(vals, y), "o", ms=4, alpha=0.6, color=f"C{t_i}",
+                    label=t if m == metrics[0] else None)
+            ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{t_i}")
+            if np.isfinite(p_val):
+                ax.plot([p_val], [y], "D", mfc="none", color="C3", ms=6,
+                        label="paper" if (m == metrics[0] and t_i == 0) else None)
+            ticks.append(y)
+            labels.append(f"{m} ({t})")
+            y += 1
+        y += 0.5
+    ax.set_yticks(ticks, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{method} with LitePyramid (system level)")
+    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    ax.set_title(title or "spread over the seeds of the index shuffle")
+    fig.tight_layout()
+    return fig, ax
+
+
+def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = None,
+                   methods: Sequence[str] = ("pearson", "spearman", "kendall_b"), value: str = "alone",
+                   title: str | None = None):
+    """Paper 001 Fig. 3: for each method (panel), bars of the correlation of each measure with
+    each reference alone (``value="alone"``) or of the effect of leaving it out
+    (``value="effect"``). Returns ``(fig, axes)``."""
+    import matplotlib.pyplot as plt
+
+    metrics = list(metrics) if metrics is not None else list(dict.fromkeys(effects["metric"]))
+    refs = sorted(effects["reference"].unique())
+    labels = [effects[effects["reference"] == r]["label"].iloc[0] for r in refs]
+    fig, axes = plt.subplots(1, len(methods), figsize=(4.0 * len(methods) + 1.5, 3.4), squeeze=False, sharey=True)
+    width = 0.8 / max(len(metrics), 1)
+    x = np.arange(len(refs))
+    for j, meth in enumerate(methods):
+        ax = axes[0, j]
+        for i, m in enumerate(metrics):
+            g = effects[(effects["metric"] == m) & (effects["method"] == meth)].set_index("reference").reindex(refs)
+            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, label=m)
+        ax.set_xticks(x, labels, rotation=60, fontsize=7)
+        ax.set_title(meth)
+        ax.axhline(0, color="0.5", lw=0.8)
+    axes[0, 0].set_ylabel("correlation with one reference" if value == "alone" else "all - without the reference")
+    axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    fig.suptitle(title or "references as annotators (paper 001 Fig. 3)")
+    fig.tight_layout()
+    return fig, axes
+
+
+def table_figure(frame: pd.DataFrame, *, title: str = "", fmt: str = "{:.3f}"):
+    """A frame drawn as a table (for a Table 3-like figure). Returns ``(fig, ax)``."""
+    import matplotlib.pyplot as plt
+
+    cells = [[fmt.format(v) if isinstance(v, (float, np.floating)) else str(v) for v in row]
+             for row in frame.itertuples(index=False)]
+    fig, ax = plt.subplots(figsize=(1.3 * len(frame.columns) + 1, 0.28 * len(frame) + 0.9))
+    ax.axis("off")
+    tab = ax.table(cellText=cells, colLabels=[str(c) for c in frame.columns], loc="center", cellLoc="center")
+    tab.auto_set_font_size(False)
+    tab.set_fontsize(7)
+    tab.scale(1, 1.2)
+    if title:
+        ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig, ax
+
+
+def worker_curves(summary: pd.DataFrame, *, method: str = "pearson", metrics: Sequence[str] | None = None,
+                  title: str | None = None):
+    """Correlation against the number of crowd workers behind LitePyramid: mean over draws with
+    the min-max range as a band; the all-workers value (``n_workers = 0``) drawn at the right as
+    "all". Returns ``(fig, ax)``."""
+    import matplotlib.pyplot as plt
+
+    sub = summary[summary["method"] == method]
+    metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
+    ns = sorted(n for n in sub["n_workers"].unique() if n > 0)
+    xs = list(range(len(ns))) + [len(ns)]
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    cmap = plt.get_cmap("tab10")
+    for k, m in enumerate(metrics):
+        g = sub[sub["metric"] == m].set_index("n_workers")
+        mean = [g.loc[n, "mean"] for n in ns] + [g.loc[0, "mean"] if 0 in g.index else np.nan]
+        lo = [g.loc[n, "min"] for n in ns] + [mean[-1]]
+        hi = [g.loc[n, "max"] for n in ns] + [mean[-1]]
+        ax.plot(xs, mean, "-o", ms=3, color=cmap(k % 10), label=m)
+        ax.fill_between(xs, lo, hi, color=cmap(k % 10), alpha=0.15)
+    ax.set_xticks(xs, [str(n) for n in ns] + ["all"])
+    ax.set_xlabel("crowd workers per summary behind LitePyramid")
+    ax.set_ylabel(f"{method} with LitePyramid (system level)")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    ax.set_title(title or "judges as annotators (REALSumm)")
+    fig.tight_layout()
+    return fig, ax

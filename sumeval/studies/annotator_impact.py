@@ -1,0 +1,234 @@
+"""Study ``annotator_impact``: how the people behind the references and the judgments move the
+correlations of SERA, GeSERA and ROUGE (paper 001 Sec. 4.3, Fig. 3, Table 3).
+
+(a) References as annotators. SummEval has 11 references per article (reference 0 is the
+    CNN/DM highlight, 1-10 were written by crowd workers). Every measure is scored against each
+    reference alone (an (n, 11) array); the score against a set of references is the mean over
+    its columns (exact for SERA, paper 001 Eq. 1-2, and for ROUGE with ``aggregate="mean"``,
+    which averages P, R and F over the references). Subsets: all 11, each reference alone, each
+    leave-one-out set. A reference *helps* a measure when leaving it out lowers the correlation
+    (``effect = all - without``, positive = helps). The reference positions are the same
+    sources in every article (position 0 = the highlight), but a crowd position need not be the
+    same writer in every article: the "authors" of positions 1-10 are slots, not persons.
+(b) Judges as annotators. REALSumm LitePyramid is recomputed from subsets of the crowd workers'
+    SCU judgments (majority rule, as REALSumm), drawing ``n`` of each summary's 3-4 workers at
+    random (seeded), and the system-level correlations of the measures with it are recomputed.
+    ``abs/bart_out`` is left out: its judgments are of the real BART summaries, its text in the
+    JSONL is a copy of ``ext/bart_out`` (see :mod:`sumeval.datasets.realsumm`).
+(c) Inter-rater agreement: Krippendorff's alpha of the SCU judgments (nominal), of the
+    per-worker LitePyramid (interval), and of SummaC's 3 expert consistency scores.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+from sumeval.studies.index_size_sweep import (METHODS, per_reference_scores, realsumm_pairs, sera_frame,
+                                             summeval_pairs, system_correlations)
+
+ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
+
+
+def reference_label(m: int) -> str:
+    """``0 -> "R0 (CNN/DM)"``, ``3 -> "R3"``."""
+    return "R0 (CNN/DM)" if m == 0 else f"R{m}"
+
+
+def reference_subsets(n_refs: int) -> list[tuple[str, str, int, tuple[int, ...]]]:
+    """``(subset, kind, reference, columns)``: ``all``; ``only Rm`` (kind ``single``);
+    ``without Rm`` (kind ``leave-one-out``). With 3 references: all (0, 1, 2); only R0 (0,);
+    ...; without R0 (1, 2); without R1 (0, 2); without R2 (0, 1)."""
+    if n_refs < 2:
+        raise InputError(f"reference subsets need at least 2 references, got {n_refs}")
+    out = [("all", "all", -1, tuple(range(n_refs)))]
+    out += [(f"only {reference_label(m)}", "single", m, (m,)) for m in range(n_refs)]
+    out += [(f"without {reference_label(m)}", "leave-one-out", m,
+             tuple(j for j in range(n_refs) if j != m)) for m in range(n_refs)]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# (a) references as annotators
+# --------------------------------------------------------------------------------------------
+def rouge_per_reference(pairs: pd.DataFrame, *, progress: bool = False) -> dict[str, np.ndarray]:
+    """ROUGE-1/2/L as in ``metric_correlations.TABLE1_ROWS`` (F, no stemmer) against each
+    reference alone: label -> array (n, M)."""
+    from sumeval.studies import metric_correlations as mc
+
+    rows = {k: mc.TABLE1_ROWS[k] for k in ROUGE_SUMMEVAL}
+    m = max(len(r) for r in pairs["references"])
+    out = {k: np.full((len(pairs), m), np.nan) for k in rows}
+    for j in range(m):
+        single = pairs.assign(references=[[r[j]] for r in pairs["references"]])
+        scored = mc.score_rows(single, rows, dataset=f"summeval-reference-{j}", progress=progress)
+        for k in rows:
+            out[k][:, j] = scored[k].to_numpy()
+    return out
+
+
+def summeval_per_reference(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
+                           rouge: bool = True, progress: bool = False) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """SummEval pairs and every measure against each of the 11 references:
+    ``(pairs, {measure: array (n, 11)})`` - SERA variants over index ``index_name`` and, with
+    ``rouge``, ROUGE-1/2/L."""
+    from sumeval.retrieval.index import open_index
+
+    pairs = summeval_pairs(n_docs)
+    per_ref = per_reference_scores(pairs, open_index(index_name, progress=progress), variants, progress=progress)
+    if rouge:
+        per_ref.update(rouge_per_reference(pairs, progress=progress))
+    return pairs, per_ref
+
+
+def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], human: str = "relevance",
+                        methods: Sequence[str] = METHODS) -> pd.DataFrame:
+    """System-level correlations for every reference subset of :func:`reference_subsets`:
+    ``subset, kind, reference, n_refs, metric, human, method, value, n``."""
+    m = next(iter(per_ref.values())).shape[1]
+    frames = []
+    for subset, kind, ref, cols in reference_subsets(m):
+        scored = sera_frame(pairs, per_ref, cols)
+        corr = system_correlations(scored, list(per_ref), human, methods)
+        frames.append(corr.assign(subset=subset, kind=kind, reference=ref, n_refs=len(cols)))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["subset", "kind", "reference", "n_refs", "metric", "human", "method", "value", "n"]]
+
+
+def reference_effects(subsets: pd.DataFrame) -> pd.DataFrame:
+    """Per (metric, method, reference): ``alone`` (correlation with that reference only),
+    ``without`` (leave it out), ``all``, ``effect = all - without`` (> 0: the reference helps),
+    ``label``."""
+    allv = subsets[subsets["kind"] == "all"].set_index(["metric", "method"])["value"]
+    alone = subsets[subsets["kind"] == "single"].set_index(["metric", "method", "reference"])["value"]
+    without = subsets[subsets["kind"] == "leave-one-out"].set_index(["metric", "method", "reference"])["value"]
+    out = pd.DataFrame({"alone": alone, "without": without}).reset_index()
+    out["all"] = [allv[(m, meth)] for m, meth in zip(out["metric"], out["method"])]
+    out["effect"] = out["all"] - out["without"]
+    out["label"] = out["reference"].map(reference_label)
+    return out[["metric", "method", "reference", "label", "alone", "without", "all", "effect"]]
+
+
+def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
+    """Paper 001 Table 3 in our setting: per metric, the correlation with all references beside
+    the correlation without the reference whose removal raises ``select_by`` the most (the
+    "most unreliable annotator"; if no removal raises it, the one that lowers it least).
+    Columns ``metric, dropped, method, all, without_dropped, gain``."""
+    rows = []
+    for metric, g in effects.groupby("metric", sort=False):
+        sel = g[g["method"] == select_by]
+        worst = int(sel.loc[sel["effect"].idxmin(), "reference"])
+        for _, r in g[g["reference"] == worst].iterrows():
+            rows.append((metric, reference_label(worst), r["method"], r["all"], r["without"], r["without"] - r["all"]))
+    return pd.DataFrame(rows, columns=["metric", "dropped", "method", "all", "without_dropped", "gain"])
+
+
+# --------------------------------------------------------------------------------------------
+# (b) judges as annotators
+# --------------------------------------------------------------------------------------------
+def draw_workers(judgments: pd.DataFrame, n_workers: int, rng: np.random.Generator) -> pd.DataFrame:
+    """The judgment rows of ``n_workers`` workers drawn at random (without replacement) for each
+    (document, system); a summary with fewer workers keeps all of them."""
+    if n_workers < 1:
+        raise InputError(f"n_workers must be >= 1, got {n_workers}")
+    keys = judgments[["doc_id", "system", "worker"]].drop_duplicates().reset_index(drop=True)
+    keys["r"] = rng.random(len(keys))
+    keys["rank"] = keys.groupby(["doc_id", "system"])["r"].rank(method="first") - 1
+    chosen = keys[keys["rank"] < n_workers][["doc_id", "system", "worker"]]
+    return judgments.merge(chosen, on=["doc_id", "system", "worker"], how="inner")
+
+
+def worker_subset_litepyramid(judgments: pd.DataFrame, n_workers: Sequence[int], n_draws: int, *,
+                              seed: int = 0, rule: str = "majority") -> pd.DataFrame:
+    """LitePyramid recomputed from ``n`` randomly drawn workers per summary, ``n_draws`` times
+    for each n: ``n_workers, draw, doc_id, system, litepyramid``; plus ``n_workers = 0`` (draw 0)
+    for all workers."""
+    from sumeval.datasets.realsumm import litepyramid_from_judgments
+
+    rng = np.random.default_rng(seed)
+    frames = [litepyramid_from_judgments(judgments, rule=rule).assign(n_workers=0, draw=0)]
+    for n in n_workers:
+        for d in range(n_draws):
+            sel = draw_workers(judgments, int(n), rng)
+            frames.append(litepyramid_from_judgments(sel, rule=rule).assign(n_workers=int(n), draw=d))
+    out = pd.concat(frames, ignore_index=True).rename(columns={"litepyramid_recall": "litepyramid"})
+    return out[["n_workers", "draw", "doc_id", "system", "litepyramid"]]
+
+
+def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
+                      progress: bool = False) -> tuple[pd.DataFrame, list[str]]:
+    """REALSumm pairs (tokenized texts) with the Table 2 ROUGE / JS-2 rows of
+    ``metric_correlations`` and the SERA variants over ``index_name``: ``(frame, metric columns)``."""
+    from sumeval.retrieval.index import open_index
+    from sumeval.studies import metric_correlations as mc
+
+    scored, _ = mc.table2(n_docs, n_boot=0, progress=progress)
+    pairs = realsumm_pairs(n_docs)
+    per_ref = per_reference_scores(pairs, open_index(index_name, progress=progress), variants, progress=progress)
+    frame = sera_frame(pairs, per_ref)
+    rouge = scored.set_index(["doc_id", "system"])[list(mc.TABLE2_ROWS)]
+    frame = frame.join(rouge, on=["doc_id", "system"])
+    return frame, list(mc.TABLE2_ROWS) + list(per_ref)
+
+
+def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyramids: pd.DataFrame,
+                        methods: Sequence[str] = METHODS, drop_systems: Sequence[str] = ("abs/bart_out",)) -> pd.DataFrame:
+    """System-level correlation of each measure with each recomputed LitePyramid:
+    ``n_workers, draw, metric, method, value, n``."""
+    base = measures[~measures["system"].isin(drop_systems)].drop(columns=["litepyramid"], errors="ignore")
+    frames = []
+    for (n, d), g in litepyramids.groupby(["n_workers", "draw"], sort=True):
+        merged = base.merge(g[["doc_id", "system", "litepyramid"]], on=["doc_id", "system"], how="inner")
+        corr = system_correlations(merged, metrics, "litepyramid", methods)
+        frames.append(corr.assign(n_workers=n, draw=d))
+    return pd.concat(frames, ignore_index=True)[["n_workers", "draw", "metric", "method", "value", "n"]]
+
+
+def worker_summary(worker_corr: pd.DataFrame) -> pd.DataFrame:
+    """Per (metric, method, n_workers): ``mean, std, min, max`` over the draws (n_workers 0 =
+    all workers, one value)."""
+    g = worker_corr.groupby(["metric", "method", "n_workers"])["value"]
+    return g.agg(["mean", "std", "min", "max", "count"]).rename(columns={"count": "draws"}).reset_index()
+
+
+# --------------------------------------------------------------------------------------------
+# (c) agreement
+# --------------------------------------------------------------------------------------------
+def agreement(judgments: pd.DataFrame | None = None, *, include_experts: bool = True) -> pd.DataFrame:
+    """Krippendorff's alpha where individual judgments exist: ``data, items, raters, level,
+    alpha, mean_pearson_vs_others``.
+
+    * REALSumm SCU judgments: items = (document, system, SCU), raters = worker slots 0-3
+      (nominal: present / absent);
+    * REALSumm per-worker LitePyramid: items = (document, system), value = the worker's fraction
+      of SCUs present (interval);
+    * SummaC's 3 SummEval experts, consistency 1-5 (interval and ordinal), 100 pairs.
+    """
+    from sumeval import stats
+
+    rows = []
+    if judgments is not None:
+        scu = judgments.pivot_table(index=["doc_id", "system", "scu_id"], columns="worker",
+                                    values="present", aggfunc="first").astype(float).to_numpy()
+        rows.append(("REALSumm SCU judgments (present/absent)", scu.shape[0], scu.shape[1], "nominal",
+                     stats.krippendorff_alpha(scu, "nominal"), np.nan))
+        frac = judgments.groupby(["doc_id", "system", "worker"])["present"].mean().unstack("worker").to_numpy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)   # a worker slot without variance
+            ip_workers = float(np.nanmean(stats.inter_rater_pearson(frac[:, :3])))
+        rows.append(("REALSumm per-worker LitePyramid", frac.shape[0], frac.shape[1], "interval",
+                     stats.krippendorff_alpha(frac, "interval"),
+                     ip_workers))
+    if include_experts:
+        from sumeval.datasets.summeval import load_summac_consistency_experts
+
+        wide = load_summac_consistency_experts(wide=True)
+        r = wide[["expert_1", "expert_2", "expert_3"]].to_numpy(float)
+        ip = float(np.nanmean(stats.inter_rater_pearson(r)))
+        for level in ("interval", "ordinal"):
+            rows.append(("SummEval experts' consistency (SummaC, 100 pairs)", r.shape[0], 3, level,
+                         stats.krippendorff_alpha(r, level), ip))
+    return pd.DataFrame(rows, columns=["data", "items", "raters", "level", "alpha", "mean_pearson_vs_others"])
