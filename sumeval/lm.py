@@ -592,6 +592,35 @@ class MaskedEmbeddings:
 # The engine
 # --------------------------------------------------------------------------------------------
 _PRECISIONS = {"float32": None, "bfloat16": "bfloat16", "float16": "float16"}
+#: short names accepted for ``precision`` (normalised before they reach cache keys)
+PRECISION_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+_REDUCED: dict[tuple[str, str, str], Any] = {}
+
+
+def _reduced_precision_model(loaded: LoadedModel, dtype_name: str) -> Any:
+    """A copy of ``loaded.model`` whose ``nn.Linear`` weights and biases are already ``dtype``.
+
+    Run under ``torch.autocast`` with the same dtype it gives the same numbers as autocast over
+    the float32 model (autocast casts every Linear's weight to that dtype anyway; LayerNorm,
+    softmax, the residual stream and the embeddings stay float32), without recasting ~85M
+    weights at every forward pass (a quarter of the bf16 time on CPU). One copy per
+    (model, device, dtype) in this process; the shared float32 model is left untouched.
+    """
+    key = (str(loaded.spec.path), loaded.device, dtype_name)
+    with _LOAD_LOCK:
+        if key not in _REDUCED:
+            import copy
+
+            import torch
+
+            net = copy.deepcopy(loaded.model)
+            dtype = getattr(torch, dtype_name)
+            for mod in net.modules():
+                if isinstance(mod, torch.nn.Linear):
+                    mod.to(dtype)
+            net.eval()
+            _REDUCED[key] = net
+        return _REDUCED[key]
 
 
 class MaskedEmbedder:
@@ -601,7 +630,9 @@ class MaskedEmbedder:
     ----------
     model : packaged name, local folder or Hugging Face id (:func:`resolve_model`)
     device : default CUDA when present, else CPU
-    precision : ``"float32"`` (default) or ``"bfloat16"`` / ``"float16"`` (autocast; recorded)
+    precision : ``"float32"`` (default) or ``"bfloat16"`` / ``"float16"`` (``"fp32"``, ``"bf16"``,
+        ``"fp16"`` accepted): reduced precision runs the Linear layers in that dtype (weights cast
+        once, autocast for the rest; see :func:`_reduced_precision_model`); recorded in keys
     window, margin, min_distance : the masking scheme (450, 50, 8; maskable end = window - margin)
     word_splitter, normalize : how words are found (``"treebank"``, ``"NFKD"``)
     store_dtype : ``"float16"`` (default, half the disk) or ``"float32"``
@@ -620,6 +651,7 @@ class MaskedEmbedder:
                  normalize: str | None = "NFKD", store_dtype: str = "float16",
                  batch_tokens: int = 8192, batch_size: int = 32, chunk_passes: int = 128,
                  cache: Any = True, memory_items: int = 64):
+        precision = PRECISION_ALIASES.get(precision, precision)
         if precision not in _PRECISIONS:
             raise InputError(f"precision {precision!r} is unknown; use one of {', '.join(_PRECISIONS)}")
         if store_dtype not in ("float16", "float32"):
@@ -841,6 +873,7 @@ class MaskedEmbedder:
             batches.append(cur)
         dev = torch.device(loaded.device)
         autocast_dtype = _PRECISIONS[self.precision]
+        net = loaded.model if autocast_dtype is None else _reduced_precision_model(loaded, autocast_dtype)
         with torch.inference_mode():
             for b in batches:
                 L = max(len(seqs[i][0]) for i in b)
@@ -855,10 +888,10 @@ class MaskedEmbedder:
                     cols += seqs[i][1]
                 ids, att = ids.to(dev), att.to(dev)
                 if autocast_dtype is None:
-                    out = loaded.model(input_ids=ids, attention_mask=att, output_hidden_states=True)
+                    out = net(input_ids=ids, attention_mask=att, output_hidden_states=True)
                 else:
                     with torch.autocast(device_type=dev.type, dtype=getattr(torch, autocast_dtype)):
-                        out = loaded.model(input_ids=ids, attention_mask=att, output_hidden_states=True)
+                        out = net(input_ids=ids, attention_mask=att, output_hidden_states=True)
                 hs = out.hidden_states
                 r_t = torch.tensor(rows, dtype=torch.long, device=dev)
                 c_t = torch.tensor(cols, dtype=torch.long, device=dev)

@@ -27,7 +27,7 @@ from sumeval.errors import InputError
 __all__ = [
     "points_of_similarity", "estime_alarms", "estime_soft", "raw_cosines", "coherence",
     "kendall_tau_c_rows", "local_order_tau", "layer_pair_points", "sweep_layers",
-    "undefined_reason", "in_text_mask",
+    "undefined_reason", "in_text_mask", "scores_from_points", "local_order_profile",
 ]
 
 
@@ -272,19 +272,47 @@ def sweep_layers(E_summary: np.ndarray, E_text: np.ndarray, summary_tokens: np.n
     Equal, pair by pair, to the single-pair functions.
     """
     P = layer_pair_points(E_summary, E_text, summary_layers, text_layers)
+    out = scores_from_points(P, summary_tokens, text_tokens, in_text=in_text,
+                             phi_summary=phi_summary, phi_text=phi_text)
+    n = P.shape[2]
+    for d in local_d:
+        out[f"local_order_d{d}"] = np.array(
+            [[local_order_tau(P[a, b], d) if n else np.nan for b in range(P.shape[1])]
+             for a in range(P.shape[0])])
+    return out
+
+
+def scores_from_points(P: np.ndarray, summary_tokens: np.ndarray, text_tokens: np.ndarray, *,
+                       in_text: np.ndarray | None = None, phi_summary: np.ndarray | None = None,
+                       phi_text: np.ndarray | None = None,
+                       raw_cos: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """ESTIME, ESTIME-soft and coherence from points of similarity of many layer pairs.
+
+    P : (Ls, Lt, N) points ``b(i)`` of one summary (:func:`layer_pair_points`);
+    summary_tokens (N,), text_tokens (M,) : first-piece token ids; in_text (N,) : the set M;
+    phi_summary (N, Hr), phi_text (M, Hr) : raw embeddings, or ``raw_cos`` (N, M) their cosines
+    (:func:`raw_cosines`) when already computed.
+    Returns (Ls, Lt) arrays ``alarms``, ``alarms_adjusted``, ``alarms_alltokens``, ``coherence``
+    and ``estime_soft`` (when raw embeddings are given), plus ``points`` (P itself); equal, pair
+    by pair, to :func:`estime_alarms`, :func:`estime_soft` and :func:`coherence`.
+    """
+    P = np.asarray(P, dtype=np.int64)
+    if P.ndim != 3:
+        raise InputError(f"P must be (summary layers, text layers, N); got shape {P.shape}")
     ls, lt, n = P.shape
     st = np.asarray(summary_tokens)
     tt = np.asarray(text_tokens)
+    want_soft = phi_summary is not None or raw_cos is not None
     out: dict[str, np.ndarray] = {"points": P}
     if n == 0:
         nan = np.full((ls, lt), np.nan)
         out.update(alarms=nan, alarms_adjusted=nan.copy(), alarms_alltokens=nan.copy(),
                    coherence=nan.copy())
-        if phi_summary is not None:
+        if want_soft:
             out["estime_soft"] = nan.copy()
-        for d in local_d:
-            out[f"local_order_d{d}"] = nan.copy()
         return out
+    if st.shape != (n,):
+        raise InputError(f"summary_tokens has shape {st.shape}; expected ({n},)")
     mask = np.ones(n, dtype=bool) if in_text is None else np.asarray(in_text, dtype=bool)
     mismatch = st[None, None, :] != tt[P]
     all_tok = mismatch.sum(axis=2).astype(float)
@@ -297,12 +325,35 @@ def sweep_layers(E_summary: np.ndarray, E_text: np.ndarray, summary_tokens: np.n
         adjusted = alarms * n / n_m
     out.update(alarms=alarms, alarms_adjusted=adjusted, alarms_alltokens=all_tok)
     out["coherence"] = kendall_tau_c_rows(P.reshape(ls * lt, n)).reshape(ls, lt)
-    if phi_summary is not None:
-        if phi_text is None:
-            raise InputError("phi_summary given without phi_text")
-        C = raw_cosines(phi_summary, phi_text)  # (N, M)
-        out["estime_soft"] = C[np.arange(n)[None, None, :], P].mean(axis=2)
-    for d in local_d:
-        out[f"local_order_d{d}"] = np.array(
-            [[local_order_tau(P[a, b], d) for b in range(lt)] for a in range(ls)])
+    if want_soft:
+        if raw_cos is None:
+            if phi_text is None:
+                raise InputError("phi_summary given without phi_text")
+            raw_cos = raw_cosines(phi_summary, phi_text)  # (N, M)
+        out["estime_soft"] = np.asarray(raw_cos)[np.arange(n)[None, None, :], P].mean(axis=2)
     return out
+
+
+def local_order_profile(points: np.ndarray, max_d: int) -> np.ndarray:
+    """Eq.4 for every distance ``d = 1..max_d`` at once, for each row of ``points``.
+
+    points : (K, N) points ``b(i)`` (K layers, say) of one summary; positions are ``0..N-1``.
+    Returns (K, max_d) with column ``d - 1`` equal to :func:`local_order_tau` (row, d): pairs at
+    lag k = j - i are concordant when ``b(j) > b(i)`` (strictly), discordant otherwise; the
+    counts are summed over lags 1..d. NaN where no pair exists (N < 2).
+    """
+    P = np.asarray(points)
+    if P.ndim != 2:
+        raise InputError(f"points must be 2-d (rows, N); got shape {P.shape}")
+    if max_d < 1:
+        raise InputError(f"max_d must be >= 1, got {max_d}")
+    k, n = P.shape
+    conc = np.zeros((k, max_d))
+    tot = np.zeros(max_d)
+    for lag in range(1, min(max_d, n - 1) + 1):
+        conc[:, lag - 1] = (P[:, lag:] > P[:, :-lag]).sum(axis=1)
+        tot[lag - 1] = n - lag
+    c = np.cumsum(conc, axis=1)
+    t = np.cumsum(tot)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(t > 0, (2 * c - t) / np.where(t > 0, t, 1), np.nan)

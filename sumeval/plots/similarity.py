@@ -1,0 +1,177 @@
+"""Figures of paper 000 (points of contextual similarity): pure plotting, ``(fig, ax)`` out.
+
+Frames come from :mod:`sumeval.studies.paper000`. Layers are ``hidden_states`` indices
+(0 = the embedding output).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+_PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"$\cos(e^{k+1}, e^k)$"}
+
+
+def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = "", ax=None):
+    """Paper Fig.2-4: one line per (token kind, source) of ``value`` over the layer.
+
+    profiles : ``source, kind, layer, <value>`` (:func:`sumeval.studies.paper000.probe_frames`).
+    value : ``"norm"`` (Fig.2), ``"change"`` (Fig.3) or ``"cos"`` (Fig.4); the last two are
+    drawn at layer k for the step k -> k+1.
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    else:
+        fig = ax.figure
+    styles = {"text": "-", "summary": "--"}
+    colors = {"cls": "C3", "token": "C0"}
+    for (kind, source), g in profiles.groupby(["kind", "source"], sort=True):
+        g = g.sort_values("layer").dropna(subset=[value])
+        plural = {"text": "texts", "summary": "summaries"}.get(source, source)
+        label = f"{'CLS' if kind == 'cls' else 'tokens'}, {plural}"
+        ax.plot(g["layer"], g[value], styles.get(source, "-"), color=colors.get(kind, "C2"),
+                marker="o", ms=2.5, lw=1.2, label=label)
+    ax.set_xlabel("layer k")
+    ax.set_ylabel(_PROFILE_LABELS.get(value, value))
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig, ax
+
+
+def cosine_histogram(edges: np.ndarray, shares: np.ndarray, *, title: str = "", ax=None):
+    """Paper Fig.7: per-layer distribution of pairwise cosines (layer on y, cosine on x).
+
+    edges : (B+1,) bin edges; shares : (L, B), each row sums to 1. Bins that are empty in every
+    layer at either end are cropped.
+    """
+    import matplotlib.pyplot as plt
+
+    shares = np.asarray(shares, float)
+    used = np.flatnonzero(np.nansum(shares, axis=0) > 0)
+    lo, hi = (int(used[0]), int(used[-1]) + 1) if used.size else (0, shares.shape[1])
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+    else:
+        fig = ax.figure
+    im = ax.imshow(shares[:, lo:hi], origin="lower", aspect="auto", cmap="viridis",
+                   extent=(edges[lo], edges[hi], -0.5, shares.shape[0] - 0.5), interpolation="nearest")
+    ax.set_xlabel("cosine between two masked-token embeddings")
+    ax.set_ylabel("layer")
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="share of pairs (per layer)")
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig, ax
+
+
+def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequence[str],
+                    method: str = "kendall_c", measure_labels: dict[str, str] | None = None,
+                    title: str = "", shared_scale: bool = True, mark_best: bool = True):
+    """Paper Fig.1 / 8 / 5: heat maps of correlation over (text layer x, summary layer y).
+
+    corr : ``measure, human, method, summary_layer, text_layer, value``
+    (:func:`sumeval.studies.paper000.layer_correlations`). One row of panels per measure, one
+    column per quality; a dot marks each panel's maximum. Returns ``(fig, axes)`` with ``axes``
+    of shape (len(measures), len(humans)).
+    """
+    import matplotlib.pyplot as plt
+
+    labels = measure_labels or {}
+    sub = corr[corr["method"] == method]
+    mats = {}
+    for m in measures:
+        for h in humans:
+            g = sub[(sub["measure"] == m) & (sub["human"] == h)]
+            mats[m, h] = g.pivot(index="summary_layer", columns="text_layer", values="value").sort_index()
+    vals = np.concatenate([v.to_numpy(float).ravel() for v in mats.values()]) if mats else np.zeros(1)
+    vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if shared_scale and np.isfinite(vals).any() else (None, None)
+    fig, axes = plt.subplots(len(measures), len(humans), figsize=(2.6 * len(humans) + 0.9, 2.4 * len(measures) + 0.5),
+                             squeeze=False, sharex=True, sharey=True)
+    im = None
+    for i, m in enumerate(measures):
+        for j, h in enumerate(humans):
+            ax = axes[i, j]
+            mat = mats[m, h]
+            arr = mat.to_numpy(float)
+            im = ax.imshow(arr, origin="lower", aspect="auto", cmap="viridis", vmin=vmin, vmax=vmax,
+                           extent=(mat.columns.min() - 0.5, mat.columns.max() + 0.5,
+                                   mat.index.min() - 0.5, mat.index.max() + 0.5) if arr.size else None)
+            if mark_best and np.isfinite(arr).any():
+                r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
+                ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
+                ax.set_title(f"{labels.get(m, m)} / {h}\nmax {arr[r, c]:.2f}", fontsize=8)
+            else:
+                ax.set_title(f"{labels.get(m, m)} / {h}", fontsize=8)
+            ax.grid(False)
+            if i == len(measures) - 1:
+                ax.set_xlabel("text layer")
+            if j == 0:
+                ax.set_ylabel("summary layer")
+    if im is not None and shared_scale:
+        fig.colorbar(im, ax=axes, shrink=0.8, label=method)
+    if title:
+        fig.suptitle(title)
+    return fig, axes
+
+
+def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("coherence", "consistency"),
+                     method: str = "kendall_c", title: str = ""):
+    """Paper Fig.6: correlation of Eq.4's tau_d over distance d (x) and layer (y), per quality.
+
+    local_corr : ``human, method, layer, d, value``
+    (:func:`sumeval.studies.paper000.local_order_correlations`). Returns ``(fig, axes)`` (1-D).
+    """
+    import matplotlib.pyplot as plt
+
+    sub = local_corr[local_corr["method"] == method]
+    fig, axes = plt.subplots(1, len(humans), figsize=(3.6 * len(humans) + 0.6, 3.2), squeeze=False)
+    for j, h in enumerate(humans):
+        ax = axes[0, j]
+        mat = sub[sub["human"] == h].pivot(index="layer", columns="d", values="value").sort_index()
+        arr = mat.to_numpy(float)
+        im = ax.imshow(arr, origin="lower", aspect="auto", cmap="viridis",
+                       extent=(mat.columns.min() - 0.5, mat.columns.max() + 0.5,
+                               mat.index.min() - 0.5, mat.index.max() + 0.5) if arr.size else None)
+        if np.isfinite(arr).any():
+            r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
+            ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
+            ax.set_title(f"{h}: max {arr[r, c]:.2f} (layer {mat.index[r]}, d={mat.columns[c]})", fontsize=8)
+        ax.set_xlabel("distance d")
+        ax.set_ylabel("layer")
+        ax.grid(False)
+        fig.colorbar(im, ax=ax, label=method)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig, axes[0]
+
+
+def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str = "consistency",
+                      method: str = "spearman", measure_labels: dict[str, str] | None = None,
+                      title: str = "", ax=None):
+    """Correlation at summary layer = text layer, one line per measure (where the best layer is)."""
+    import matplotlib.pyplot as plt
+
+    labels = measure_labels or {}
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(4.4, 3.0))
+    else:
+        fig = ax.figure
+    sub = corr[(corr["method"] == method) & (corr["human"] == human)
+               & (corr["summary_layer"] == corr["text_layer"])]
+    for m in measures:
+        g = sub[sub["measure"] == m].sort_values("summary_layer")
+        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, label=labels.get(m, m))
+    ax.set_xlabel("layer (summary = text)")
+    ax.set_ylabel(f"{method} with {human}")
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig, ax
