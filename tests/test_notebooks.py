@@ -43,11 +43,27 @@ def test_parameters_cell_and_sets(path: Path):
         runner.resolve_parameters(study, set_name)  # every name declared, every type right
 
 
+@pytest.fixture(scope="module")
+def smoke_batch():
+    """`sumeval run all --params smoke`, once for this module: every study through the runner."""
+    from sumeval import batch
+
+    return batch.run_all("smoke", quiet=True)
+
+
+def test_run_all_smoke_writes_the_report(smoke_batch):
+    assert smoke_batch.report.is_file() and smoke_batch.report.name == "index.html"
+    page = smoke_batch.report.read_text(encoding="utf-8")
+    for name in STUDIES:
+        assert name in page, f"the run report does not mention {name}"
+    assert smoke_batch.ok, "; ".join(f"{o.study}: {o.error}" for o in smoke_batch.outcomes if not o.ok)
+
+
 @pytest.mark.parametrize("name", STUDIES)
-def test_smoke_run_through_the_runner(name: str):
-    res = runner.run_study(name, "smoke")
+def test_smoke_run_through_the_runner(name: str, smoke_batch):
+    res = {o.study: o for o in smoke_batch.outcomes}[name]
     assert res.ok, res.error
-    manifest = json.loads((res.run_dir / "manifest.json").read_text())
+    manifest = json.loads((Path(res.run_dir) / "manifest.json").read_text())
     assert manifest["status"] == "ok" and manifest["parameter_set"] == "smoke"
     assert manifest["figures"], f"{name}: the smoke run wrote no figure"
     for fig in manifest["figures"]:
