@@ -29,25 +29,15 @@ def _err(msg: str) -> None:
 # JSONL input / output
 # ------------------------------------------------------------------------------------------
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read a JSONL file; a malformed line raises InputError naming the file and line number."""
+    """Read a JSONL file; a malformed line raises InputError naming the file and line number.
+
+    Each record gets ``__line__`` (its line number) for the messages about it.
+    """
+    from sumeval.jsonl import iter_jsonl
+
     if not path.is_file():
         raise InputError(f"input file {str(path)!r} does not exist")
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                    "each line must be one JSON object"
-                ) from None
-            if not isinstance(obj, dict):
-                raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
-            obj["__line__"] = lineno
-            records.append(obj)
+    records = [{**obj, "__line__": lineno} for lineno, obj in iter_jsonl(path)]
     if not records:
         raise InputError(f"input file {str(path)!r} has no records")
     return records

@@ -47,7 +47,6 @@ Known defects of the public release
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 from typing import Iterable
@@ -142,24 +141,14 @@ def _read_records() -> tuple[Path, list[dict]]:
     path = locate(DATA_FILE)
     required = ("doc_id", "cnndm_test_index", "scu_event_id", "src", "src_tokenized", "ref_summ",
                 "ref_summ_detok", "system_summaries")
+    from sumeval.jsonl import iter_jsonl
+
     recs = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg}); "
-                                 "replace the file with the registered copy") from None
-            missing = [f for f in required if f not in rec]
-            if missing:
-                raise InputError(f"{path}:{lineno}: field(s) {missing} missing; every line needs "
-                                 f"{list(required)}")
-            if len(rec["system_summaries"]) != N_SYSTEMS:
-                raise InputError(f"{path}:{lineno}: doc {rec['doc_id']!r} has "
-                                 f"{len(rec['system_summaries'])} systems, expected {N_SYSTEMS}")
-            recs.append(rec)
+    for lineno, rec in iter_jsonl(path, required=required, fix="replace the file with the registered copy"):
+        if len(rec["system_summaries"]) != N_SYSTEMS:
+            raise InputError(f"{path}:{lineno}: doc {rec['doc_id']!r} has "
+                             f"{len(rec['system_summaries'])} systems, expected {N_SYSTEMS}")
+        recs.append(rec)
     if len(recs) != N_DOCS:
         raise InputError(f"{path}: {len(recs)} documents, expected {N_DOCS}; "
                          "replace the file with the registered copy")

@@ -63,22 +63,9 @@ N_REFERENCES = 11
 
 def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
     """Records of JSONL file ``path``; every record must have the ``required`` fields."""
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg}); "
-                                 "replace the file with the registered copy") from None
-            missing = [f for f in required if f not in rec]
-            if missing:
-                raise InputError(f"{path}:{lineno}: field(s) {missing} missing; every line needs "
-                                 f"{list(required)}")
-            records.append(rec)
-    return records
+    from sumeval.jsonl import read_jsonl
+
+    return read_jsonl(path, required=required, fix="replace the file with the registered copy")
 
 
 def _check_n_docs(n_docs: int | None) -> None:
