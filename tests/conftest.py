@@ -31,3 +31,32 @@ def fixture_studies(monkeypatch):
     """Make the runner see the tiny fixture study instead of the real notebooks."""
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(FIXTURES / "studies"))
     return FIXTURES / "studies"
+
+
+def model_installed(name: str) -> bool:
+    """Whether packaged model ``name`` can be resolved offline (tests of it skip otherwise)."""
+    from sumeval.errors import ModelNotFoundError
+    from sumeval.lm import resolve_model
+
+    try:
+        resolve_model(name)
+        return True
+    except ModelNotFoundError:
+        return False
+
+
+# A retrieval corpus where each word picks out known documents (BM25F ranks the shorter one first).
+PET_DOCS = {
+    "cat1": "cat", "cat2": "cat cat fish fish fish", "dog1": "dog", "dog2": "dog dog bone bone bone",
+    "fish1": "fish", "bird1": "bird", "bird2": "bird bird seed seed seed",
+}
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    """PET_DOCS as a user's JSONL corpus."""
+    import json
+
+    p = tmp_path / "pets.jsonl"
+    p.write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in PET_DOCS.items()), encoding="utf-8")
+    return p

@@ -14,12 +14,7 @@ from sumeval.lm import (MaskedEmbedder, VocabularyMismatchError, check_same_voca
                         load_model, plan_passes, resolve_model, split_words, word_pieces)
 
 
-def _have(name: str) -> bool:
-    try:
-        resolve_model(name)
-        return True
-    except ModelNotFoundError:
-        return False
+from conftest import model_installed as _have  # noqa: E402
 
 
 needs_minilm = pytest.mark.skipif(not _have("minilm"), reason="all-MiniLM-L6-v2 is not installed (make setup)")

@@ -1,5 +1,4 @@
 """SERA scorers: names, hand-checkable retrieval, empty queries, cached lists."""
-import json
 import math
 
 import pytest
@@ -9,18 +8,8 @@ from sumeval.metrics.base import Batch
 from sumeval.errors import InputError
 from sumeval.retrieval.scorers import MEASURES, SeraScorer, measure_name
 
-# A corpus where each word picks out known documents (BM25F ranks the shorter one first).
-DOCS = {
-    "cat1": "cat", "cat2": "cat cat fish fish fish", "dog1": "dog", "dog2": "dog dog bone bone bone",
-    "fish1": "fish", "bird1": "bird", "bird2": "bird bird seed seed seed",
-}
 
-
-@pytest.fixture()
-def corpus(tmp_path):
-    p = tmp_path / "pets.jsonl"
-    p.write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in DOCS.items()), encoding="utf-8")
-    return p
+from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
 
 
 def scorer(corpus, tmp_path, **kw):

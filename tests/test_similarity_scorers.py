@@ -10,18 +10,12 @@ import math
 import numpy as np
 import pytest
 
-from sumeval.errors import InputError, ModelNotFoundError
-from sumeval.lm import resolve_model
+from sumeval.errors import InputError
 from sumeval.metrics import Batch, score_records
 from sumeval.similarity.scorers import CoherenceScorer, EstimeScorer, EstimeSoftScorer, default_layer
 
 
-def _have(name):
-    try:
-        resolve_model(name)
-        return True
-    except ModelNotFoundError:
-        return False
+from conftest import model_installed as _have  # noqa: E402
 
 
 pytestmark = pytest.mark.skipif(not _have("minilm"), reason="all-MiniLM-L6-v2 is not installed")

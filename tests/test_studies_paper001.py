@@ -1,7 +1,6 @@
 """Paper-001 studies (index_size_sweep, annotator_impact): tiny corpora, hand-checkable
 reference subsets, worker-subset LitePyramid on a toy frame, and ROUGE rows that agree with the
 metric_correlations study."""
-import json
 
 import numpy as np
 import pandas as pd
@@ -14,17 +13,7 @@ from sumeval.retrieval.sera import sera, sera_dis
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import index_size_sweep as iss
 
-DOCS = {
-    "cat1": "cat", "cat2": "cat cat fish fish fish", "dog1": "dog", "dog2": "dog dog bone bone bone",
-    "fish1": "fish", "bird1": "bird", "bird2": "bird bird seed seed seed",
-}
-
-
-@pytest.fixture()
-def corpus(tmp_path):
-    p = tmp_path / "pets.jsonl"
-    p.write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in DOCS.items()), encoding="utf-8")
-    return p
+from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
 
 
 def test_paper_labels():
