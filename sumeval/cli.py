@@ -180,7 +180,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.action == "list":
         rows = idx.list_indexes()
         if not rows:
-            print("no indexes built yet (sumeval index build --corpus wikipedia-2015 --size 10000)")
+            print("no indexes built yet (sumeval index build --corpus wikipedia --size 10000)")
         for r in rows:
             state = "complete" if r["complete"] else "INCOMPLETE (will be rebuilt)"
             print(f"{r['name']:<40} {r['n']:>7} of {r['n_corpus']} docs  {state}  {r['folder']}")

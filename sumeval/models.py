@@ -187,6 +187,14 @@ def verify() -> bool:
         except ModelNotFoundError as exc:
             ok = False
             print(f"FAIL {exc}")
+    try:  # GeSERA's part-of-speech tagger (a model read from a PyPI package)
+        from sumeval.retrieval.queries import PERCEPTRON_MODEL, perceptron_tagger
+
+        perceptron_tagger()
+        print(f"ok   part-of-speech tagger: {PERCEPTRON_MODEL[0]}=={PERCEPTRON_MODEL[1]}")
+    except ModelNotFoundError as exc:
+        ok = False
+        print(f"FAIL {exc}")
     return ok
 
 

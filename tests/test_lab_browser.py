@@ -29,7 +29,7 @@ import pytest
 from sumeval import paths
 
 CHROMIUM = Path(os.environ.get("SUMEVAL_CHROMIUM", "/usr/bin/chromium"))
-FIXTURE = Path(__file__).parent / "fixtures" / "batch_studies" / "alpha.ipynb"
+LAB_STUDY = "metric_correlations"  # the real study notebook the browser test opens, with its smoke parameters
 SCREENSHOT_DIR = paths.runs_dir() / "lab"  # read at import, before conftest redirects runs
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -64,11 +64,15 @@ def lab_server(tmp_path):
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
            "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter_config")}  # no user config
     env.pop("MPLBACKEND", None)  # the kernel must use its inline backend, or the explorer draws no chart
+    settings = tmp_path / "user_settings"  # no news prompt over the screenshot
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false"}), encoding="utf-8")
     log = open(tmp_path / "lab.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
          "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None", f"--LabApp.user_settings_dir={settings}",
          "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
          "--MappingKernelManager.default_kernel_name=sumeval"] + (["--allow-root"] if os.geteuid() == 0 else []),
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
@@ -122,10 +126,14 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                         "never `playwright install`)")
     from playwright.sync_api import sync_playwright
 
+    from sumeval import runner
+
     url, token, root = lab_server
-    nb = root / "alpha_explorer.ipynb"
-    shutil.copy(FIXTURE, nb)
-    set_parameters(nb, {"interactive": True})
+    study = runner.get_study(LAB_STUDY)
+    nb = root / f"{LAB_STUDY}.ipynb"
+    shutil.copy(study.notebook, nb)
+    smoke = {k: v for k, v in runner.resolve_parameters(study, "smoke").items() if k != "interactive"}
+    set_parameters(nb, {**smoke, "interactive": True})
     shot = SCREENSHOT_DIR / f"explorer-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
@@ -134,11 +142,11 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
         try:
             _open_and_run(page, url, token, nb.name, timeout_ms=90_000)
             dropdown = page.locator(".widget-dropdown select").first
-            dropdown.wait_for(state="visible", timeout=120_000)
+            dropdown.wait_for(state="visible", timeout=240_000)
             page.locator(".jupyter-widgets table").first.wait_for(timeout=60_000)
-            assert page.locator(".widget-dropdown select").count() == 2  # quality, metric
+            assert page.locator(".widget-dropdown select").count() == 3  # quality, level, measure
             options = dropdown.locator("option").all_inner_texts()
-            assert options == ["(all)", "coherence", "relevance"], options
+            assert options == ["(all)", "coherence", "consistency", "fluency", "relevance"], options
             before = _output_text(page)
             assert "coherence" in before and "relevance" in before
 
@@ -149,11 +157,16 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                 timeout=60_000)
             after = _output_text(page)
             assert after != before
+            level = page.locator(".widget-dropdown select").nth(1)
+            assert level.locator("option").all_inner_texts() == ["(all)", "document", "summary", "system"]
+            level.select_option(label="summary")
+            page.wait_for_function(
+                """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                           return o && o.innerText.includes('summary') && !o.innerText.includes('system'); }""",
+                timeout=60_000)
+            assert _output_text(page) != after
             page.locator(".jupyter-widgets img").first.wait_for(timeout=30_000)  # the bar chart redrawn
-            news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news prompt
-            if news.count():
-                news.first.click()
-            page.locator(".jupyter-widgets img").first.scroll_into_view_if_needed()
+            page.evaluate("() => document.querySelector('.widget-dropdown select').scrollIntoView({block: 'start'})")
             page.screenshot(path=str(shot), full_page=False)
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"))

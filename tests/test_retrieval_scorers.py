@@ -78,6 +78,9 @@ def test_score_records_and_options(corpus, tmp_path):
     assert report.skipped == [(1, "sera-10", "empty summary")]
     sig = report.signatures["sera-10"]
     assert f"index={corpus}:7:0:sparse" in sig and "reformulation=raw" in sig
+    ge = SeraScorer(10, False, "gesera", index=f"{corpus}:7:0", cache_root=tmp_path)
+    _, report = score_records(recs[:1], [ge])
+    assert "tagger=averaged-perceptron,lowercased,textblob-aptagger=0.2.0" in report.signatures["gesera-10"]
 
 
 def test_index_option_and_bad_options(corpus, tmp_path):
@@ -102,3 +105,24 @@ def test_realsumm_records_for_the_benchmark():
     recs = realsumm_records()
     assert len(recs) == 2500 and len({r["system"] for r in recs}) == 25
     assert not any("<t>" in r["summary"] or "</t>" in r["references"][0] for r in recs)
+
+
+def test_retrieved_lists_of_another_tagger_are_not_reused(corpus, tmp_path, monkeypatch):
+    from sumeval.retrieval import scorers as sc
+    from sumeval.retrieval.index import build_index
+
+    ix = build_index(str(corpus), 7, 0, root=tmp_path)
+    calls = []
+    real = sc.reformulate_cached
+
+    def counting(texts, kind, **kw):
+        calls.append(list(texts))
+        return real(texts, kind, **kw)
+
+    monkeypatch.setattr(sc, "reformulate_cached", counting)
+    sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
+    sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
+    assert len(calls) == 1  # the second call reads the cache
+    monkeypatch.setattr(sc, "_tagger_id", lambda kind: "another-tagger-2.0")
+    sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
+    assert len(calls) == 2  # a new tagger: lists made again, not read back

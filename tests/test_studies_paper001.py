@@ -163,12 +163,14 @@ def test_rouge_rows_agree_with_metric_correlations():
     assert np.allclose(se.sort_index(), theirs.sort_index())
 
 
-def test_table2_beside_paper_compares_gesera_pn_with_gesera():
-    sweep = pd.DataFrame({"dataset": "realsumm", "corpus": "c", "size": 10, "metric": ["gesera-pn-10", "sera-10"],
-                          "method": "pearson", "value": [0.7, 0.8]})
+def test_table2_beside_paper_sets_each_variant_beside_its_own_row():
+    sweep = pd.DataFrame({"dataset": "realsumm", "corpus": "c", "size": 10,
+                          "metric": ["gesera-10", "gesera-pn-10", "sera-10"], "method": "pearson", "value": [0.7, 0.6, 0.8]})
     rouge = pd.DataFrame({"dataset": ["realsumm"], "metric": ["ROUGE-2-R"], "method": ["pearson"], "value": [0.9]})
     t = iss.table2_beside_paper(sweep, rouge, "c", 10).set_index("metric")
-    assert t.loc["GeSERA-PN-10", "paper"] == 0.880 and t.loc["SERA-10", "paper"] == 0.858
+    assert t.loc["GeSERA-10", "paper"] == 0.880 and t.loc["SERA-10", "paper"] == 0.858
+    assert np.isnan(t.loc["GeSERA-PN-10", "paper"])  # no such row in the paper
+    assert t.loc["GeSERA-10", "diff"] == pytest.approx(0.7 - 0.880)
     assert t.loc["ROUGE-2-R", "diff"] == pytest.approx(0.9 - 0.962)
 
 
@@ -187,5 +189,32 @@ def test_gesera_filters_raw_row_is_sera(corpus):
     raw = f[(f["filter"] == "raw (SERA)") & (f["text"] == "tokenized") & (f["method"] == "pearson")]["value"]
     spread = iss.seed_spread(str(corpus), len(DOCS), [0], ["sera-10"], n_docs=2, text_forms=["tokenized"])
     assert np.allclose(raw, spread[spread["method"] == "pearson"]["value"], equal_nan=True)
+    assert set(f["tagger"]) == {"none"} | set(iss.GESERA_TAGGINGS)
     summary = iss.gesera_filters_summary(f)
-    assert len(summary) == 2 + 4 * 2 * 2
+    # raw: 2 text forms; GeSERA's tagging: 4 filters x 2 forms x 2 sides; the 2 other taggings: 2 filters x 2 x 2
+    assert len(summary) == 2 + 4 * 2 * 2 + 2 * 2 * 2 * 2
+
+
+def test_seed_spread_over_several_collections(corpus, tmp_path):
+    """Each collection of the spread check is its own draw: the frame, the summary and the
+    strip plot keep them apart, and one collection given twice is counted once."""
+    import shutil
+
+    other = tmp_path / "copy.jsonl"
+    shutil.copy(corpus, other)
+    one = iss.seed_spread(str(corpus), len(DOCS), [0, 1], ["sera-10"], n_docs=2, text_forms=["tokenized"])
+    both = iss.seed_spread([str(corpus), str(other), str(corpus)], len(DOCS), [0, 1], ["sera-10"], n_docs=2,
+                           text_forms=["tokenized"])
+    assert len(both) == 2 * len(one)
+    assert both["corpus"].nunique() == 2
+    summary = iss.spread_summary(both)
+    assert set(summary["corpus"]) == set(both["corpus"])
+    assert len(summary) == 2 * 3  # (collection) x (pearson, spearman, kendall_b), one text, one variant
+    a, b = (both[both["corpus"] == c].reset_index(drop=True) for c in both["corpus"].unique())
+    assert list(a["seed"]) == list(b["seed"]) and list(a["method"]) == list(b["method"])
+    from sumeval.plots.retrieval import seed_spread_strip
+
+    fig, ax = seed_spread_strip(both, paper=summary)
+    assert len(ax.get_yticks()) == 2  # one row per (variant, collection, text form)
+    with pytest.raises(InputError, match="at least one collection"):
+        iss.seed_spread([], len(DOCS), [0], ["sera-10"])

@@ -17,7 +17,7 @@ from sumeval.retrieval.scorers import MEASURES as _SERA  # noqa: E402  (light: n
 for _name, (_k, _dis, _ref) in _SERA.items():
     register(_name, "sumeval.retrieval.scorers:SeraScorer", needs=_R, k=_k, dis=_dis, reformulation=_ref,
              description=f"{'SERA-DIS' if _dis else 'SERA'}-{_k} with {_ref} queries "
-                         "(--index CORPUS:SIZE:SEED:BACKEND, default wikipedia-2015:10000:0:sparse)")
+                         "(--index CORPUS:SIZE:SEED:BACKEND, default wikipedia:10000:0:sparse)")
 
 # paper 000: points of contextual similarity (options model, layer, text_layer, raw_model)
 _T = ("text",)

@@ -79,16 +79,19 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
 
 def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: pd.DataFrame | None = None,
                       title: str | None = None):
-    """One dot per seed of the index shuffle for each (variant, text form), a bar at their
-    mean; the paper's value (``paper``: a frame with ``metric, method, paper``, as from
-    ``index_size_sweep.spread_summary``) as a red diamond. Returns ``(fig, ax)``."""
+    """One dot per seed of the index shuffle for each (variant, collection, text form), a bar
+    at their mean; the paper's value (``paper``: a frame with ``metric, method, paper``, as from
+    ``index_size_sweep.spread_summary``) as a red diamond. ``spread`` without a ``corpus``
+    column is one collection. Returns ``(fig, ax)``."""
     import matplotlib.pyplot as plt
 
     sub = spread[spread["method"] == method]
+    if "corpus" not in sub.columns:
+        sub = sub.assign(corpus="")
     metrics = list(dict.fromkeys(sub["metric"]))
-    texts = list(dict.fromkeys(sub["text"]))
-    fig, ax = plt.subplots(figsize=(5.5, 0.45 * len(metrics) * max(len(texts), 1) + 1.2))
-    y = 0
+    groups = list(dict.fromkeys(zip(sub["corpus"], sub["text"])))
+    fig, ax = plt.subplots(figsize=(6.0, 0.4 * len(metrics) * max(len(groups), 1) + 1.2))
+    y = 0.0
     ticks, labels = [], []
     for m in metrics:
         p_val = np.nan
@@ -96,16 +99,19 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
             p = paper[(paper["metric"] == m) & (paper["method"] == method)]
             if len(p):
                 p_val = float(p["paper"].iloc[0])
-        for t_i, t in enumerate(texts):
-            vals = sub[(sub["metric"] == m) & (sub["text"] == t)]["value"].to_numpy(float)
-            ax.plot(vals, np.full_like(vals, y), "o", ms=4, alpha=0.6, color=f"C{t_i}",
-                    label=t if m == metrics[0] else None)
-            ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{t_i}")
+        for g_i, (c, t) in enumerate(groups):
+            vals = sub[(sub["metric"] == m) & (sub["corpus"] == c) & (sub["text"] == t)]["value"].to_numpy(float)
+            if not len(vals):
+                continue
+            name = f"{c}, {t}" if c else t
+            ax.plot(vals, np.full_like(vals, y), "o", ms=4, alpha=0.6, color=f"C{g_i % 10}",
+                    label=name if m == metrics[0] else None)
+            ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{g_i % 10}")
             if np.isfinite(p_val):
                 ax.plot([p_val], [y], "D", mfc="none", color="C3", ms=6,
-                        label="paper" if (m == metrics[0] and t_i == 0) else None)
+                        label="paper" if (m == metrics[0] and g_i == 0) else None)
             ticks.append(y)
-            labels.append(f"{m} ({t})")
+            labels.append(f"{m} ({name})")
             y += 1
         y += 0.5
     ax.set_yticks(ticks, labels, fontsize=7)

@@ -104,7 +104,7 @@ def compare_backends(corpus: str = "wikipedia-2015", n: int = 10_000, seed: int 
     return result
 
 
-def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia-2015:10000:0:sparse",
+def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia:10000:0:sparse",
                          progress: bool = False) -> dict[str, Any]:
     """System-level correlation of ``measure`` with LitePyramid on REALSumm (25 systems, each
     the mean over its 100 summaries): Pearson, Spearman, Kendall tau-b, and the seconds taken."""

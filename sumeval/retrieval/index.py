@@ -1,6 +1,6 @@
 """Retrieval indexes: the first n documents of a seeded shuffle of a corpus, two backends.
 
->>> ix = build_index("wikipedia-2015", n=10_000, seed=0, backend="sparse")   # doctest: +SKIP
+>>> ix = build_index("wikipedia", n=10_000, seed=0, backend="sparse")   # doctest: +SKIP
 >>> ix.search(["obama visits berlin"], k=10)                                 # doctest: +SKIP
 [['enwiki-...', ...]]
 
@@ -43,7 +43,7 @@ __all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_
            "parse_index_name", "shuffle_order", "DEFAULT_INDEX"]
 
 BACKENDS = ("sparse", "whoosh")
-DEFAULT_INDEX = "wikipedia-2015:10000:0:sparse"
+DEFAULT_INDEX = "wikipedia:10000:0:sparse"
 _COMPLETE = "COMPLETE"
 
 
@@ -252,7 +252,7 @@ def _meta_matches(folder: Path, spec: IndexSpec) -> bool:
     return meta.get("spec") == asdict(spec) and (folder / "docs.npz").is_file()
 
 
-def build_index(corpus: "str | Path | Corpus" = "wikipedia-2015", n: int = 10_000, seed: int = 0,
+def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, seed: int = 0,
                 backend: str = "sparse", *, root: "str | Path | None" = None, rebuild: bool = False,
                 progress: bool = False) -> Index:
     """Build (or load from the cache) the index of the first ``n`` documents of the seeded

