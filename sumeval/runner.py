@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version as _pkg_version
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError, NotebookFailed
@@ -56,12 +56,37 @@ class Study:
             data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
-        if not isinstance(data, dict) or not all(isinstance(v, (dict, type(None))) for v in data.values()):
+        sets = {k: v for k, v in data.items() if k != FIGURES_KEY} if isinstance(data, dict) else None
+        if sets is None or not all(isinstance(v, (dict, type(None))) for v in sets.values()):
             raise InputError(
                 f"{self.params_file}: expected a mapping of parameter-set names to mappings "
-                "(e.g. 'smoke: {n_docs: 5}')"
+                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' (a list of figure names)"
             )
-        return {str(k): dict(v or {}) for k, v in data.items()}
+        return {str(k): dict(v or {}) for k, v in sets.items()}
+
+    def promised_figures(self) -> list[str]:
+        """The figures the study promises: the ``figures:`` list of its parameter file (names
+        without extension; ``*`` and ``?`` match any text, e.g. ``table3_*_tau``)."""
+        import yaml
+
+        try:
+            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        names = data.get(FIGURES_KEY) if isinstance(data, dict) else None
+        if names is None:
+            return []
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise InputError(f"{self.params_file}: 'figures' must be a list of figure names, e.g. "
+                             f"['fig2_index_size', 'table2_*'], got {names!r}")
+        return list(names)
+
+    def missing_figures(self, written: Sequence[str]) -> list[str]:
+        """The promised figure names that none of the ``written`` files (paths) matches."""
+        import fnmatch
+
+        stems = {Path(f).stem for f in written}
+        return [p for p in self.promised_figures() if not any(fnmatch.fnmatchcase(s, p) for s in stems)]
 
     def declared_parameters(self) -> dict[str, dict[str, Any]]:
         """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``.
@@ -109,6 +134,7 @@ def studies() -> dict[str, Study]:
 
 
 RESERVED_NAMES = {"all"}  # `sumeval run all` runs every study
+FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, not a parameter set
 
 
 def get_study(name: str) -> Study:
@@ -327,6 +353,10 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
     if status == "ok" and not results:
         status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
+    missing = study.missing_figures(results.get("figures", [])) if status == "ok" else []
+    if missing:
+        status, error = "failed", (f"the notebook finished without writing the promised figure(s) "
+                                   f"{', '.join(missing)} (the 'figures' list of {study.params_file.name})")
     manifest.update(
         status=status,
         error=error,
@@ -338,10 +368,29 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         data_files=results.get("provenance", {}).get("data_files", {}),
     )
     atomic_write_json(run_dir / "manifest.json", manifest)
+    if status == "ok":
+        prune_stale_figures(name, results.get("figures", []))
     result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error)
     if status != "ok" and raise_on_error:
         raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
     return result
+
+
+def prune_stale_figures(study: str, written: Sequence[str]) -> list[Path]:
+    """Remove the PDF / PNG files of ``figures/<study>/`` that the latest successful run did not
+    write (figures of an earlier parameter set), so that the folder shows one run's figures;
+    every run keeps its own copies in ``<run dir>/figures/``. Returns the removed paths."""
+    from sumeval.paths import figures_dir
+
+    folder = figures_dir() / study
+    keep = {Path(p).name for p in written}
+    removed = []
+    if folder.is_dir():
+        for f in sorted(folder.iterdir()):
+            if f.is_file() and f.suffix in (".pdf", ".png") and f.name not in keep:
+                f.unlink()
+                removed.append(f)
+    return removed
 
 
 def _cell_durations(executed: Path) -> list[float | None]:

@@ -64,10 +64,19 @@ class StudyContext:
         return os.environ.get(RUN_DIR_ENV) is not None
 
     def save_figure(self, fig, name: str, formats=("pdf", "png")) -> list[Path]:
-        """Save ``fig`` under ``figures/<study>/`` (PDF and PNG) and record it for the manifest."""
+        """Save ``fig`` under ``figures/<study>/`` (PDF and PNG) and record it for the manifest;
+        a copy goes to the run's own folder (``<run dir>/figures/``), so every run of a sweep
+        keeps its figures when later runs replace those under ``figures/``."""
         from sumeval import figures
 
+        import shutil
+
+        from sumeval.cache import atomic_path
+
         paths = figures.save(fig, self.study, name, formats=formats)
+        for p in paths:
+            with atomic_path(self.run_dir / "figures" / p.name) as tmp:
+                shutil.copyfile(p, tmp)
         self.figures.extend(str(p) for p in paths)
         return paths
 

@@ -180,3 +180,21 @@ def test_list_indexes(small_corpus, cache_root):
     rows = list_indexes(cache_root)
     names = {r["name"] for r in rows if r["complete"]}
     assert f"{small_corpus}:40:1:sparse" in names
+
+
+def test_group_term_matrix_is_its_members_concatenated():
+    """A corpus group's term matrix built from its members' equals the one built from the
+    group's documents directly (same ids, vocabulary order, counts, lengths)."""
+    from sumeval.retrieval.sparse_backend import build_term_matrix, concat_term_matrices
+    from sumeval.retrieval.whoosh_backend import analyze
+
+    a = [("a1", "Cats chase mice. Mice eat cheese."), ("a2", "Dogs chase cats and cars")]
+    b = [("b1", "Cheese from goats; goats eat grass"), ("b2", ""), ("b3", "Cars and dogs, dogs and cars")]
+    whole = build_term_matrix(a + b, analyze)
+    joined = concat_term_matrices([build_term_matrix(a, analyze), build_term_matrix(b, analyze)])
+    assert joined.ids == whole.ids == ["a1", "a2", "b1", "b2", "b3"]
+    assert joined.vocab == whole.vocab
+    assert (joined.tf != whole.tf).nnz == 0 and joined.tf.has_sorted_indices
+    assert joined.lengths.tolist() == whole.lengths.tolist()
+    with pytest.raises(ValueError):
+        concat_term_matrices([])

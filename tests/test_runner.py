@@ -7,6 +7,9 @@ import pytest
 
 from sumeval import cli, runner
 from sumeval.errors import InputError, NotebookFailed
+from pathlib import Path
+
+FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
 
 
 def test_parse_overrides_types():
@@ -99,3 +102,69 @@ def test_parameter_line_papermill_cannot_read_is_an_error(tmp_path, monkeypatch)
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(tmp_path))
     with pytest.raises(InputError, match="cannot read parameter 'b'.*no '=' in the comment"):
         runner.get_study("broken").declared_parameters()
+
+
+def _copy_tiny(tmp_path, monkeypatch, params_yaml: str):
+    import shutil
+
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    shutil.copy(FIXTURE_NB, folder / "tiny.ipynb")
+    (folder / "tiny.params.yaml").write_text(params_yaml, encoding="utf-8")
+    monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(folder))
+    return runner.get_study("tiny")
+
+
+def test_promised_figures_are_not_a_parameter_set(fixture_studies):
+    study = runner.get_study("tiny")
+    assert study.promised_figures() == ["line"]
+    assert "figures" not in study.parameter_sets()
+    assert study.missing_figures(["/x/tiny/line.pdf", "/x/tiny/line.png"]) == []
+    assert study.missing_figures(["/x/tiny/other.png"]) == ["line"]
+
+
+def test_figure_patterns_match_names(tmp_path, monkeypatch):
+    study = _copy_tiny(tmp_path, monkeypatch, "figures: ['table3_*_tau', fig1]\nsmoke: {x: 2}\n")
+    assert study.missing_figures(["a/table3_sentence_tau.png", "a/fig1.pdf"]) == []
+    assert study.missing_figures(["a/table3_sentence_acc.png", "a/fig10.pdf"]) == ["table3_*_tau", "fig1"]
+
+
+def test_a_promised_figure_not_written_fails_the_run(tmp_path, monkeypatch):
+    _copy_tiny(tmp_path, monkeypatch, "figures: [line, fig9_missing]\nsmoke: {x: 2}\n")
+    with pytest.raises(NotebookFailed, match="promised figure.*fig9_missing.*tiny.params.yaml"):
+        runner.run_study("tiny", "smoke", run_id="t-promise")
+    manifest = json.loads((runner.runs_dir() / "tiny" / "t-promise" / "manifest.json").read_text())
+    assert manifest["status"] == "failed" and "fig9_missing" in manifest["error"]
+    assert "line" not in manifest["error"].split("figure(s)")[1].split("(")[0]  # the kept promise is not named
+
+
+def test_bad_figures_list_is_explained(tmp_path, monkeypatch):
+    study = _copy_tiny(tmp_path, monkeypatch, "figures: fig1\nsmoke: {x: 2}\n")
+    with pytest.raises(InputError, match="'figures' must be a list of figure names"):
+        study.promised_figures()
+
+
+def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies):
+    from sumeval.paths import figures_dir
+
+    stale = figures_dir() / "tiny" / "from_another_set.png"
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_bytes(b"old")
+    other = figures_dir() / "tiny" / "notes.txt"   # not a figure: left alone
+    other.write_text("mine")
+    res = runner.run_study("tiny", "smoke", run_id="t-prune")
+    assert not stale.exists() and other.exists()
+    assert (figures_dir() / "tiny" / "line.png").is_file()
+    assert sorted(p.name for p in (res.run_dir / "figures").iterdir()) == ["line.pdf", "line.png"]
+    assert (res.run_dir / "figures" / "line.png").read_bytes() == (figures_dir() / "tiny" / "line.png").read_bytes()
+
+
+def test_failed_run_prunes_nothing(fixture_studies):
+    from sumeval.paths import figures_dir
+
+    keep = figures_dir() / "tiny" / "earlier.png"
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    keep.write_bytes(b"old")
+    with pytest.raises(NotebookFailed):
+        runner.run_study("tiny", "default", {"fail": True}, run_id="t-noprune")
+    assert keep.exists()

@@ -141,3 +141,23 @@ def test_with_entities_adds_and_keeps(tmp_path, monkeypatch):
     assert out.documents[0].entities == {"cat": ((0, 1), (1, 1))}
     assert out.documents[1].entities == docs[1].entities
     assert with_entities(out) is out
+
+
+def test_robustness_tests_on_the_noisy_and_the_clean_test_set():
+    from sumeval.studies import ordering_robustness as orb
+
+    f = orb.robustness(["lstm_ptrnet"], ["nips"], [0.0, 1.0], max_train=8, max_dev=4, max_test=6, epochs=1,
+                       patience=1, batch_size=4, hidden=16, beam=1, glove=False)
+    assert set(f["test"]) == {"noisy", "clean"} and set(f["test_set"]) == {"nips"}
+    key = ["model", "p", "test"]
+    rows = f.set_index(key)
+    # the clean test set is the same at every p: the random floor does not move
+    assert rows.loc[("random", 0.0, "clean"), "tau"] == rows.loc[("random", 1.0, "clean"), "tau"]
+    assert rows.loc[("random", 1.0, "clean"), "n_test"] == 6
+    # at p = 0 both forms are the clean set; at p = 1 every unit is contaminated
+    assert rows.loc[("lstm_ptrnet", 0.0, "clean"), "wlcs_l"] == rows.loc[("lstm_ptrnet", 0.0, "noisy"), "wlcs_l"]
+    assert rows.loc[("random", 1.0, "noisy"), "wlcs_l"] != rows.loc[("random", 1.0, "clean"), "wlcs_l"]
+    long = orb.summary(f)
+    assert "test" in long.columns and set(long["metric"]) >= {"wlcs_l", "acc"}
+    with pytest.raises(InputError, match="choose one or both of noisy, clean"):
+        orb.robustness(["lstm_ptrnet"], ["nips"], [0.0], test_forms=("dirty",))

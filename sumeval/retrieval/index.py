@@ -213,6 +213,18 @@ def _term_matrix(corpus: Corpus, sha: str, analyzer: str, *, root: Path | None, 
     arrays = store.get_arrays(key)
     if arrays is not None:
         return sb.TermMatrix.from_arrays(arrays)
+    from sumeval.datasets.corpora import CORPUS_GROUPS, open_corpus
+
+    if corpus.name in CORPUS_GROUPS and corpus.description.startswith("group: "):
+        # a group is its members one after the other: tokenise (or read) each member once, so
+        # that 'wikipedia' and 'wikipedia-2015' / 'wikipedia-2018' share the work and the cache
+        members = [open_corpus(m) for m in CORPUS_GROUPS[corpus.name]]
+        tm = sb.concat_term_matrices([_term_matrix(m, m.fingerprint(), analyzer, root=root, progress=progress)
+                                      for m in members])
+        if len(set(tm.ids)) != len(tm.ids):
+            raise InputError(f"corpus group {corpus.name!r}: a document id occurs in two of its members "
+                             f"{', '.join(CORPUS_GROUPS[corpus.name])}; ids must be unique")
+        return tm
     if docs is None:
         docs = corpus.documents()
     tm = sb.build_term_matrix(((d.id, d.text) for d in docs), analyze, progress=progress, total=len(docs))

@@ -118,6 +118,32 @@ def build_term_matrix(docs: Iterable[tuple[str, str]], analyze: Callable[[str], 
     return TermMatrix(ids, terms, tf, np.asarray(lengths, dtype=np.int64))
 
 
+def concat_term_matrices(parts: Sequence[TermMatrix]) -> TermMatrix:
+    """The term matrix of the documents of ``parts`` one after the other (a corpus group).
+
+    Equal to :func:`build_term_matrix` over the concatenated documents: the vocabulary is the
+    first part's, then each later part's new terms in its own order - the order of first
+    appearance in the concatenation.
+    """
+    if not parts:
+        raise ValueError("concat_term_matrices: no term matrices given")
+    index: dict[str, int] = {}
+    vocab: list[str] = []
+    blocks = []
+    for part in parts:
+        remap = np.fromiter((index.setdefault(t, len(index)) for t in part.vocab), dtype=np.int64,
+                            count=len(part.vocab))
+        vocab.extend(part.vocab[j] for j in np.flatnonzero(remap >= len(vocab)))
+        blocks.append((part.tf.indptr, remap[part.tf.indices], part.tf.data))
+    ids = [i for part in parts for i in part.ids]
+    offsets = np.cumsum([0] + [len(b[1]) for b in blocks])
+    indptr = np.concatenate([[0]] + [b[0][1:].astype(np.int64) + off for b, off in zip(blocks, offsets[:-1])])
+    tf = sp.csr_matrix((np.concatenate([b[2] for b in blocks]), np.concatenate([b[1] for b in blocks]).astype(np.int32),
+                        indptr), shape=(len(ids), len(vocab)))
+    tf.sort_indices()
+    return TermMatrix(ids, vocab, tf, np.concatenate([part.lengths for part in parts]))
+
+
 class BM25F:
     """BM25F over rows ``rows`` of a :class:`TermMatrix` (document number i = ``rows[i]``).
 
