@@ -9,8 +9,8 @@
 (c) The spread of the REALSumm correlations over the seeds of the shuffle at one size (the
     paper's 10,000), for each form of the REALSumm texts: a single seed is one draw.
 (d) Paper 001 Fig. 1: the part-of-speech distribution of each collection and of the summaries.
-(e) GeSERA's part-of-speech filter: which tags, on which text form, on which side (the gap
-    between the SPEC's GeSERA on REALSumm and the paper's 0.880), see :func:`gesera_filters`.
+(e) GeSERA's part-of-speech filter: which tagger, which casing, which tags, on which text form,
+    on which side (the gap to the paper's GeSERA-10 of 0.880), see :func:`gesera_filters`.
 
 Every function returns a tidy frame; the notebook only draws and shows them.
 
