@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from sumeval.errors import InputError
 from sumeval.ordering.data import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
 from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, random_rows, train_config
@@ -53,8 +54,6 @@ def robustness(models: list[str], sets: list[str], ps: list[float], *, max_train
     """One row per (set, p, model, test form): ``level, dataset, p, test, model, label, pmr, acc,
     tau, wlcs_l, ...`` plus random rows per (set, p, test form). ``test_forms``: ``"noisy"``
     (the test set contaminated at p like the training set) and/or ``"clean"`` (the test set as is)."""
-    from sumeval.errors import InputError
-
     bad = [t for t in test_forms if t not in TEST_FORMS]
     if bad or not test_forms:
         raise InputError(f"test forms {list(test_forms)}: choose one or both of {', '.join(TEST_FORMS)}")
