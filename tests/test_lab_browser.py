@@ -68,6 +68,11 @@ def lab_server(tmp_path):
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false"}), encoding="utf-8")
+    # every cell attached and rendered: JupyterLab's default ("contentVisibility") lets the browser skip
+    # drawing cells out of the viewport, so whether a chart counts as shown would depend on the scroll
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"}), encoding="utf-8")
     log = open(tmp_path / "lab.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
@@ -165,12 +170,20 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                            return o && o.innerText.includes('summary') && !o.innerText.includes('system'); }""",
                 timeout=60_000)
             assert _output_text(page) != after
-            page.locator(".jupyter-widgets img").first.wait_for(timeout=30_000)  # the bar chart redrawn
+            # the bar chart redrawn: a decoded PNG in the explorer's output (not merely an <img> tag)
+            page.wait_for_function(
+                """() => { const i = document.querySelector('.jupyter-widgets .widget-output img, .jupyter-widgets-output-area img');
+                           return i && i.complete && i.naturalWidth > 100 && i.naturalHeight > 100; }""",
+                timeout=60_000)
             page.evaluate("() => document.querySelector('.widget-dropdown select').scrollIntoView({block: 'start'})")
             page.screenshot(path=str(shot), full_page=False)
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"))
             shutil.copy(tmp_path / "failure.png", shot.with_name(shot.stem + "-failure.png"))
+            html = page.evaluate("""() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                                             return o ? o.innerHTML.slice(0, 3000) : '(no widget output area)'; }""")
+            log_tail = (root.parent / "lab.log").read_text(errors="replace")[-3000:]
+            print(f"explorer output HTML (first 3000 chars):\n{html}\n--- lab.log tail ---\n{log_tail}")
             raise
         finally:
             browser.close()
