@@ -25,6 +25,14 @@ def test_paper_tables():
     assert t3.set_index(["train_set", "test_set", "model"]).loc[("nips", "nips", "se_graph"), "tau"] == 0.75
 
 
+def test_model_sizes_give_attention_heads_that_divide_hidden():
+    assert oc.model_sizes(128) == {"hidden": 128, "heads": 8}  # the default set
+    assert oc.model_sizes(300) == {"hidden": 300, "heads": 4}  # the paper set: 300 = 4 x 75
+    assert oc.model_sizes(16) == {"hidden": 16, "heads": 8}  # the smoke set
+    assert oc.model_sizes(30) == {"hidden": 30, "heads": 2}
+    assert oc.model_sizes(7) == {"hidden": 7, "heads": 1}
+
+
 def test_parse_lists_name_bad_values():
     assert oc.parse_models(" lstm_ptrnet, se_graph ") == ["lstm_ptrnet", "se_graph"]
     assert oc.parse_sets("", "paragraph") == []

@@ -200,6 +200,12 @@ def pos_filter(tagged: Sequence[Sequence[tuple[str, str]]], keep_proper: bool) -
             for pairs in tagged]
 
 
+def _gesera_queries(texts: Sequence[str], kinds: Sequence[str], progress: bool = False) -> dict[str, list[str]]:
+    """GeSERA queries of ``texts`` for each of ``kinds`` (gesera, gesera-pn), tagging every text once."""
+    tagged = pos_tags(texts, "perceptron", lowercase=True, progress=progress)
+    return {k: [escape_query(q) for q in pos_filter(tagged, keep_proper=(k == "gesera-pn"))] for k in kinds}
+
+
 def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64,
                 progress: bool = False) -> list[str]:
     """Escaped query strings for ``texts`` (list of n strings) under reformulation ``kind``.
@@ -210,8 +216,7 @@ def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64
     if kind not in REFORMULATIONS:
         raise InputError(f"unknown query reformulation {kind!r}; choose one of {', '.join(REFORMULATIONS)}")
     if kind in ("gesera", "gesera-pn"):
-        tagged = pos_tags(texts, "perceptron", lowercase=True, progress=progress)
-        return [escape_query(q) for q in pos_filter(tagged, keep_proper=(kind == "gesera-pn"))]
+        return _gesera_queries(texts, (kind,), progress)[kind]
     clean = [strip_sentence_tags(t) for t in texts]
     if kind == "raw":
         return [escape_query(t) for t in clean]
@@ -264,8 +269,7 @@ def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = N
     if todo:
         todo_texts = [t for _, t in todo]
         if len(kinds) == 2:
-            tagged = pos_tags(todo_texts, "perceptron", lowercase=True, progress=progress)
-            made = {k: [escape_query(q) for q in pos_filter(tagged, keep_proper=(k == "gesera-pn"))] for k in kinds}
+            made = _gesera_queries(todo_texts, kinds, progress)
         else:
             made = {kind: reformulate(todo_texts, kind, progress=progress)}
         for k, queries in made.items():

@@ -19,7 +19,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.studies.ordering_common import (
-    METRICS, fit_and_test, level_of, load_capped, paper_table2, random_rows, train_config,
+    METRICS, fit_and_test, level_of, load_capped, model_sizes, paper_table2, random_rows, train_config,
 )
 
 
@@ -29,7 +29,7 @@ def benchmark(models: list[str], sets: list[str], *, max_train: int = 0, max_dev
     """One row per (model, train set, test set of the same level) plus random rows:
     ``level, model, label, train_set, test_set, in_domain, pmr, acc, tau, wlcs_l, n_params, ...``."""
     tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes = {"hidden": hidden, "heads": 4 if hidden % 8 else 8}
+    sizes = model_sizes(hidden)
     tests = {s: load_capped(s, "test", max_test, seed) for s in sets}
     rows: list[dict[str, Any]] = []
     for train_name in sets:

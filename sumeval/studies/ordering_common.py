@@ -112,6 +112,12 @@ def set_threads(n: int) -> None:
         torch.set_num_threads(int(n))
 
 
+def model_sizes(hidden: int) -> dict[str, int]:
+    """Model sizes of the ordering studies: ``hidden`` and ATTOrderNet's attention heads (8, or the
+    largest of 4, 2, 1 that divides ``hidden``: heads must divide it)."""
+    return {"hidden": hidden, "heads": next(h for h in (8, 4, 2, 1) if hidden % h == 0)}
+
+
 def train_config(epochs: int, patience: int, batch_size: int, lr: float, seed: int) -> TrainConfig:
     return TrainConfig(max_epochs=epochs, patience=patience, batch_size=batch_size, lr=lr, seed=seed)
 

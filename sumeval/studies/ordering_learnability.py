@@ -16,7 +16,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
-from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, random_rows, train_config
+from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config
 
 
 def learnability(models: list[str], sets: list[str], sizes: list[int], resamples: list[int], *,
@@ -30,7 +30,7 @@ def learnability(models: list[str], sets: list[str], sizes: list[int], resamples
     if len(resamples) != len(sizes):
         raise InputError(f"{len(resamples)} resample counts for {len(sizes)} sizes; give one per size (or one)")
     tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes_kw = {"hidden": hidden, "heads": 4 if hidden % 8 else 8}
+    sizes_kw = model_sizes(hidden)
     rows: list[dict[str, Any]] = []
     for name in sets:
         level = level_of(name)

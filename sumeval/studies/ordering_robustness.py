@@ -21,7 +21,7 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.ordering.data import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
-from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, random_rows, train_config
+from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config
 
 _SPLIT_SEED = {"train": 0, "dev": 1, "test": 2}
 
@@ -58,7 +58,7 @@ def robustness(models: list[str], sets: list[str], ps: list[float], *, max_train
     if bad or not test_forms:
         raise InputError(f"test forms {list(test_forms)}: choose one or both of {', '.join(TEST_FORMS)}")
     tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes = {"hidden": hidden, "heads": 4 if hidden % 8 else 8}
+    sizes = model_sizes(hidden)
     rows: list[dict[str, Any]] = []
     for name in sets:
         level = level_of(name)
