@@ -15,6 +15,7 @@ Runs on CUDA when torch sees a GPU (the device is printed), so the same file mea
 """
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import time
@@ -23,18 +24,25 @@ PAPER_HIDDEN = 300  # the `paper` parameter set of ordering_benchmark (GloVe fix
 PAPER_BATCH, PAPER_BEAM, GUESS_EPOCHS = 8, 32, 20
 
 
+@functools.lru_cache(maxsize=None)
+def _split(set_name: str, split: str):
+    from sumeval.ordering.data import load_ordering_set
+
+    return load_ordering_set(set_name, split)
+
+
 def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str | None) -> dict:
     import torch
 
-    from sumeval.ordering.data import load_ordering_set, with_entities
+    from sumeval.ordering.data import with_entities
     from sumeval.ordering.decode import predict_orders
     from sumeval.ordering.experiment import _vocab, cap, model_config
     from sumeval.ordering.train import TrainConfig, _device, set_graphs, set_token_ids, train_model
     from sumeval.studies.ordering_common import model_sizes
 
-    train = cap(load_ordering_set(set_name, "train"), n_train, seed=0)
-    dev = cap(load_ordering_set(set_name, "dev"), 8, seed=0)
-    test = cap(load_ordering_set(set_name, "test"), n_test, seed=0)
+    train = cap(_split(set_name, "train"), n_train, seed=0)
+    dev = cap(_split(set_name, "dev"), 8, seed=0)
+    test = cap(_split(set_name, "test"), n_test, seed=0)
     if model == "se_graph":  # entity annotation is a one-off cost of the data, not of an epoch
         train, dev, test = with_entities(train), with_entities(dev), with_entities(test)
     vocab, emb = _vocab(train, glove=True, min_count=1)
@@ -68,7 +76,6 @@ def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str |
 def main() -> dict:
     import torch
 
-    from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import MODEL_NAMES
 
     models = os.environ.get("BENCH_ORDERING_MODELS", ",".join(MODEL_NAMES)).split(",")
@@ -77,7 +84,7 @@ def main() -> dict:
     n_test = int(os.environ.get("BENCH_ORDERING_TEST", "16"))
     device = os.environ.get("BENCH_ORDERING_DEVICE") or None
     threads = torch.get_num_threads()
-    sizes = {s: {sp: len(load_ordering_set(s, sp)) for sp in ("train", "dev", "test")} for s in sets}
+    sizes = {s: {sp: len(_split(s, sp)) for sp in ("train", "dev", "test")} for s in sets}
     rows, projection = [], []
     _measure(models[0], sets[0], 8, 4, device)  # warm-up (first-call costs of torch), not reported
     print(f"paper sizes: hidden 300, batch {PAPER_BATCH}, GloVe 50d, beam {PAPER_BEAM}; torch threads {threads}")
