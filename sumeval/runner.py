@@ -150,9 +150,12 @@ def get_study(name: str) -> Study:
 
 
 def parse_value(text: str) -> Any:
-    """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list."""
+    """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list; an empty
+    value (``-p paragraph_sets=``) is the empty string, not YAML's null."""
     import yaml
 
+    if not text.strip():
+        return ""
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError:

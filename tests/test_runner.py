@@ -17,6 +17,8 @@ def test_parse_overrides_types():
         "x": 3, "scale": 0.25, "flag": True, "name": "abc", "xs": [1, 2]}
     with pytest.raises(InputError, match="key=value"):
         runner.parse_overrides(["novalue"])
+    # an empty value is the empty string (e.g. no paragraph sets), an explicit null stays None
+    assert runner.parse_overrides(["sets=", "blank= ", "nothing=null"]) == {"sets": "", "blank": "", "nothing": None}
 
 
 def test_unknown_parameter_is_an_error(fixture_studies):

@@ -169,3 +169,18 @@ def test_robustness_tests_on_the_noisy_and_the_clean_test_set():
     assert "test" in long.columns and set(long["metric"]) >= {"wlcs_l", "acc"}
     with pytest.raises(InputError, match="choose one or both of noisy, clean"):
         orb.robustness(["lstm_ptrnet"], ["nips"], [0.0], test_forms=("dirty",))
+
+
+def test_train_seconds_is_the_models_training_time_even_from_the_cache():
+    from sumeval.ordering.train import TrainConfig
+
+    train, dev = oc.load_capped("nips", "train", 8), oc.load_capped("nips", "dev", 4)
+    tests = {"nips": oc.load_capped("nips", "test", 4)}
+    kw = dict(sizes={"hidden": 8, "heads": 8}, tc=TrainConfig(max_epochs=2, patience=2, batch_size=4), beam=1,
+              glove=False)
+    first = oc.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]
+    again = oc.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]  # read from the cache
+    assert first["epochs_run"] == 2 and first["train_seconds"] > 0
+    assert again["train_seconds"] == first["train_seconds"]  # the epochs' time, not the cache read
+    assert first["fit_seconds"] >= first["train_seconds"]  # training happened inside the first call
+    assert again["pmr"] == first["pmr"] and again["tau"] == first["tau"]

@@ -54,7 +54,7 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
             ax.hlines(r, x - 0.45, x + 0.45, color="0.5", lw=2, label="random order")
         ax.set_xticks(x, datasets)
         ax.set_ylabel(METRIC_LABELS.get(metric, metric))
-    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper right")
+    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside, never over bars
     if title:
         fig.suptitle(title)
     fig.tight_layout()
