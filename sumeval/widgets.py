@@ -58,6 +58,7 @@ def frame_explorer(frame: pd.DataFrame, filters: Sequence[str], *, value: str = 
                 pivot = sub.pivot_table(index=label_by, columns=bar_by, values=value, aggfunc="mean")
                 fig, ax = plt.subplots(figsize=(6, 0.3 * len(pivot) + 1.2))
                 pivot.plot.barh(ax=ax)
+                ax.legend(title=bar_by, fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
                 ax.set_xlabel(value)
                 ax.set_title(title)
                 fig.tight_layout()
