@@ -16,7 +16,9 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
-from sumeval.studies.ordering_common import METRICS, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config
+from sumeval.studies.ordering_common import (
+    METRICS, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
+)
 
 
 def learnability(models: list[str], sets: list[str], sizes: list[int], resamples: list[int], *,
