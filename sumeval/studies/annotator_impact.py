@@ -4,7 +4,7 @@ correlations of SERA, GeSERA and ROUGE (paper 001 Sec. 4.3, Fig. 3, Table 3).
 (a) References as annotators. SummEval has 11 references per article (reference 0 is the
     CNN/DM highlight, 1-10 were written by crowd workers). Every measure is scored against each
     reference alone (an (n, 11) array); the score against a set of references is the mean over
-    its columns (exact for SERA, paper 001 Eq. 1-2, and for ROUGE with ``aggregate="mean"``,
+    its columns (exact for SERA, paper 001 Eq.1-2, and for ROUGE with ``aggregate="mean"``,
     which averages P, R and F over the references). Subsets: all 11, each reference alone, each
     leave-one-out set. A reference *helps* a measure when leaving it out lowers the correlation
     (``effect = all - without``, positive = helps). The reference positions are the same
@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.index_size_sweep import (METHODS, per_reference_scores, realsumm_pairs, sera_frame,
-                                             summeval_pairs, system_correlations)
+from sumeval.studies.sera_scores import (METHODS, per_reference_scores, realsumm_pairs, sera_frame, summeval_pairs,
+                                         system_correlations)
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 
