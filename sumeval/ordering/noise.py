@@ -1,4 +1,4 @@
-"""Noisy and mini ordering sets of paper 002 (§4.4.1; SPEC.md §3).
+"""Noisy and mini ordering sets of paper 002 (Liu, Zeng & Li, Sec.4.4.1).
 
 Noise: every unit (sentence or paragraph) of a document is contaminated with probability
 ``p``, by one of the ``kinds`` chosen uniformly:
@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.ordering.data import OrderingDocument, OrderingSet
+from sumeval.ordering.documents import OrderingDocument, OrderingSet
 
 KINDS = ("insert", "remove", "modify")
 SUBSTITUTION = string.ascii_letters + string.digits + string.punctuation
