@@ -5,7 +5,7 @@ REALSumm releases its summaries and references with each sentence between ``<t>`
 helpers, so the tags are handled one way everywhere.
 
 >>> strip_sentence_tags("<t> a . </t> <t> b </t>")
-'  a .    b  '
+'  a .     b  '
 >>> tagged_sentences("<t> a . </t> <t> b </t>")
 [' a . ', ' b ']
 >>> has_sentence_tags("no tags here")

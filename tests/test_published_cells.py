@@ -69,32 +69,21 @@ TABLE2_ROWS = {
 TABLE2_MAX_GAP = 0.0272  # measured: 0.02716 (ROUGE-L-F kendall_b)
 
 
-def _cells(frame, metrics):
-    sub = frame[frame["metric"].isin(metrics)]
-    return {(r.metric, r.human, r.method): (r.ours, r.paper) for r in sub.itertuples()}
-
-
-def test_paper000_table1_rouge_rows_are_pinned():
+def _table(name):
     from sumeval.studies import metric_correlations as mc
 
-    _, cmp = mc.table1(None, n_boot=0, diagnostics=False)
-    got = _cells(cmp, {m for m, _, _ in TABLE1_ROUGE})
-    assert set(got) == set(TABLE1_ROUGE)
-    assert set(cmp[cmp["metric"].str.startswith("ROUGE")]["n"]) == {1600}
-    for cell, pinned in TABLE1_ROUGE.items():
+    if name == "paper000_table1":
+        return mc.table1(None, n_boot=0, diagnostics=False)[1], TABLE1_ROUGE, TABLE1_MAX_GAP, 1600
+    return mc.table2(None, n_boot=0)[1], TABLE2_ROWS, TABLE2_MAX_GAP, 25
+
+
+@pytest.mark.parametrize("name", ["paper000_table1", "paper001_table2"])
+def test_published_rouge_cells_are_pinned(name):
+    cmp, pinned, max_gap, n = _table(name)
+    sub = cmp[cmp["metric"].isin({m for m, _, _ in pinned})]
+    got = {(r.metric, r.human, r.method): (r.ours, r.paper) for r in sub.itertuples()}
+    assert set(got) == set(pinned) and set(sub["n"]) == {n}
+    for cell, value in pinned.items():
         ours, paper = got[cell]
-        assert ours == pytest.approx(pinned, abs=1e-9), cell
-        assert abs(ours - paper) <= TABLE1_MAX_GAP, (cell, ours, paper)
-
-
-def test_paper001_table2_rouge_rows_are_pinned():
-    from sumeval.studies import metric_correlations as mc
-
-    _, cmp = mc.table2(None, n_boot=0)
-    got = _cells(cmp, {m for m, _, _ in TABLE2_ROWS})
-    assert set(got) == set(TABLE2_ROWS)
-    assert set(cmp["n"]) == {25}
-    for cell, pinned in TABLE2_ROWS.items():
-        ours, paper = got[cell]
-        assert ours == pytest.approx(pinned, abs=1e-9), cell
-        assert abs(ours - paper) <= TABLE2_MAX_GAP, (cell, ours, paper)
+        assert ours == pytest.approx(value, abs=1e-9), cell
+        assert abs(ours - paper) <= max_gap, (cell, ours, paper)

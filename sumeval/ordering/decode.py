@@ -66,8 +66,21 @@ def beam_search(model, tokens, unit_mask, beam: int = 32, graph=None) -> list[li
 def predict_orders(model, token_ids: Sequence[Sequence[Sequence[int]]], beam: int = 32,
                    batch_size: int = 32, max_tokens: int = 60, device=None, graphs=None,
                    progress: bool = False) -> list[list[int]]:
-    """Predicted orders for documents given as ``[doc][unit in input order][token id]``;
-    ``graphs`` (one :data:`~sumeval.ordering.models.DocGraph` per document) for SE-Graph."""
+    """Predicted orders for documents by :func:`beam_search`, in batches.
+
+    Args:
+        model: a pointer model of :func:`~sumeval.ordering.models.build_model`.
+        token_ids: ``[doc][unit in input order][token id]``.
+        beam: the beam width.
+        batch_size: documents per batch.
+        max_tokens: tokens kept per unit.
+        device: the model's device (default: where its parameters are).
+        graphs: one :data:`~sumeval.ordering.models.DocGraph` per document, for SE-Graph.
+        progress: show a progress bar.
+
+    Returns:
+        One order per document: the input positions in predicted order.
+    """
     from tqdm.auto import tqdm
 
     from sumeval.ordering.models import encode_batch, encode_graphs, graph_to

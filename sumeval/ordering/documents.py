@@ -48,6 +48,14 @@ def shuffle_for(doc_id: str, n: int, seed: int) -> tuple[int, ...]:
 
     Drawn from ``numpy.random.default_rng([seed, crc32(doc_id)])``, so it depends only on the
     set's seed and the document, never on the document's position or on the other documents.
+
+    Args:
+        doc_id: the document's id.
+        n: its number of units.
+        seed: the set's shuffle seed.
+
+    Returns:
+        ``shuffle[k]`` = the gold index of the unit shown at input position k.
     """
     rng = np.random.default_rng([int(seed), zlib.crc32(doc_id.encode("utf-8"))])
     return tuple(int(i) for i in rng.permutation(n))
@@ -109,7 +117,19 @@ class OrderingSet:
         return [self.gold_order(d) for d in range(len(self))]
 
     def subset(self, indices: Sequence[int], split: str | None = None, **meta: Any) -> "OrderingSet":
-        """The documents at ``indices`` (repeats allowed: bootstrap) with their shuffles."""
+        """The documents at ``indices`` (repeats allowed: bootstrap) with their shuffles.
+
+        Args:
+            indices: document indices.
+            split: the new split name (default: this one).
+            **meta: added to the set's ``meta``.
+
+        Returns:
+            A new set.
+
+        Raises:
+            InputError: an index out of range.
+        """
         idx = [int(i) for i in indices]
         for i in idx:
             if not 0 <= i < len(self):
@@ -145,8 +165,17 @@ class OrderingSet:
 
 
 def make_set(name: str, split: str, docs: Sequence[OrderingDocument], seed: int, **kw: Any) -> OrderingSet:
-    """An :class:`OrderingSet` of ``docs``, each shuffled by :func:`shuffle_for` with ``seed``;
-    ``kw`` (``level``, ``pretokenized``, ``meta``) go to the set."""
+    """An :class:`OrderingSet` of ``docs``, each shuffled by :func:`shuffle_for` with ``seed``.
+
+    Args:
+        name, split: the set's name and split.
+        docs: the documents, in gold order.
+        seed: the shuffle seed.
+        **kw: ``level``, ``pretokenized``, ``meta`` of the set.
+
+    Returns:
+        The set.
+    """
     docs = tuple(docs)
     return OrderingSet(
         name=name,

@@ -25,10 +25,16 @@ def spacy_entities(units: Sequence[str], nlp: Any) -> dict[str, tuple[tuple[int,
 
     Following NSEG's README: an entity is a noun (``NOUN``/``PROPN``; key = lower-cased lemma)
     occurring in at least two units; its role in a unit is 1 = subject (``nsubj``/``nsubjpass``),
-    2 = object (``dobj``/``obj``), 3 = other; a noun seen
-    several times in one unit keeps its smallest role id. NSEG's own role numbering is not
-    documented; this mapping is sumeval's (the NIPS ``.eg`` files use the same ids 1-3).
-    Returns ``{entity: ((unit index, role id), ...)}`` with unit indices ascending.
+    2 = object (``dobj``/``obj``), 3 = other; a noun seen several times in one unit keeps its
+    smallest role id. NSEG's own role numbering is not documented; this mapping is sumeval's (the
+    NIPS ``.eg`` files use the same ids 1-3).
+
+    Args:
+        units: the document's units.
+        nlp: a spaCy pipeline.
+
+    Returns:
+        ``{entity: ((unit index, role id), ...)}`` with unit indices ascending.
     """
     occ: dict[str, dict[int, int]] = {}
     for i, doc in enumerate(nlp.pipe(list(units))):
@@ -61,8 +67,16 @@ def with_entities(oset: OrderingSet, nlp: Any = None, progress: bool = False) ->
     """``oset`` with an entity annotation on every document (what SE-Graph needs).
 
     Documents that carry one (NIPS ``.eg`` files, and noisy copies of them) keep it; the others
-    get :func:`spacy_entities` (pipeline ``nlp``, default :func:`load_spacy`), cached per
-    document text in the ``ordering_data`` store, so each text is parsed once. Shuffles are kept.
+    get :func:`spacy_entities`, cached per document text in the ``ordering_data`` store, so each
+    text is parsed once. Shuffles are kept.
+
+    Args:
+        oset: the set.
+        nlp: the spaCy pipeline (default :func:`load_spacy`).
+        progress: show a progress bar.
+
+    Returns:
+        A new set.
     """
     missing = [d for d, doc in enumerate(oset.documents) if doc.entities is None]
     if not missing:
@@ -94,8 +108,16 @@ def with_entities(oset: OrderingSet, nlp: Any = None, progress: bool = False) ->
 def parse_entity_line(line: str, n_units: int, where: str) -> dict[str, tuple[tuple[int, int], ...]]:
     """Parse one NSEG ``.eg`` line: ``entity:i-r|i-r entity2:i-r`` -> ``{entity: ((i, r), ...)}``.
 
-    ``where`` (``path:lineno``) goes into the error message for a malformed item or a unit
-    index outside ``0..n_units-1``.
+    Args:
+        line: the line.
+        n_units: the document's sentences (unit indices must be below it).
+        where: ``path:lineno``, for the error message.
+
+    Returns:
+        The entities of the document.
+
+    Raises:
+        InputError: a malformed item, or a unit index outside ``0..n_units-1``.
     """
     out: dict[str, tuple[tuple[int, int], ...]] = {}
     for item in line.split():

@@ -67,10 +67,21 @@ def _split_eos(line: str) -> list[str]:
 
 
 def load_nips(split: str, seed: int = 0, entities: bool = True) -> OrderingSet:
-    """NIPS abstracts (SE-Graph's copy): ``split`` in train / dev (= ``val``) / test.
+    """NIPS abstracts (SE-Graph's copy), with their entity files.
 
-    Sentences are split on ``<eos>``; documents of fewer than 2 sentences are dropped (the
-    paper removes them) and counted in ``meta["dropped"]``.
+    Sentences are split on ``<eos>``; documents of fewer than 2 sentences are dropped (the paper
+    removes them) and counted in ``meta["dropped"]``.
+
+    Args:
+        split: ``train``, ``dev`` (the file ``val``) or ``test``.
+        seed: the shuffle seed.
+        entities: read the ``.eg`` entity files (SE-Graph's).
+
+    Returns:
+        The set (sentence level, pretokenized).
+
+    Raises:
+        InputError: an unknown split, or an entity file that does not match its documents.
     """
     from sumeval.datasets.registry import locate
 
@@ -138,13 +149,25 @@ def _load_story_set(
 
 
 def load_sind(split: str, seed: int = 0, dev_fraction: float = 0.1, carve_seed: int = 0) -> OrderingSet:
-    """SIND stories (5 sentences, ``<eos>``-separated). No train split exists here: train and
-    dev are carved from ``dev.tsv`` (``dev_fraction`` of it to dev, seeded by ``carve_seed``)."""
+    """SIND stories (5 sentences, ``<eos>``-separated). No train split exists here: train and dev
+    are carved from ``dev.tsv``.
+
+    Args:
+        split: ``train``, ``dev`` or ``test``.
+        seed: the shuffle seed.
+        dev_fraction: the share of ``dev.tsv`` carved out as dev.
+        carve_seed: the seed of the carve-out.
+
+    Returns:
+        The set (sentence level).
+    """
     return _load_story_set("sind", split, "dev", "test", "<eos>", seed, dev_fraction, carve_seed)
 
 
 def load_roc(split: str, seed: int = 0, dev_fraction: float = 0.1, carve_seed: int = 0) -> OrderingSet:
-    """ROCStories (5 tab-separated sentences). Train and dev are carved from ``valid.tsv``."""
+    """ROCStories (5 tab-separated sentences). Train and dev are carved from ``valid.tsv``
+    (arguments as :func:`load_sind`).
+    """
     return _load_story_set("roc", split, "valid", "test", "\t", seed, dev_fraction, carve_seed)
 
 
@@ -181,11 +204,18 @@ def _raw_paragraphs(domain: str, text: str) -> list[str]:
 
 
 def clean_paragraphs(paragraphs: Iterable[str], min_words: int = 8) -> tuple[list[str], int]:
-    """Keep real paragraphs; return ``(kept, n_dropped)``.
+    """Keep real paragraphs.
 
     Dropped: empty lines, lines of fewer than ``min_words`` words (section headings such as
-    "History.", markup remnants) and a last paragraph that does not end like a sentence
-    (the 2015 Wikipedia texts are cut at about 4000 characters).
+    "History.", markup remnants) and a last paragraph that does not end like a sentence (the 2015
+    Wikipedia texts are cut at about 4000 characters).
+
+    Args:
+        paragraphs: the paragraphs of one document, in order.
+        min_words: the fewest words of a kept paragraph.
+
+    Returns:
+        ``(kept, n_dropped)``; empty lines are not counted as dropped.
     """
     paras = [p for p in paragraphs if p]
     kept = [p for p in paras if len(p.split()) >= min_words]
@@ -238,11 +268,26 @@ def load_paragraph_set(
     fractions: tuple[float, float, float] = (0.9, 0.05, 0.05),
     min_words: int = 8,
 ) -> OrderingSet:
-    """Paragraph ordering set of one domain (``wikipedia``, ``bbc``, ``reuters``).
+    """Paragraph ordering set of one domain.
 
     A document is its cleaned paragraphs (:func:`clean_paragraphs`), kept when it has
     ``min_units`` to ``max_units`` of them; the kept documents are split train/dev/test by
-    ``fractions`` with a permutation seeded by ``split_seed``.
+    ``fractions`` with a permutation seeded by ``split_seed`` (the paper's 90/5/5).
+
+    Args:
+        domain: ``wikipedia``, ``bbc`` or ``reuters``.
+        split: ``train``, ``dev`` or ``test``.
+        seed: the shuffle seed.
+        split_seed: the seed of the train/dev/test split.
+        min_units, max_units: the paragraph counts kept.
+        fractions: train, dev, test shares (positive, summing to 1).
+        min_words: see :func:`clean_paragraphs`.
+
+    Returns:
+        The set (paragraph level).
+
+    Raises:
+        InputError: an unknown domain or split, or bad fractions.
     """
     if domain not in _PARAGRAPH_SOURCES:
         raise InputError(f"unknown paragraph domain {domain!r}; use one of {', '.join(_PARAGRAPH_SOURCES)}")
@@ -265,7 +310,20 @@ def load_paragraph_set(
 
 
 def load_ordering_set(name: str, split: str, seed: int = 0, **kwargs: Any) -> OrderingSet:
-    """Any set by name (see the module table); ``kwargs`` go to its loader."""
+    """Any set by name (see the module table).
+
+    Args:
+        name: a name of :data:`SENTENCE_SETS` or :data:`PARAGRAPH_SETS`.
+        split: ``train``, ``dev`` or ``test``.
+        seed: the shuffle seed.
+        **kwargs: go to its loader.
+
+    Returns:
+        The set.
+
+    Raises:
+        InputError: an unknown name.
+    """
     if name == "nips":
         return load_nips(split, seed=seed, **kwargs)
     if name == "sind":

@@ -26,8 +26,12 @@ _TOKENIZER = None
 
 
 def tokenize(text: str, pretokenized: bool = False) -> list[str]:
-    """Lower-cased tokens: NLTK's Treebank-style word tokenizer (the paper used NLTK), or a
-    whitespace split when ``pretokenized``."""
+    """Lower-cased tokens of ``text``: NLTK's Treebank-style word tokenizer (the paper used NLTK), or a
+    whitespace split when ``pretokenized``.
+
+    >>> tokenize("The dollar, up.")
+    ['the', 'dollar', ',', 'up', '.']
+    """
     global _TOKENIZER
     if pretokenized:
         return text.lower().split()
@@ -39,7 +43,9 @@ def tokenize(text: str, pretokenized: bool = False) -> list[str]:
 
 
 def set_tokens(oset: OrderingSet, progress: bool = False) -> list[list[list[str]]]:
-    """Tokens of every unit of every document, in gold order: ``[doc][unit][token]``."""
+    """Tokens of every unit of every document of ``oset``, in gold order: ``[doc][unit][token]``
+    (``progress``: show a progress bar).
+    """
     from tqdm.auto import tqdm
 
     return [
@@ -76,11 +82,20 @@ def build_vocabulary(
     min_count: int = 1,
     max_size: int | None = None,
 ) -> Vocabulary:
-    """Vocabulary of the training tokens (``[doc][unit][token]``).
+    """Vocabulary of the training tokens.
 
     Words seen at least ``min_count`` times are kept (the ``max_size`` most frequent, ties by
-    first appearance); those outside ``glove_words`` get their own learned embedding, the rest
-    of the unseen or rare words share ``<unk>``.
+    first appearance); those outside ``glove_words`` get their own learned embedding, the rest of
+    the unseen or rare words share ``<unk>``.
+
+    Args:
+        token_docs: ``[doc][unit][token]``.
+        glove_words: the words GloVe has a vector for (None: none).
+        min_count: the fewest occurrences of a kept word.
+        max_size: the most entries, ``<pad>`` and ``<unk>`` included (None: no limit).
+
+    Returns:
+        The vocabulary (id 0 ``<pad>``, id 1 ``<unk>``).
     """
     counts: Counter[str] = Counter()
     for doc in token_docs:
@@ -121,11 +136,19 @@ def load_glove() -> tuple[list[str], np.ndarray]:
 def embedding_matrix(
     vocab: Vocabulary, glove: tuple[list[str], np.ndarray] | None = None, seed: int = 0
 ) -> np.ndarray:
-    """Initial embedding matrix ``(len(vocab), dim)`` float32.
+    """Initial embedding matrix of ``vocab``.
 
     GloVe rows for words in GloVe (looked up here, whatever ``vocab.in_glove`` says); rows of
-    learned words (``<unk>`` and out-of-GloVe words)
-    drawn from N(0, s^2) with s the standard deviation of the GloVe values; ``<pad>`` zero.
+    learned words (``<unk>`` and out-of-GloVe words) drawn from N(0, s^2) with s the standard
+    deviation of the GloVe values; ``<pad>`` zero.
+
+    Args:
+        vocab: the vocabulary.
+        glove: ``(words, vectors)`` (default :func:`load_glove`).
+        seed: seed of the random rows.
+
+    Returns:
+        ``(len(vocab), dim)`` float32.
     """
     words, vectors = glove if glove is not None else load_glove()
     row = {w: i for i, w in enumerate(words)}

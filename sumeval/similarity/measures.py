@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.similarity.shapes import as_ndim
 from sumeval.similarity.order import (_points_1d, kendall_tau_c_rows, local_order_profile, local_order_tau,
                                       similarity_order)
 
@@ -47,10 +48,7 @@ POINT_BACKENDS = ("numpy", "torch")
 
 
 def _as2d(a: np.ndarray, name: str) -> np.ndarray:
-    a = np.asarray(a, dtype=np.float32)
-    if a.ndim != 2:
-        raise InputError(f"{name} must be a 2-d array (words, hidden); got shape {a.shape}")
-    return a
+    return as_ndim(a, 2, f"{name} must be a 2-d array (words, hidden)", np.float32)
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,9 +201,7 @@ def scores_from_points(P: np.ndarray, summary_tokens: np.ndarray, text_tokens: n
         ``similarity_order`` and ``estime_soft`` (when raw embeddings are given), plus
         ``points`` (P itself). All NaN when N == 0.
     """
-    P = np.asarray(P, dtype=np.int64)
-    if P.ndim != 3:
-        raise InputError(f"P must be (summary layers, text layers, N); got shape {P.shape}")
+    P = as_ndim(P, 3, "P must be (summary layers, text layers, N)", np.int64)
     ls, lt, n = P.shape
     st = np.asarray(summary_tokens)
     tt = np.asarray(text_tokens)

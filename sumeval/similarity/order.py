@@ -16,15 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.similarity.shapes import as_ndim
 
 __all__ = ["kendall_tau_c_rows", "similarity_order", "local_order_profile", "local_order_tau"]
 
 
 def _points_1d(points: np.ndarray) -> np.ndarray:
-    pts = np.asarray(points, dtype=np.int64)
-    if pts.ndim != 1:
-        raise InputError(f"points must be 1-d (one b(i) per summary word); got shape {pts.shape}")
-    return pts
+    return as_ndim(points, 1, "points must be 1-d (one b(i) per summary word)", np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -46,9 +44,7 @@ def kendall_tau_c_rows(y: np.ndarray) -> np.ndarray:
     >>> kendall_tau_c_rows(np.array([[0, 2, 1, 3]])).round(4).tolist()
     [0.6667]
     """
-    y = np.asarray(y)
-    if y.ndim != 2:
-        raise InputError(f"y must be 2-d (rows, N); got shape {y.shape}")
+    y = as_ndim(y, 2, "y must be 2-d (rows, N)")
     k, n = y.shape
     out = np.full(k, np.nan)
     if n < 2:
@@ -106,9 +102,7 @@ def local_order_profile(points: np.ndarray, max_d: int) -> np.ndarray:
     Raises:
         InputError: points not 2-d, or ``max_d < 1``.
     """
-    P = np.asarray(points)
-    if P.ndim != 2:
-        raise InputError(f"points must be 2-d (rows, N); got shape {P.shape}")
+    P = as_ndim(points, 2, "points must be 2-d (rows, N)")
     if max_d < 1:
         raise InputError(f"max_d must be >= 1, got {max_d}")
     k, n = P.shape

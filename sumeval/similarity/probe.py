@@ -20,15 +20,13 @@ from typing import Any, Iterable
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.similarity.shapes import as_ndim
 
 __all__ = ["layer_stats", "probe_profiles", "cosine_histogram", "pairwise_cosine_counts"]
 
 
 def _check3(E: np.ndarray) -> np.ndarray:
-    E = np.asarray(E, dtype=np.float64)
-    if E.ndim != 3:
-        raise InputError(f"embeddings must be (tokens, layers, hidden); got shape {E.shape}")
-    return E
+    return as_ndim(E, 3, "embeddings must be (tokens, layers, hidden)", np.float64)
 
 
 def layer_stats(E: np.ndarray) -> dict[str, np.ndarray]:

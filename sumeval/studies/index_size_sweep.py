@@ -52,8 +52,18 @@ POS_ORDER = ("Nouns", "Verbs", "Adj.", "Prep.", "Others")
 # the sweep
 # --------------------------------------------------------------------------------------------
 def resolve_sizes(corpus: str, sizes: Iterable[int]) -> tuple[list[int], int]:
-    """Sizes for ``corpus``: 0 (or anything >= N) means the whole collection (N documents);
-    duplicates removed, ascending. Returns (sizes, N)."""
+    """Index sizes for ``corpus``: 0 (or anything >= N) means the whole collection.
+
+    Args:
+        corpus: a collection name of :mod:`sumeval.datasets.corpora`.
+        sizes: sizes in documents.
+
+    Returns:
+        ``(sizes, N)``: the sizes, duplicates removed, ascending; N the collection's documents.
+
+    Raises:
+        InputError: a negative size.
+    """
     from sumeval.datasets.corpora import open_corpus
 
     n_corpus = sum(1 for _ in open_corpus(corpus))
@@ -69,8 +79,21 @@ def resolve_sizes(corpus: str, sizes: Iterable[int]) -> tuple[list[int], int]:
 def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str], *, seed: int = 0,
           n_docs: int | None = None, realsumm_text: str = "tokenized", datasets: Sequence[str] = ("realsumm", "summeval"),
           progress: bool = False) -> pd.DataFrame:
-    """Correlations of every variant for every (collection, size): columns ``corpus, size,
-    n_corpus, whole, seed, index, dataset, human, metric, method, value, n``."""
+    """Correlations of every variant for every (collection, size) (paper 001 Sec.4.1, Fig.2).
+
+    Args:
+        corpora: collection names.
+        sizes: index sizes (0: the whole collection, :func:`resolve_sizes`).
+        variants: SERA variants (registered measure names).
+        seed: the seed of the shuffle that picks each index's documents.
+        n_docs: the first documents of REALSumm and SummEval (None: all).
+        realsumm_text: REALSumm's text form (:data:`~sumeval.studies.sera_scores.TEXT_FORMS`).
+        datasets: ``realsumm`` and / or ``summeval``.
+        progress: show progress bars.
+
+    Returns:
+        ``corpus, size, n_corpus, whole, seed, index, dataset, human, metric, method, value, n``.
+    """
     from sumeval.retrieval.index import build_index
 
     variants = check_variants(variants)
@@ -91,10 +114,19 @@ def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str],
 
 
 def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> pd.DataFrame:
-    """The ROUGE rows at system level, defined as in :mod:`sumeval.studies.metric_correlations`:
+    """The ROUGE rows at system level, defined as in :mod:`sumeval.studies.metric_correlations`.
+
     REALSumm - its ``TABLE2_ROWS`` (ROUGE-1-R, ROUGE-2-R, ROUGE-L-F, JS-2) vs LitePyramid;
     SummEval - ROUGE-1/2/L of its ``TABLE1_ROWS`` (F, no stemmer, mean of the 11 references) vs
-    expert relevance. Columns ``dataset, human, metric, method, value, n``."""
+    expert relevance.
+
+    Args:
+        n_docs: the first documents (None: all).
+        progress: show progress bars.
+
+    Returns:
+        ``dataset, human, metric, method, value, n``.
+    """
     from sumeval.studies import metric_correlations as mc
 
     _, t2 = mc.table2(n_docs, n_boot=0, progress=progress)
@@ -106,16 +138,31 @@ def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> 
 
 
 def best_sizes(sweep_frame: pd.DataFrame, dataset: str = "realsumm", method: str = "pearson") -> pd.DataFrame:
-    """Per collection, the size with the highest mean correlation over the variants:
-    ``corpus, size, mean_value``."""
+    """Per collection, the size with the highest mean correlation over the variants.
+
+    Args:
+        sweep_frame: :func:`sweep`'s frame.
+        dataset, method: the cells averaged.
+
+    Returns:
+        ``corpus, size, mean_value``.
+    """
     sub = sweep_frame[(sweep_frame["dataset"] == dataset) & (sweep_frame["method"] == method)]
     means = sub.groupby(["corpus", "size"])["value"].mean().rename("mean_value").reset_index()
     return means.loc[means.groupby("corpus")["mean_value"].idxmax()].reset_index(drop=True)
 
 
 def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: str, size: int) -> pd.DataFrame:
-    """Paper 001 Table 2 (CNNDM) beside ours at one (collection, size): ``metric, method, ours,
-    paper, diff, corpus, size``; ROUGE / JS-2 rows do not depend on the index."""
+    """Paper 001 Table 2 (CNNDM) beside ours at one (collection, size).
+
+    Args:
+        sweep_frame: :func:`sweep`'s frame.
+        rouge: :func:`rouge_correlations`' frame (its rows do not depend on the index).
+        corpus, size: the index.
+
+    Returns:
+        ``metric, method, ours, paper, diff, corpus, size``.
+    """
     from sumeval import published
 
     sub = sweep_frame[(sweep_frame["dataset"] == "realsumm") & (sweep_frame["corpus"] == corpus)
@@ -132,9 +179,24 @@ def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: 
 def seed_spread(corpus: "str | Sequence[str]", size: int, seeds: Sequence[int], variants: Sequence[str], *,
                 n_docs: int | None = None, text_forms: Sequence[str] = TEXT_FORMS,
                 progress: bool = False) -> pd.DataFrame:
-    """REALSumm system-level correlations for each seed of the shuffle and each REALSumm text
-    form, at one size of one or several collections (``corpus``: a name or a list of names):
-    ``corpus, size, seed, text, metric, method, value, n``."""
+    """REALSumm system-level correlations for each seed of the shuffle and each REALSumm text form,
+    at one size of one or several collections.
+
+    Args:
+        corpus: a collection name or a list of names (each its own draw).
+        size: the index size.
+        seeds: seeds of the shuffle.
+        variants: SERA variants.
+        n_docs: the first REALSumm documents (None: all).
+        text_forms: REALSumm text forms.
+        progress: show progress bars.
+
+    Returns:
+        ``corpus, size, seed, text, metric, method, value, n``.
+
+    Raises:
+        InputError: no collection.
+    """
     from sumeval.retrieval.index import build_index
 
     variants = check_variants(variants)
@@ -155,8 +217,9 @@ def seed_spread(corpus: "str | Sequence[str]", size: int, seeds: Sequence[int], 
 
 
 def spread_summary(spread: pd.DataFrame) -> pd.DataFrame:
-    """Per (collection, text form, variant, method): ``mean, std, min, max, n_seeds`` and the
-    paper's value."""
+    """Per (collection, text form, variant, method) of :func:`seed_spread`'s frame: ``mean, std,
+    min, max, n_seeds`` and the paper's value (each variant beside its own row of Table 2).
+    """
     from sumeval import published
 
     g = spread.groupby(["corpus", "text", "metric", "method"], sort=False)["value"]
@@ -186,12 +249,18 @@ def _pos_counts(texts: Sequence[str]) -> dict[str, int]:
 
 def pos_distribution(corpora: Sequence[str], n_sample: int = 300, *, max_chars: int = 2000, seed: int = 0,
                      n_docs: int | None = None) -> pd.DataFrame:
-    """Percentages of nouns, verbs, adjectives, prepositions (IN) and other tags (paper 001
-    Fig. 1), spaCy ``en_core_web_sm`` Penn tags, punctuation and spaces left out.
+    """Percentages of nouns, verbs, adjectives, prepositions (IN) and other tags (paper 001 Sec.2.2,
+    Fig.1), spaCy ``en_core_web_sm`` Penn tags, punctuation and spaces left out.
 
-    Sources: ``n_sample`` documents of each collection (the first ``n_sample`` of its seeded
-    shuffle, each cut at ``max_chars`` characters), and the REALSumm and SummEval summaries and
-    references. Columns ``source, kind, category, tokens, percent``.
+    Args:
+        corpora: collections; ``n_sample`` documents of each are tagged (the first ``n_sample`` of
+            its seeded shuffle, each cut at ``max_chars`` characters).
+        n_sample, max_chars, seed: as said.
+        n_docs: the first documents of REALSumm and SummEval, whose summaries and references are
+            tagged too (None: all).
+
+    Returns:
+        ``source, kind, category, tokens, percent``.
     """
     from sumeval.datasets.corpora import open_corpus
     from sumeval.retrieval.index import shuffle_order
@@ -243,15 +312,25 @@ _FILTERS_EVERY_TAGGING = ("NN NNS + VB* + JJ* (gesera)", "+ NNP NNPS (gesera-pn)
 def gesera_filters(corpus: str, size: int, seeds: Sequence[int], *, k: int = 10, n_docs: int | None = None,
                    filters: dict[str, frozenset | None] | None = None,
                    taggings: dict[str, tuple[str, bool]] | None = None, progress: bool = False) -> pd.DataFrame:
-    """SERA-k on REALSumm with the query filtered by part of speech, for each tagging of
-    :data:`GESERA_TAGGINGS` (tagger and casing), each filter of :data:`GESERA_FILTERS` (all of
-    them with GeSERA's own tagging, GeSERA's and the proper-noun filters with the others), each
-    REALSumm text form and each side of the filtering (``filtered``: candidate and reference,
-    as the reference code; ``candidate-only``: the reference's query left raw), over the seeds
-    of the index shuffle.
+    """SERA-k on REALSumm with the query filtered by part of speech: where the gap to the paper's
+    GeSERA-10 comes from (paper 001 Sec.2.2).
 
-    Columns ``seed, tagger, filter, text, reference_side, method, value`` (system-level
-    correlation with LitePyramid, 25 systems; ``tagger`` is ``"none"`` for the raw query).
+    For each tagging of :data:`GESERA_TAGGINGS` (tagger and casing), each filter of
+    :data:`GESERA_FILTERS` (all of them with GeSERA's own tagging, GeSERA's and the proper-noun
+    filters with the others), each REALSumm text form and each side of the filtering
+    (``filtered``: candidate and reference, as the reference code; ``candidate-only``: the
+    reference's query left raw), over the seeds of the index shuffle.
+
+    Args:
+        corpus, size, seeds: the indexes.
+        k: the cut-off.
+        n_docs: the first REALSumm documents (None: all).
+        filters, taggings: override :data:`GESERA_FILTERS`, :data:`GESERA_TAGGINGS`.
+        progress: show progress bars.
+
+    Returns:
+        ``seed, tagger, filter, text, reference_side, method, value`` (system-level correlation
+        with LitePyramid, 25 systems; ``tagger`` is ``"none"`` for the raw query).
     """
     from sumeval.retrieval.index import build_index
 
@@ -287,8 +366,9 @@ def gesera_filters(corpus: str, size: int, seeds: Sequence[int], *, k: int = 10,
 
 
 def gesera_filters_summary(frame: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
-    """Per (tagger, filter, text, reference side): ``mean, std, min, max`` over seeds, and the
-    first seed's value."""
+    """Per (tagger, filter, text, reference side) of :func:`gesera_filters`' frame, at ``method``:
+    ``mean, std, min, max`` over seeds, and the first seed's value.
+    """
     keys = ["tagger", "filter", "text", "reference_side"]
     sub = frame[frame["method"] == method]
     g = sub.groupby(keys, sort=False)["value"]

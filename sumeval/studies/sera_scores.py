@@ -60,9 +60,17 @@ def check_variants(variants: Sequence[str]) -> list[str]:
 # query sets
 # --------------------------------------------------------------------------------------------
 def realsumm_pairs(n_docs: int | None = None, text: str = "tokenized") -> pd.DataFrame:
-    """REALSumm as ``doc_id, system, summary, references (list of 1), litepyramid`` (2,500 rows).
+    """REALSumm as query pairs (2,500 rows when whole).
 
-    text : ``"tokenized"`` (as released) or ``"detok-references"`` (the untokenized reference)
+    Args:
+        n_docs: the first that many documents (None: all 100).
+        text: ``"tokenized"`` (as released) or ``"detok-references"`` (the untokenized reference).
+
+    Returns:
+        ``doc_id, system, summary, references (list of 1), litepyramid``.
+
+    Raises:
+        InputError: an unknown text form.
     """
     from sumeval.datasets.realsumm import load_realsumm, load_realsumm_documents
 
@@ -76,7 +84,9 @@ def realsumm_pairs(n_docs: int | None = None, text: str = "tokenized") -> pd.Dat
 
 
 def summeval_pairs(n_docs: int | None = None) -> pd.DataFrame:
-    """SummEval as ``doc_id, system, summary, references (list of 11), relevance`` (1,600 rows)."""
+    """SummEval as query pairs: ``doc_id, system, summary, references (list of 11), relevance``
+    (1,600 rows when whole; ``n_docs``: the first that many documents, None for all).
+    """
     from sumeval.datasets.summeval import load_summeval
 
     pairs = load_summeval(n_docs=n_docs)
@@ -88,11 +98,18 @@ def summeval_pairs(n_docs: int | None = None) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 def per_reference_scores(pairs: pd.DataFrame, index: Any, variants: Sequence[str], *,
                          progress: bool = False) -> dict[str, np.ndarray]:
-    """One-reference SERA scores of every (summary, reference): variant -> array (n, M).
+    """One-reference SERA scores of every (summary, reference) (:func:`sumeval.retrieval.sera.sera_per_reference`).
 
-    pairs : rows with ``summary`` and ``references`` (lists; M = the longest, shorter rows
-        padded with NaN); index : a :class:`sumeval.retrieval.index.Index`.
-    The score of a row against a set of its references is the mean over those columns.
+    Args:
+        pairs: rows with ``summary`` and ``references`` (lists; M = the longest, shorter rows
+            padded with NaN).
+        index: a :class:`sumeval.retrieval.index.Index`.
+        variants: registered SERA measure names (``sera-10``, ``gesera-dis-5`` ...).
+        progress: show progress bars.
+
+    Returns:
+        variant -> array (n, M). The score of a row against a set of its references is the mean
+        over those columns (:func:`sera_frame`).
     """
     from sumeval.retrieval.scorers import MEASURES, retrieve_lists
     from sumeval.retrieval.sera import sera_per_reference
@@ -119,7 +136,16 @@ def per_reference_scores(pairs: pd.DataFrame, index: Any, variants: Sequence[str
 
 def sera_frame(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray],
                columns: Sequence[int] | None = None) -> pd.DataFrame:
-    """``pairs`` plus one column per variant: the mean over the reference ``columns`` (all)."""
+    """``pairs`` plus one column per variant: the mean over the reference ``columns`` (None: all).
+
+    Args:
+        pairs: the pairs scored by :func:`per_reference_scores`.
+        per_ref: its result, variant -> (n, M).
+        columns: the references to average (indices into M).
+
+    Returns:
+        A copy of ``pairs`` with the variant columns.
+    """
     out = pairs.copy()
     for v, arr in per_ref.items():
         sub = arr if columns is None else arr[:, list(columns)]
@@ -129,8 +155,17 @@ def sera_frame(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray],
 
 def system_correlations(scored: pd.DataFrame, metrics: Sequence[str], human: str,
                         methods: Sequence[str] = METHODS) -> pd.DataFrame:
-    """System-level correlations (mean over documents per system), no interval:
-    ``metric, human, method, value, n`` (n = systems)."""
+    """System-level correlations (paper 001 Sec.3.4: the mean over documents per system), no interval.
+
+    Args:
+        scored: a frame with ``system`` and the metric and human columns.
+        metrics: metric columns.
+        human: the human column.
+        methods: correlation methods (default Pearson, Spearman, Kendall tau-b).
+
+    Returns:
+        ``metric, human, method, value, n`` (n = systems).
+    """
     from sumeval import stats
 
     res = stats.correlate(scored, list(metrics), [human], level="system", methods=tuple(methods), n_boot=0)
