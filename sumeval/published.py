@@ -1,7 +1,8 @@
 """Numbers as published in the papers, for side-by-side comparison with ours.
 
-These are the papers' reported values (never used to compute or tune anything). Each table is
-a tidy frame: ``paper, table, metric, human, method, value``.
+These are the papers' reported values (never used to compute or tune anything). The
+correlation tables of papers 000 and 001 are tidy frames ``paper, table, metric, human,
+method, value``; paper 002's ordering tables have their own columns (see each function).
 """
 from __future__ import annotations
 
@@ -68,3 +69,55 @@ def paper001_table2():
         for method, v in (("pearson", p), ("spearman", s), ("kendall_b", k)):
             rows.append(("001", "Table 2", metric, "litepyramid", method, v))
     return pd.DataFrame(rows, columns=["paper", "table", "metric", "human", "method", "value"])
+
+
+# paper 002 (Liu, Zeng & Li), Table 2: PMR in %, WLCS-l, #parameters in millions, per data set and
+# model in the paper's order (LSTM+PtrNet, Variant-LSTM+PtrNet, ATTOrderNet, SE-Graph)
+_P002_MODELS = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
+_P002_TABLE2 = {
+    "sentence": {
+        "arxiv": [(22.17, .6002, 11.0), (21.36, .5934, 66.9), (25.73, .6122, 40.9), (26.73, .6251, 12.4)],
+        "aan": [(35.65, .6575, 6.8), (35.62, .6564, 54.5), (40.00, .6763, 32.6), (45.97, .6995, 11.4)],
+        "nips": [(19.79, .5839, 3.2), (17.95, .5620, 43.6), (29.17, .6200, 13.4), (27.55, .6282, 4.5)],
+        "sind": [(13.61, .5756, 4.2), (13.13, .5703, 46.5), (13.57, .5733, 16.3), (15.07, .5838, 11.6)],
+    },
+    "paragraph": {
+        "press": [(42.33, .6543, 10.0), (35.04, .6304, 64.1), (42.57, .6555, 55.4), (46.90, .6749, 13.3)],
+        "statements": [(43.12, .6582, 6.6), (33.01, .6346, 53.7), (45.79, .6692, 45.0), (42.66, .6704, 12.0)],
+        "journal": [(5.24, .4549, 11.2), (4.85, .4424, 67.6), (5.27, .4595, 41.6), (5.29, .4618, 20.02)],
+        "lyrics": [(0.26, .1765, 8.9), (0.66, .1891, 60.7), (0.49, .1751, 52.1), (0.0, .1719, 12.4)],
+    },
+}
+# paper 002, Table 3a: Kendall tau, training set (rows) x test set (arXiv, AAN, NIPS), per model
+_P002_TABLE3A = {
+    "arxiv": [(.73, .77, .81), (.77, .80, .83), (.75, .79, .81), (.78, .80, .80)],
+    "aan": [(.64, .74, .65), (.73, .81, .75), (.64, .76, .65), (.72, .81, .80)],
+    "nips": [(.62, .65, .70), (.64, .64, .70), (.66, .70, .73), (.66, .71, .75)],
+}
+
+
+def paper002_table2():
+    """Paper 002 Table 2: ``level, dataset, model, pmr (fraction), wlcs_l, n_params``.
+
+    >>> t = paper002_table2()
+    >>> t[(t["dataset"] == "nips") & (t["model"] == "se_graph")][["pmr", "wlcs_l"]].values.round(4).tolist()
+    [[0.2755, 0.6282]]
+    """
+    import pandas as pd
+
+    rows = []
+    for level, sets in _P002_TABLE2.items():
+        for ds, vals in sets.items():
+            for m, (pmr, wl, pm) in zip(_P002_MODELS, vals):
+                rows.append((level, ds, m, pmr / 100, wl, pm * 1e6))
+    return pd.DataFrame(rows, columns=["level", "dataset", "model", "pmr", "wlcs_l", "n_params"])
+
+
+def paper002_table3a():
+    """Paper 002 Table 3a: ``train_set, test_set, model, tau`` (arXiv, AAN, NIPS)."""
+    import pandas as pd
+
+    tests = ("arxiv", "aan", "nips")
+    rows = [(tr, te, m, v) for tr, vals in _P002_TABLE3A.items() for m, row in zip(_P002_MODELS, vals)
+            for te, v in zip(tests, row)]
+    return pd.DataFrame(rows, columns=["train_set", "test_set", "model", "tau"])

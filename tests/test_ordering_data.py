@@ -18,6 +18,7 @@ from sumeval.ordering.data import (
     tokenize,
 )
 from sumeval.ordering.metrics import pmr
+from sumeval.ordering.sets import _raw_paragraphs
 from sumeval.ordering.noise import mini_sets, modify_text, noisy_document, noisy_set
 
 
@@ -125,7 +126,7 @@ def test_clean_paragraphs():
 
 def test_reuters_paragraphs_split_on_indent():
     text = "First para of the\nstory here.\n    Second para goes\non here.\n Reuter\n&#3;"
-    assert od._raw_paragraphs("reuters", text) == ["First para of the story here.", "Second para goes on here."]
+    assert _raw_paragraphs("reuters", text) == ["First para of the story here.", "Second para goes on here."]
 
 
 def test_bbc_paragraph_set():

@@ -36,6 +36,12 @@ def test_interval_not_containing_the_estimate_is_drawn(tmp_path):
     cmp = _comparison()
     cmp.loc[0, ["ci_low", "ci_high"]] = [0.2, 0.3]  # percentile intervals can miss the estimate
     fig, axes = plots.ours_vs_paper(cmp)
+    # row 0 (ROUGE-1, consistency, spearman; estimate 0.1) keeps its interval [0.2, 0.3] as given
+    segments = axes[0, 0].collections[0].get_segments()
+    assert np.allclose(segments[0][:, 0], [0.2, 0.3])
+    ours = [ln for ln in axes[0, 0].get_lines() if ln.get_label() == "sumeval"][0]
+    assert np.allclose(ours.get_xdata(), [0.1, 0.2, 0.3])  # the estimate stays outside its interval
+    assert np.allclose([seg[:, 0] for seg in segments[1:]], [[0.15, 0.25], [0.25, 0.35]])
     paths = figures.save(fig, "unit", "cmp", folder=tmp_path)
     assert [p.name for p in paths] == ["cmp.pdf", "cmp.png"] and all(p.stat().st_size > 0 for p in paths)
     assert paths[0].read_bytes()[:4] == b"%PDF" and paths[1].read_bytes()[:4] == b"\x89PNG"

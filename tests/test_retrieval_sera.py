@@ -1,10 +1,10 @@
-"""SERA and SERA-DIS against hand-computed retrieval lists (SPEC §2)."""
+"""SERA and SERA-DIS (paper 001 Eq.1-2) against hand-computed retrieval lists."""
 import math
 
 import pytest
 
 from sumeval.errors import InputError
-from sumeval.retrieval.sera import sera, sera_dis
+from sumeval.retrieval.sera import sera, sera_dis, sera_per_reference
 
 LN2 = math.log(2)
 
@@ -55,6 +55,23 @@ def test_sera_dis_uses_only_top_k():
     assert sera_dis(list("abc"), [list("xac")], 2) == pytest.approx((1 / math.log(3)) / (2 / LN2))
 
 
+def test_per_reference_terms_by_hand():
+    cand, refs = ["a", "b", "c", "d"], [["b", "a", "x"], ["z"], ["d", "c", "b", "a"]]
+    # k = 2: candidate top {a, b}; overlaps {a, b}, {}, {} -> 2/2, 0, 0
+    assert sera_per_reference(cand, refs, 2) == [1.0, 0.0, 0.0]
+    # k = 4: overlaps {a, b}, {}, {a, b, c, d} -> 2/4, 0, 4/4
+    assert sera_per_reference(cand, refs, 4) == [0.5, 0.0, 1.0]
+    # DIS, k = 2: reference 1: a at (j=0, l=1), b at (1, 0) -> 2 / ln 3, over D_max = 2 / ln 2
+    assert sera_per_reference(cand, refs[:1], 2, dis=True) == pytest.approx([(2 / math.log(3)) / (2 / LN2)])
+    # DIS, k = 4, reference 3 reversed: a (0,3) d (3,0) -> 1/ln 5 each, b (1,2) c (2,1) -> 1/ln 3 each
+    got = sera_per_reference(cand, refs, 4, dis=True)
+    assert got == pytest.approx([(1 / math.log(3) + 1 / math.log(3)) / (4 / LN2), 0.0,
+                                 (2 / math.log(5) + 2 / math.log(3)) / (4 / LN2)])
+    # SERA and SERA-DIS are the means of these terms
+    assert sera(cand, refs, 4) == sum(sera_per_reference(cand, refs, 4)) / 3
+    assert sera_dis(cand, refs, 4) == sum(got) / 3
+
+
 def test_bad_input_named():
     with pytest.raises(InputError, match="at least one reference"):
         sera(["a"], [], 5)
@@ -62,3 +79,5 @@ def test_bad_input_named():
         sera(["a"], [["a"]], 0)
     with pytest.raises(InputError, match="repeats a document"):
         sera_dis(["a", "a"], [["a"]], 5)
+    with pytest.raises(InputError, match="reference 0 list repeats"):
+        sera_per_reference(["a"], [["b", "b"]], 5, dis=True)

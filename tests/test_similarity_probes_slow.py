@@ -10,9 +10,9 @@ does not depend on its length beyond one window), and three summaries are made:
   entity of the text;
 - reversed: the copied sentences in reverse order.
 
-Done-when: the copy scores at most one alarm in 20 words, ESTIME-soft >= 0.98 and coherence
->= 0.9 for at least 4 articles in 5; the swap raises alarms and the reversal lowers coherence for
-at least 9 in 10. Measured at the scorers' default layer (9 for this model).
+Done-when: the copy scores at most one alarm in 20 words, ESTIME-soft >= 0.98 and coherence (the
+similarity order of Eq.3) >= 0.9 for at least 4 articles in 5; the swap raises alarms and the
+reversal lowers coherence for at least 9 in 10. Measured at the scorers' default layer (9 for this model).
 """
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def results():
                                 in_text=M.in_text_mask(se.words, te.words), phi_summary=table[se.first_ids],
                                 phi_text=table[te.first_ids])
             row[kind] = {L: {"alarms": sw["alarms"][j, j], "per20": sw["alarms"][j, j] / se.n_words * 20,
-                             "soft": sw["estime_soft"][j, j], "coherence": sw["coherence"][j, j]}
+                             "soft": sw["estime_soft"][j, j], "coherence": sw["similarity_order"][j, j]}
                          for j, L in enumerate(layers)}
         rows.append(row)
     for L in layers:  # shown with -s: the layer neighbourhood of the default

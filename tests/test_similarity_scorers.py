@@ -12,7 +12,9 @@ import pytest
 
 from sumeval.errors import InputError
 from sumeval.metrics import Batch, score_records
-from sumeval.similarity.scorers import CoherenceScorer, EstimeScorer, EstimeSoftScorer, default_layer
+from sumeval.similarity import measures as M
+from sumeval.similarity.scorers import (CoherenceScorer, EstimeScorer, EstimeSoftScorer, SimilarityOrderScorer,
+                                        default_layer)
 
 
 from conftest import model_installed as _have  # noqa: E402
@@ -28,8 +30,10 @@ OPTS = dict(model="minilm", device="cpu")
 
 
 def test_default_layer():
+    # floor(0.875 * num_hidden_layers): 21 of 24 (the reference's layer of bert-large), 10 of 12, 5 of 6
     assert default_layer(24) == 21 and default_layer(12) == 10 and default_layer(6) == 5
     assert default_layer(12, "all-mpnet-base-v2") == 9 and default_layer(6, "all-MiniLM-L6-v2") == 5
+    assert CoherenceScorer is SimilarityOrderScorer and CoherenceScorer.name == "coherence"
 
 
 def test_three_scorers_share_one_embedder_and_score():
@@ -49,6 +53,18 @@ def test_three_scorers_share_one_embedder_and_score():
     assert math.isnan(c["coherence"][1]) and np.isfinite(c["coherence"][[0, 2]]).all()
     assert co.last_undefined == [(1, "the summary has one word: an order needs at least two")]
     assert es.layer == 5 and es.text_layer == 5 and not es.higher_is_better
+    # values: summary 0's words all occur in the text (|M| = N), so adjusted = alarms; summary 2
+    # has 8 words (Burnley drew 0-0 with Tottenham on Sunday .) of which "drew" is not in the
+    # text: adjusted = alarms * 8 / 7
+    assert a["estime-alarms-adjusted"][0] == a["estime-alarms"][0]
+    assert a["estime-alarms-adjusted"][2] == pytest.approx(a["estime-alarms"][2] * 8 / 7)
+    # and each value is the measure of the engine's arrays at layer 5
+    et, e2 = es.embedder.embed_many([TEXT, summaries[2]])
+    pts = M.points_of_similarity(e2.layer(5), et.layer(5))
+    assert a["estime-alarms"][2] == M.estime_alarms(e2.first_ids, et.first_ids, pts,
+                                                    M.in_text_mask(e2.words, et.words))["alarms"]
+    assert c["coherence"][2] == M.similarity_order(pts)
+    assert s["estime-soft"][2] == pytest.approx(M.estime_soft(so.table[e2.first_ids], so.table[et.first_ids], pts))
 
 
 def test_layers_options_and_signature():
@@ -77,8 +93,15 @@ def test_empty_text_gives_nan_with_reason_and_score_records_skips_empty_summary(
 def test_non_ascii_inputs_do_not_crash():
     text = "Zürich's café served crème brûlée to the naïve visitors from 東京 on Sunday ."
     b = Batch(summaries=["The café in Zürich served crème brûlée .", "🙂"], texts=[text, text])
-    s = EstimeSoftScorer(**OPTS).score_batch(b)["estime-soft"]
+    sc = EstimeSoftScorer(**OPTS)
+    s = sc.score_batch(b)["estime-soft"]
     assert np.isfinite(s[0])
+    # the words are found in the NFKD text (accents decomposed), so they match the text's words
+    es, et = sc.embedder.embed_many([b.summaries[0], text])
+    assert es.words == ["The", "cafe\u0301", "in", "Zu\u0308rich", "served", "cre\u0300me", "bru\u0302le\u0301e", "."]
+    assert M.in_text_mask(es.words, et.words).tolist() == [False, True, False, True, True, True, True, True]
+    pts = M.points_of_similarity(es.layer(sc.layer), et.layer(sc.text_layer))
+    assert s[0] == pytest.approx(M.estime_soft(sc.table[es.first_ids], sc.table[et.first_ids], pts))
 
 
 @pytest.mark.skipif(not _have("mpnet"), reason="all-mpnet-base-v2 is not installed")

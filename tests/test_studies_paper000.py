@@ -1,5 +1,6 @@
-"""The paper-000 study functions (layer_probing, estime_layers, coherence_order) on tiny inputs,
-best-layer selection on a hand-made frame, and the figures."""
+"""The paper-000 study functions (summeval_extraction, layer_pairs, layer_probing: the studies
+layer_probing, estime_layers, coherence_order) on tiny inputs, best-layer selection on a
+hand-made frame, and the figures."""
 from __future__ import annotations
 
 import math
@@ -10,32 +11,14 @@ import pytest
 
 from sumeval.errors import InputError
 from sumeval.similarity import measures as M
-from sumeval.studies import paper000 as P
+from sumeval.studies import layer_pairs as P
+from sumeval.studies import layer_probing as LP
+from sumeval.studies import summeval_extraction as X
 
 MODEL = "all-MiniLM-L6-v2"
 
 
 # ---------------------------------------------------------------------------------- pure parts
-def test_local_order_profile_equals_local_order_tau():
-    rng = np.random.default_rng(0)
-    for n in (1, 2, 5, 23):
-        pts = rng.integers(0, 8, size=(3, n))
-        prof = M.local_order_profile(pts, 30)
-        for r in range(3):
-            for d in (1, 2, 7, 30):
-                a, b = M.local_order_tau(pts[r], d), prof[r, d - 1]
-                assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b)
-    # by hand: b = (0, 2, 1, 3); lag 1 pairs: 0<2 c, 2>1 d, 1<3 c -> (2-1)/3
-    assert M.local_order_profile(np.array([[0, 2, 1, 3]]), 1)[0, 0] == pytest.approx(1 / 3)
-
-
-def test_points_all_pairs_equals_layer_pair_points():
-    rng = np.random.default_rng(1)
-    S = rng.normal(size=(7, 3, 5)).astype(np.float16)
-    T = rng.normal(size=(9, 3, 5)).astype(np.float16)
-    assert np.array_equal(P._points_all_pairs(S, T), M.layer_pair_points(S, T))
-
-
 def _corr_frame():
     rows = []
     # value = s + t/10 on the diagonal grid, with a planted off-diagonal maximum
@@ -70,42 +53,81 @@ def test_best_layer_on_hand_made_frame():
     assert fb["summary_layer"] == 2 and fb["chosen"] is False and math.isnan(fb["value"])
 
 
+def test_unknown_measure_is_named():
+    with pytest.raises(InputError, match="'coherence_order'.*similarity_order"):
+        P.layer_correlations(pd.DataFrame(), pd.DataFrame(columns=["doc_id", "system"]),
+                             measures=["coherence_order"], humans=[])
+
+
+def test_default_layer_is_the_scorers_one():
+    from sumeval.similarity.scorers import default_layer
+
+    # one function: the study passes num_hidden_layers (selectable layers - 1) and the model name
+    assert P.default_layer is default_layer
+    assert P.default_layer(7 - 1, MODEL) == 5 and P.default_layer(13 - 1, "all-mpnet-base-v2") == 9
+
+
+def test_pairs_key_follows_content():
+    pairs = pd.DataFrame({"doc_id": ["d1", "d1"], "system": ["a", "b"], "summary": ["x", "y"],
+                          "text": ["T", "T"]})
+    k = X.pairs_key(pairs)
+    assert k == X.pairs_key(pairs.copy()) and len(k) == 64
+    assert X.pairs_key(pairs.assign(text=["T", "U"])) != k
+    assert X.pairs_key(pairs.assign(summary=["x", "z"])) != k
+
+
 def test_load_pairs_subsets_and_bad_input():
-    pairs = P.load_pairs(2, 3, text_words=10)
+    pairs = X.load_pairs(2, 3, text_words=10)
     assert len(pairs) == 6 and pairs["doc_id"].nunique() == 2
     assert all(len(t.split()) == 10 for t in pairs["text"])
     with pytest.raises(InputError, match="n_systems"):
-        P.load_pairs(1, 17)
+        X.load_pairs(1, 17)
     with pytest.raises(InputError, match="text_words"):
-        P.load_pairs(1, 0, -1)
+        X.load_pairs(1, 0, -1)
     with pytest.raises(InputError, match="precision 'fp8'"):
-        P.embedder(MODEL, "fp8")
+        X.embedder(MODEL, "fp8")
 
 
 # ---------------------------------------------------------------------------------- with MiniLM
 @pytest.fixture(scope="module")
 def tiny():
-    pairs = P.load_pairs(2, 3, text_words=60)
-    info = P.extract(pairs, MODEL)
+    pairs = X.load_pairs(2, 3, text_words=60)
+    info = X.extract(pairs, MODEL)
     return pairs, info
 
 
 @pytest.mark.slow
 def test_extract_and_probe_frames(tiny):
+    from sumeval.similarity import probe
+
     pairs, info = tiny
     assert info["n_texts"] == 2 and info["n_layers"] == 7 and info["model_name"] == MODEL
-    again = P.extract(pairs, MODEL)
+    assert info["n_summaries"] == pairs["summary"].nunique()
+    again = X.extract(pairs, MODEL)
     assert again["computed"] == 0  # everything from the engine's memory or disk cache
-    prof, hist = P.probe_frames(pairs, MODEL, cache=False)
+    prof, hist = LP.probe_frames(pairs, MODEL, cache=False)
     assert list(prof.columns) == ["source", "kind", "layer", "norm", "change", "cos", "n_documents"]
     assert set(prof["source"]) == {"text", "summary"} and set(prof["kind"]) == {"cls", "token"}
     assert len(prof) == 2 * 2 * 7
     last = prof[prof["layer"] == 6]
     assert last["change"].isna().all() and last["cos"].isna().all()  # no next layer
+    # values: the text-token norm at layer 3 is the mean over the 2 texts of the mean token norm,
+    # and the change at layer 2 the mean over texts of mean_i |e_i^3 - e_i^2|, from the arrays
+    emb = X.embedder(MODEL)
+    texts = [e.emb.astype(np.float64) for e in emb.embed_many(list(dict.fromkeys(pairs["text"])))]
+    tok = prof[(prof["source"] == "text") & (prof["kind"] == "token")].set_index("layer")
+    assert tok.loc[3, "norm"] == pytest.approx(np.mean([np.linalg.norm(E[:, 3], axis=1).mean() for E in texts]))
+    assert tok.loc[2, "change"] == pytest.approx(
+        np.mean([np.linalg.norm(E[:, 3] - E[:, 2], axis=1).mean() for E in texts]))
+    assert (tok["n_documents"] == 2).all()
     assert list(hist.columns) == ["source", "layer", "bin_low", "bin_high", "share"]
-    edges, shares = P.histogram_matrix(hist, "all")
+    edges, shares = LP.histogram_matrix(hist, "all")
     assert shares.shape == (7, 200) and edges.shape == (201,)
     assert np.allclose(shares.sum(axis=1), 1.0)
+    # the text histogram is the pooled pairwise-cosine counts of the two texts, normalised per layer
+    counts = sum(probe.pairwise_cosine_counts(E) for E in texts)
+    _, text_shares = LP.histogram_matrix(hist, "text")
+    assert np.allclose(text_shares, counts / counts.sum(axis=1, keepdims=True))
 
 
 @pytest.mark.slow
@@ -115,12 +137,12 @@ def test_layer_pair_scores_match_the_single_pair_measures(tiny):
     pairs, _ = tiny
     scores, local = P.layer_pair_scores(pairs, MODEL, max_d=5, cache=False)
     assert list(scores.columns) == ["doc_id", "system", "summary_layer", "text_layer", "estime_alarms",
-                                    "estime_soft", "coherence_order", "n_words", "n_in_text"]
+                                    "estime_soft", "similarity_order", "n_words", "n_in_text"]
     assert len(scores) == len(pairs) * 7 * 7
     assert list(local.columns) == ["doc_id", "system", "layer", "d", "tau_d"]
     assert len(local) == len(pairs) * 7 * 5
     # one pair, one layer pair, by the single-pair functions
-    emb = P.embedder(MODEL)
+    emb = X.embedder(MODEL)
     row = pairs.iloc[4]
     et, es = emb.embed_many([row["text"], row["summary"]])
     table = raw_embedding_table(emb.spec)
@@ -131,8 +153,8 @@ def test_layer_pair_scores_match_the_single_pair_measures(tiny):
     alarms = M.estime_alarms(es.first_ids, et.first_ids, pts, M.in_text_mask(es.words, et.words))["alarms"]
     assert got["estime_alarms"] == alarms
     assert got["estime_soft"] == pytest.approx(M.estime_soft(table[es.first_ids], table[et.first_ids], pts))
-    c = M.coherence(pts)
-    assert (math.isnan(c) and math.isnan(got["coherence_order"])) or got["coherence_order"] == pytest.approx(c)
+    c = M.similarity_order(pts)
+    assert (math.isnan(c) and math.isnan(got["similarity_order"])) or got["similarity_order"] == pytest.approx(c)
     pts4 = M.points_of_similarity(es.layer(4), et.layer(4))
     loc = local[(local["doc_id"] == row["doc_id"]) & (local["system"] == row["system"])
                 & (local["layer"] == 4) & (local["d"] == 3)]["tau_d"].iloc[0]
@@ -160,18 +182,38 @@ def test_plots_return_figures(tiny):
     from sumeval.plots import similarity as sp
 
     pairs, _ = tiny
-    prof, hist = P.probe_frames(pairs, MODEL)
+    prof, hist = LP.probe_frames(pairs, MODEL)
     scores, local = P.layer_pair_scores(pairs, MODEL, max_d=5)
     corr = P.layer_correlations(scores, pairs)
     lc = P.local_order_correlations(local, pairs)
-    figs = [sp.layer_profiles(prof, v)[0] for v in ("norm", "change", "cos")]
-    figs.append(sp.cosine_histogram(*P.histogram_matrix(hist))[0])
+    figs = []
+    for v in ("norm", "change", "cos"):
+        fig, ax = sp.layer_profiles(prof, v)
+        figs.append(fig)
+        # the line of text tokens draws the profile's values over the layers
+        line = [ln for ln in ax.get_lines() if ln.get_label() == "tokens, texts"][0]
+        want = prof[(prof["source"] == "text") & (prof["kind"] == "token")].sort_values("layer").dropna(subset=[v])
+        assert np.allclose(line.get_ydata(), want[v]) and list(line.get_xdata()) == list(want["layer"])
+    edges, shares = LP.histogram_matrix(hist)
+    fig, ax = sp.cosine_histogram(edges, shares)
+    used = np.flatnonzero(np.nansum(shares, axis=0) > 0)
+    assert np.allclose(ax.get_images()[0].get_array(), shares[:, used[0]:used[-1] + 1])
+    figs.append(fig)
     fig, axes = sp.layer_pair_grid(corr, measures=["estime_soft", "estime_alarms"],
                                    humans=P.QUALITIES, method="kendall_c")
     assert axes.shape == (2, 4)
+    # panel (ESTIME-soft, relevance): summary layer on y (rows), text layer on x (columns)
+    want = corr[(corr["measure"] == "estime_soft") & (corr["human"] == "relevance") & (corr["method"] == "kendall_c")]
+    img = np.asarray(axes[0, 1].get_images()[0].get_array(), dtype=float)
+    for _, r in want.iterrows():
+        assert (math.isnan(r["value"]) and math.isnan(img[r["summary_layer"], r["text_layer"]])) or \
+            img[r["summary_layer"], r["text_layer"]] == pytest.approx(r["value"])
     figs.append(fig)
     fig, axes = sp.local_order_grid(lc)
     assert len(axes) == 2
+    img = np.asarray(axes[0].get_images()[0].get_array(), dtype=float)  # coherence: layer (y) x d (x)
+    cell = lc[(lc["human"] == "coherence") & (lc["layer"] == 4) & (lc["d"] == 3)]["value"].iloc[0]
+    assert (math.isnan(cell) and math.isnan(img[4, 2])) or img[4, 2] == pytest.approx(cell)
     figs += [fig, sp.diagonal_profiles(corr, measures=["estime_soft"])[0]]
     for f in figs:
         assert isinstance(f, matplotlib.figure.Figure)

@@ -9,30 +9,21 @@ import pytest
 from sumeval.errors import InputError
 from sumeval.retrieval.index import build_index
 from sumeval.retrieval.scorers import SeraScorer
-from sumeval.retrieval.sera import sera, sera_dis
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import index_size_sweep as iss
+from sumeval.studies import sera_scores as ss
 
 from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
 
 
 def test_paper_labels():
-    assert iss.paper_label("gesera-dis-10") == "GeSERA-DIS-10"
-    assert iss.paper_label("sera-kw-10") == "SERA-KW-10"
-    assert iss.paper_label("sera-dis-np-5") == "SERA-DIS-NP-5"
+    assert ss.paper_label("gesera-dis-10") == "GeSERA-DIS-10"
+    assert ss.paper_label("sera-kw-10") == "SERA-KW-10"
+    assert ss.paper_label("sera-dis-np-5") == "SERA-DIS-NP-5"
     with pytest.raises(InputError, match="sera-11"):
-        iss.check_variants(["sera-11"])
-
-
-def test_pair_scores_equal_the_sera_functions():
-    cand, refs = ["a", "b", "c", "d"], [["b", "a", "x"], ["z"], ["d", "c", "b", "a"]]
-    for k in (2, 3, 4):
-        got = iss._pair_scores(cand, refs, k, False)
-        assert got == pytest.approx([sera(cand, [r], k) for r in refs])
-        got = iss._pair_scores(cand, refs, k, True)
-        assert got == pytest.approx([sera_dis(cand, [r], k) for r in refs])
-    # by hand, k = 2, DIS: a at (0, 1), b at (1, 0) -> 2 / ln 3, over D_max = 2 / ln 2
-    assert iss._pair_scores(cand, refs[:1], 2, True)[0] == pytest.approx((2 / np.log(3)) / (2 / np.log(2)))
+        ss.check_variants(["sera-11"])
+    # the sweep uses the shared module's functions, not copies of them
+    assert iss.per_reference_scores is ss.per_reference_scores and ai.sera_frame is ss.sera_frame
 
 
 def test_per_reference_scores_average_to_the_scorer(corpus, tmp_path):
@@ -40,16 +31,16 @@ def test_per_reference_scores_average_to_the_scorer(corpus, tmp_path):
                           "summary": ["bird", "bird dog", "dog"],
                           "references": [["bird", "dog"], ["bird", "dog"], ["bird", "fish"]]})
     ix = build_index(str(corpus), len(DOCS), 0, "sparse")
-    per_ref = iss.per_reference_scores(pairs, ix, ["sera-5", "sera-dis-5"])
+    per_ref = ss.per_reference_scores(pairs, ix, ["sera-5", "sera-dis-5"])
     # "bird" and "dog" each retrieve 2 documents, "bird dog" all 4 of them
     np.testing.assert_allclose(per_ref["sera-5"], [[0.4, 0.0], [0.4, 0.4], [0.0, 0.0]])
     scorer = SeraScorer(k=5, corpus=str(corpus), size=len(DOCS), seed=0)
     from sumeval.metrics import score_records
 
     frame, _ = score_records(pairs[["summary", "references"]].to_dict("records"), [scorer])
-    assert iss.sera_frame(pairs, per_ref)["sera-5"].tolist() == pytest.approx(frame["sera-5"].tolist())
+    assert ss.sera_frame(pairs, per_ref)["sera-5"].tolist() == pytest.approx(frame["sera-5"].tolist())
     # a subset of references is the mean of its columns
-    assert iss.sera_frame(pairs, per_ref, [1])["sera-5"].tolist() == pytest.approx([0.0, 0.4, 0.0])
+    assert ss.sera_frame(pairs, per_ref, [1])["sera-5"].tolist() == pytest.approx([0.0, 0.4, 0.0])
 
 
 def test_resolve_sizes(corpus):
@@ -147,7 +138,7 @@ def test_rouge_rows_agree_with_metric_correlations():
     assert len(real) == 12 and np.allclose(real["value"], real["ours"])
     # SummEval: ROUGE with each reference alone, averaged over the 11 columns, is the study's
     # all-reference ROUGE, and so are its system-level correlations
-    pairs = iss.summeval_pairs(2)
+    pairs = ss.summeval_pairs(2)
     per_ref = ai.rouge_per_reference(pairs)
     rows = {k: mc.TABLE1_ROWS[k] for k in ai.ROUGE_SUMMEVAL}
     scored = mc.score_rows(pairs, rows, dataset="summeval")

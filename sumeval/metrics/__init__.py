@@ -1,9 +1,13 @@
 """Measures of summary quality behind one interface.
 
 >>> from sumeval import metrics
->>> [m.name for m in metrics.available()][:3]           # doctest: +SKIP
+>>> "rouge-2" in [m.name for m in metrics.available()]
+True
 >>> scorer = metrics.get_scorer("rouge-2")              # loads once, scores many
+>>> records = [{"summary": "the cat sat on the mat", "references": ["a cat sat on the mat"]}]
 >>> frame, report = metrics.score_records(records, ["rouge-1", "bleu"])
+>>> round(float(frame.loc[0, "rouge-1-f"]), 3)          # 5 of 6 unigrams shared: P = R = 5/6
+0.833
 
 Each measure lives in its own module and is imported only when asked for (no model, index or
 heavy library is loaded at import time). A study package adds its measures with

@@ -2,8 +2,11 @@
 
 Modules (import the one you need; nothing heavy is imported here):
 
-- :mod:`sumeval.ordering.metrics` — ``pmr``, ``accuracy``, ``kendall_tau``, ``wlcs_l`` (py-rouge's ROUGE-W).
-- :mod:`sumeval.ordering.data` — ``load_ordering_set(name, split)``, ``OrderingSet``, vocabulary, GloVe.
+- :mod:`sumeval.ordering.metrics` — ``pmr``, ``accuracy``, ``kendall_tau``, ``wlcs_l`` (paper 002 Sec.4.2,
+  Eq.5-7; py-rouge's ROUGE-W).
+- :mod:`sumeval.ordering.data` — one import for ``load_ordering_set(name, split)``, ``OrderingSet``,
+  entities, vocabulary and GloVe, which live in :mod:`~sumeval.ordering.documents`,
+  :mod:`~sumeval.ordering.sets`, :mod:`~sumeval.ordering.entities` and :mod:`~sumeval.ordering.vocabulary`.
 - :mod:`sumeval.ordering.noise` — ``noisy_set`` (Insert / Remove / Modify), ``mini_sets`` (bootstrap).
 - :mod:`sumeval.ordering.models`, :mod:`sumeval.ordering.decode`, :mod:`sumeval.ordering.train` —
   LSTM+PtrNet, Variant-LSTM+PtrNet, ATTOrderNet and SE-Graph; beam search; the training loop.

@@ -1,4 +1,4 @@
-"""Beam-search decoding of a pointer ordering model (paper: beam 32).
+"""Beam-search decoding of a pointer ordering model (paper 002 Sec.4.1: beam width 32).
 
 :func:`beam_search` orders one document at a time: the ``beam`` hypotheses are a batch; each
 step extends every hypothesis by every still-unplaced unit and keeps the ``beam`` best by
@@ -11,8 +11,21 @@ from typing import Sequence
 
 
 def beam_search(model, tokens, unit_mask, beam: int = 32, graph=None) -> list[list[int]]:
-    """Predicted orders for a batch: ``tokens`` (B, N, T), ``unit_mask`` (B, N) on the model's device;
-    ``graph`` (:func:`~sumeval.ordering.models.encode_graphs`, same device) for SE-Graph."""
+    """Predicted orders for a batch, by beam search over the pointer decoder.
+
+    Args:
+        model: a pointer model of :func:`~sumeval.ordering.models.build_model`.
+        tokens: (B, N, T) int64 word ids on the model's device.
+        unit_mask: (B, N) bool.
+        beam: the beam width (>= 1; 1 is greedy).
+        graph: :func:`~sumeval.ordering.models.encode_graphs` (same device), for SE-Graph.
+
+    Returns:
+        B orders: the input positions in predicted order.
+
+    Raises:
+        InputError: ``beam < 1``.
+    """
     import torch
 
     if beam < 1:
@@ -53,8 +66,21 @@ def beam_search(model, tokens, unit_mask, beam: int = 32, graph=None) -> list[li
 def predict_orders(model, token_ids: Sequence[Sequence[Sequence[int]]], beam: int = 32,
                    batch_size: int = 32, max_tokens: int = 60, device=None, graphs=None,
                    progress: bool = False) -> list[list[int]]:
-    """Predicted orders for documents given as ``[doc][unit in input order][token id]``;
-    ``graphs`` (one :data:`~sumeval.ordering.models.DocGraph` per document) for SE-Graph."""
+    """Predicted orders for documents by :func:`beam_search`, in batches.
+
+    Args:
+        model: a pointer model of :func:`~sumeval.ordering.models.build_model`.
+        token_ids: ``[doc][unit in input order][token id]``.
+        beam: the beam width.
+        batch_size: documents per batch.
+        max_tokens: tokens kept per unit.
+        device: the model's device (default: where its parameters are).
+        graphs: one :data:`~sumeval.ordering.models.DocGraph` per document, for SE-Graph.
+        progress: show a progress bar.
+
+    Returns:
+        One order per document: the input positions in predicted order.
+    """
     from tqdm.auto import tqdm
 
     from sumeval.ordering.models import encode_batch, encode_graphs, graph_to

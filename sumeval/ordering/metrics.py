@@ -1,23 +1,26 @@
-"""Text-ordering metrics of paper 002 (SPEC.md §3): PMR, Acc, Kendall tau and WLCS-l.
+"""Text-ordering metrics of paper 002 (Liu, Zeng & Li, Sec.4.2): PMR, Acc, Kendall tau and WLCS-l.
 
 An *order* is a list of sentence (or paragraph) indices: ``order[k]`` is the index of the
 sentence placed at position ``k``. Every function takes ``pred`` and ``gold``, two lists of
 orders of the same length (one order per document), where ``pred[d]`` and ``gold[d]`` must
-both be permutations of ``0 .. n_d - 1``. Each returns the corpus-level value, a float:
+both be permutations of ``0 .. n_d - 1``. Each returns the corpus-level value, a float, the
+mean over the K documents of a per-document value (the ``*_document`` functions):
 
-- ``pmr``: fraction of documents predicted exactly.
-- ``accuracy``: per document, the fraction of positions ``k`` with ``pred[k] == gold[k]``;
-  averaged over documents (a macro average, so a long document weighs as much as a short one).
-- ``kendall_tau``: per document, ``1 - 2 * inversions / C(n, 2)`` where an inversion is a
-  pair of sentences placed by ``pred`` in the opposite relative order to ``gold``; averaged
-  over documents. Undefined for a document of one sentence (an ``InputError``).
-- ``wlcs_l``: the paper's length-adapted ROUGE-W, exactly as py-rouge 1.1 computes it
-  (``Rouge(metrics=['rouge-w'], weight_factor=w, alpha=0.5, limit_length=False)`` with the
-  gold order as the reference and the predicted order as the hypothesis, indices as tokens);
-  see :func:`wlcs_l_document` for the steps. Averaged over documents.
+- ``pmr`` (Sec.4.2): ``PMR = (1/K) sum_i 1[o_hat^i = o^i*]``, the fraction of documents
+  predicted exactly.
+- ``accuracy`` (Sec.4.2, Acc): per document, the fraction of positions ``k`` with
+  ``pred[k] == gold[k]``; averaged over documents (a macro average, so a long document weighs as
+  much as a short one).
+- ``kendall_tau`` (Sec.4.2): per document ``tau = 1 - 2 * inversions / C(n, 2)``, an inversion
+  being a pair of sentences placed by ``pred`` in the opposite relative order to ``gold``.
+  Undefined for a document of one sentence (an ``InputError``).
+- ``wlcs_l`` (Sec.4.2, Eq.5-7): the paper's length-adapted ROUGE-W, exactly as py-rouge 1.1
+  computes it (``Rouge(metrics=['rouge-w'], weight_factor=w, alpha=0.5, limit_length=False)``
+  with the gold order as the reference and the predicted order as the hypothesis, indices as
+  tokens), which is what the paper ran; see :func:`wlcs_l_document` for the steps and how
+  py-rouge's F relates to Eq.7.
 
-The ``*_document`` functions give the per-document values; :func:`ordering_scores` gives all
-four corpus values at once.
+:func:`ordering_scores` gives all four corpus values at once.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ __all__ = [
     "wlcs_l",
     "wlcs_l_document",
     "kendall_tau_document",
+    "pmr_document",
     "accuracy_document",
     "inversions",
     "ordering_scores",
@@ -81,11 +85,19 @@ def _check_permutation(order: Order, doc: int, which: str) -> list[int]:
 
 
 def check_orders(pred: Sequence[Order], gold: Sequence[Order]) -> list[tuple[list[int], list[int]]]:
-    """Validate a corpus of predicted and gold orders; return them as pairs of int lists.
+    """Validate a corpus of predicted and gold orders.
 
-    Raises ``InputError`` when the two corpora differ in length, the corpus is empty, a
-    document's two orders differ in length, or an order is not a permutation of ``0..n-1``
-    (the message names the document index and the offending value).
+    Args:
+        pred: one predicted order per document.
+        gold: one gold order per document.
+
+    Returns:
+        ``(pred[d], gold[d])`` as pairs of int lists.
+
+    Raises:
+        InputError: the two corpora differ in length, the corpus is empty, a document's two
+            orders differ in length, or an order is not a permutation of ``0..n-1`` (the
+            message names the document index and the offending value).
     """
     try:
         n_pred, n_gold = len(pred), len(gold)
@@ -113,13 +125,31 @@ def check_orders(pred: Sequence[Order], gold: Sequence[Order]) -> list[tuple[lis
 # --------------------------------------------------------------------------------------------
 # per-document values (inputs assumed valid)
 # --------------------------------------------------------------------------------------------
+def pmr_document(pred: list[int], gold: list[int]) -> float:
+    """1.0 when ``pred`` is ``gold`` exactly, else 0.0 (PMR's term, paper 002 Sec.4.2).
+
+    >>> pmr_document([0, 1, 2], [0, 1, 2]), pmr_document([1, 0, 2], [0, 1, 2])
+    (1.0, 0.0)
+    """
+    return 1.0 if pred == gold else 0.0
+
+
 def accuracy_document(pred: list[int], gold: list[int]) -> float:
-    """Fraction of positions where ``pred`` and ``gold`` hold the same sentence."""
+    """Acc of one document (paper 002 Sec.4.2): the fraction of positions where ``pred`` and
+    ``gold`` hold the same sentence.
+
+    >>> accuracy_document([0, 2, 1, 3], [0, 1, 2, 3])  # positions 0 and 3 right
+    0.5
+    """
     return sum(p == g for p, g in zip(pred, gold)) / len(gold)
 
 
 def inversions(pred: list[int], gold: list[int]) -> int:
-    """Number of sentence pairs that ``pred`` places in the opposite order to ``gold``."""
+    """Number of sentence pairs that ``pred`` places in the opposite order to ``gold``.
+
+    >>> inversions([2, 0, 1], [0, 1, 2])  # 2 before 0 and 2 before 1
+    2
+    """
     gold_pos = {s: k for k, s in enumerate(gold)}
     seq = [gold_pos[s] for s in pred]
     n = len(seq)
@@ -127,7 +157,20 @@ def inversions(pred: list[int], gold: list[int]) -> int:
 
 
 def kendall_tau_document(pred: list[int], gold: list[int]) -> float:
-    """``1 - 2 * inversions / C(n, 2)`` for one document of ``n >= 2`` sentences."""
+    """Kendall tau of one document (paper 002 Sec.4.2): ``1 - 2 * inversions / C(n, 2)``.
+
+    Args:
+        pred, gold: orders of the same ``n >= 2`` sentences.
+
+    Returns:
+        tau in [-1, 1].
+
+    Raises:
+        InputError: ``n < 2``.
+
+    >>> kendall_tau_document([2, 0, 1], [0, 1, 2])  # 1 - 2 * 2 / 3
+    -0.33333333333333326
+    """
     n = len(gold)
     if n < 2:
         raise InputError(
@@ -167,20 +210,40 @@ def _wlcs_dirs(x: list[int], y: list[int], w: float) -> dict[tuple[int, int], st
 
 
 def wlcs_l_document(pred: list[int], gold: list[int], weight: float = 1.2, alpha: float = 0.5) -> dict[str, float]:
-    """WLCS-l of one document as py-rouge 1.1 computes ROUGE-W: ``{"p", "r", "f", "hits"}``.
+    """WLCS-l of one document (paper 002 Sec.4.2, Eq.5-7) as py-rouge 1.1 computes ROUGE-W.
 
-    Steps (SPEC.md §3), with ``w = weight``, gold = reference, pred = hypothesis:
+    The paper: ``P = f^-1(WLCS / f(n))`` (Eq.5), ``R = f^-1(WLCS / f^2(n))`` (Eq.6, the
+    "doubled operator" that makes the score shrink as texts grow) and ``F = (1 + a^2) R P /
+    (R + a^2 P)`` (Eq.7), with Lin's (2004) weighting ``f(k) = k^w``, computed with py-rouge at
+    its default alpha. py-rouge writes F as ``P R / ((1 - alpha) P + alpha R)``: its default
+    alpha = 0.5 gives ``2 P R / (P + R)``, the harmonic mean, which is Eq.7 with ``a = 1`` (not
+    ``a = 0.5``). Steps, with ``w = weight``, gold = reference, pred = hypothesis:
 
     1. DP over (gold position i, pred position j): on a match
        ``v[i,j] = v[i-1,j-1] + (l+1)^w - l^w`` (l = run length at (i-1,j-1)); otherwise
        move up if ``v[i-1,j] >= v[i,j-1]`` else left, run length 0.
     2. Back-track from (m, n) and mark the matched gold positions.
-    3. ``hits`` = sum over maximal runs of consecutive marked gold positions of
+    3. ``hits`` (py-rouge's WLCS) = sum over maximal runs of consecutive marked gold positions of
        ``run_length^w`` (not the DP value).
-    4. ``P = (hits / n^w)^(1/w)``; ``R = (hits / (n^w)^w)^(1/w)`` — the reference count is
-       raised to ``w`` twice (paper Eq. 6, the "doubled operator"), so identical orders of
-       3, 5, 10 items give R = 0.8027, 0.7248, 0.6310 and F = 0.8906, 0.8404, 0.7737.
-    5. ``F = P R / ((1 - alpha) P + alpha R)`` (0 when P or R is 0).
+    4. ``P = (hits / n^w)^(1/w)`` (Eq.5); ``R = (hits / (m^w)^w)^(1/w)`` (Eq.6: the reference
+       count raised to ``w`` twice), so identical orders of 3, 5, 10 items give R = 0.8027,
+       0.7248, 0.6310 and F = 0.8906, 0.8404, 0.7737.
+    5. ``F = P R / ((1 - alpha) P + alpha R)`` (Eq.7 with ``a = 1`` at alpha = 0.5; 0 when P or
+       R is 0).
+
+    Args:
+        pred, gold: orders of the same sentences.
+        weight: w (the paper: 1.2, py-rouge's ``weight_factor``).
+        alpha: py-rouge's alpha (0.5, the paper's default).
+
+    Returns:
+        ``{"p", "r", "f", "hits"}``.
+
+    Raises:
+        InputError: ``weight <= 0``.
+
+    >>> round(wlcs_l_document([0, 1, 2], [0, 1, 2])["f"], 4)  # identical orders of 3 items
+    0.8906
     """
     w = float(weight)
     if not w > 0:
@@ -225,19 +288,24 @@ def wlcs_l_document(pred: list[int], gold: list[int], weight: float = 1.2, alpha
 # corpus values
 # --------------------------------------------------------------------------------------------
 def pmr(pred: Sequence[Order], gold: Sequence[Order]) -> float:
-    """Perfect match ratio: fraction of documents whose predicted order equals the gold order."""
+    """PMR (paper 002 Sec.4.2): the fraction of documents whose predicted order equals the gold one.
+
+    >>> pmr([[0, 1], [1, 0]], [[0, 1], [0, 1]])
+    0.5
+    """
     pairs = check_orders(pred, gold)
-    return sum(p == g for p, g in pairs) / len(pairs)
+    return sum(pmr_document(p, g) for p, g in pairs) / len(pairs)
 
 
 def accuracy(pred: Sequence[Order], gold: Sequence[Order]) -> float:
-    """Mean over documents of the fraction of sentences at their gold absolute position."""
+    """Acc (paper 002 Sec.4.2): mean over documents of :func:`accuracy_document`."""
     pairs = check_orders(pred, gold)
     return sum(accuracy_document(p, g) for p, g in pairs) / len(pairs)
 
 
 def kendall_tau(pred: Sequence[Order], gold: Sequence[Order]) -> float:
-    """Mean over documents of ``1 - 2 * inversions / C(n, 2)`` (every document needs n >= 2)."""
+    """Kendall tau (paper 002 Sec.4.2): mean over documents of :func:`kendall_tau_document`
+    (every document needs n >= 2; the message names the one that has not)."""
     pairs = check_orders(pred, gold)
     total = 0.0
     for d, (p, g) in enumerate(pairs):
@@ -251,17 +319,22 @@ def kendall_tau(pred: Sequence[Order], gold: Sequence[Order]) -> float:
 
 
 def wlcs_l(pred: Sequence[Order], gold: Sequence[Order], weight: float = 1.2, alpha: float = 0.5) -> float:
-    """Mean over documents of the WLCS-l F value (:func:`wlcs_l_document`; py-rouge's ROUGE-W)."""
+    """WLCS-l (paper 002 Sec.4.2, Eq.5-7): mean over documents of the F value of
+    :func:`wlcs_l_document` (py-rouge's ROUGE-W)."""
     pairs = check_orders(pred, gold)
     return sum(wlcs_l_document(p, g, weight, alpha)["f"] for p, g in pairs) / len(pairs)
 
 
 def ordering_scores(pred: Sequence[Order], gold: Sequence[Order], weight: float = 1.2) -> dict[str, float]:
-    """All four corpus values: ``{"pmr", "acc", "tau", "wlcs_l"}`` (tau is NaN if any n < 2)."""
+    """All four corpus values: ``{"pmr", "acc", "tau", "wlcs_l"}`` (tau is NaN if any n < 2).
+
+    >>> ordering_scores([[0, 1, 2]], [[0, 1, 2]])["acc"]
+    1.0
+    """
     pairs = check_orders(pred, gold)
     k = len(pairs)
     out = {
-        "pmr": sum(p == g for p, g in pairs) / k,
+        "pmr": sum(pmr_document(p, g) for p, g in pairs) / k,
         "acc": sum(accuracy_document(p, g) for p, g in pairs) / k,
         "wlcs_l": sum(wlcs_l_document(p, g, weight)["f"] for p, g in pairs) / k,
     }

@@ -1,4 +1,4 @@
-"""Pointer-network ordering models (paper 002 §3; SPEC.md §3).
+"""Pointer-network ordering models (paper 002, Liu, Zeng & Li, Sec.3 and 4.1).
 
 Four encoders share one pointer decoder (:meth:`PointerOrderer.step`):
 

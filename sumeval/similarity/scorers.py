@@ -1,4 +1,5 @@
-"""Scorers for the paper-000 measures: ``estime``, ``estime-soft``, ``coherence``.
+"""Scorers for the paper-000 measures: ``estime`` (Eq.1), ``estime-soft`` (Eq.2), ``coherence``
+(the similarity order of Eq.3).
 
 All three share one :class:`sumeval.lm.MaskedEmbedder` per (model, engine options) in the
 process (:func:`sumeval.lm.get_embedder`), and the engine's disk cache: a text is embedded once
@@ -6,12 +7,13 @@ however many summaries, measures and studies use it.
 
 Options (every one recorded in the signature):
 
-- ``model``: packaged name, local folder or Hugging Face id (default ``all-mpnet-base-v2``);
+- ``model``: packaged name, local folder or Hugging Face id (default
+  :data:`sumeval.lm.DEFAULT_MODEL`, ``all-mpnet-base-v2``);
 - ``layer``: the summary layer (index into ``hidden_states``, 0 = embedding output); default
   :func:`default_layer`: 9 for all-mpnet-base-v2 (its consistency correlations peak at layers
   8-10 and its top layers, tuned for sentence embeddings, degrade: at layer 10 a copied summary
-  already draws alarms), otherwise ``floor(0.875 * num_layers)`` - the reference's depth (layer
-  21 of bert-large's 24), so 5 for all-MiniLM-L6-v2;
+  already draws alarms), otherwise ``floor(0.875 * num_hidden_layers)`` - the reference's depth
+  (layer 21 of bert-large's 24), so 5 for all-MiniLM-L6-v2;
 - ``text_layer``: the text layer (default: ``layer``);
 - ``raw_model`` (estime-soft): the model whose input embedding table gives phi; must share the
   contextual model's vocabulary (checked; default: the contextual model itself); the other two
@@ -30,28 +32,42 @@ from typing import Any
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.metrics.base import Batch, Scorer
 from sumeval.similarity import measures as M
 
-__all__ = ["EstimeScorer", "EstimeSoftScorer", "CoherenceScorer", "default_layer", "DEFAULT_LAYERS"]
+__all__ = ["EstimeScorer", "EstimeSoftScorer", "SimilarityOrderScorer", "CoherenceScorer", "default_layer",
+           "DEFAULT_LAYERS"]
 
 
-# measured defaults for the packaged models (see the module doc); others use the reference's depth
-DEFAULT_LAYERS = {"all-mpnet-base-v2": 9}
+#: measured defaults for the packaged models (see the module doc); others use the reference's depth
+DEFAULT_LAYERS = {DEFAULT_MODEL: 9}
 
 
-def default_layer(num_layers: int, model_name: str | None = None) -> int:
-    """The default layer: :data:`DEFAULT_LAYERS` for a packaged model, else
-    ``floor(0.875 * num_layers)`` (21 for 24 layers, 10 for 12, 5 for 6)."""
+def default_layer(num_hidden_layers: int, model_name: str | None = None) -> int:
+    """The default layer of the paper-000 measures for a model: an index into ``hidden_states``.
+
+    Args:
+        num_hidden_layers: the model's transformer layers (its config's ``num_hidden_layers``;
+            ``hidden_states`` has one more entry, 0 being the embedding output).
+        model_name: the model's canonical name (:attr:`sumeval.lm.ModelSpec.name`).
+
+    Returns:
+        :data:`DEFAULT_LAYERS` for a packaged model, else ``floor(0.875 * num_hidden_layers)``
+        (21 for 24 layers - the reference's layer of bert-large - 10 for 12, 5 for 6).
+
+    >>> default_layer(24), default_layer(6), default_layer(12, "all-mpnet-base-v2")
+    (21, 5, 9)
+    """
     if model_name in DEFAULT_LAYERS:
         return DEFAULT_LAYERS[model_name]
-    return int(0.875 * num_layers)
+    return int(0.875 * num_hidden_layers)
 
 
 class _PointsScorer(Scorer):
     needs = ("text",)
 
-    def __init__(self, model: str = "all-mpnet-base-v2", layer: int | None = None,
+    def __init__(self, model: str = DEFAULT_MODEL, layer: int | None = None,
                  text_layer: int | None = None, raw_model: str | None = None, *, device: str | None = None,
                  precision: str = "float32", word_splitter: str = "treebank", window: int = 450,
                  margin: int = 50, min_distance: int = 8, progress: bool = False):
@@ -124,8 +140,9 @@ class _PointsScorer(Scorer):
 
 
 class EstimeScorer(_PointsScorer):
-    """ESTIME alarms (Eq.1): ``estime-alarms`` (over the summary words found in the text),
-    ``estime-alarms-adjusted`` (x N / |M|), ``estime-alarms-alltokens``. Lower is better."""
+    """ESTIME alarms (paper 000 Sec.2, Eq.1; :func:`sumeval.similarity.measures.estime_alarms`):
+    ``estime-alarms`` (over the summary words found in the text), ``estime-alarms-adjusted``
+    (x N / |M|), ``estime-alarms-alltokens``. Lower is better."""
 
     name = "estime"
     higher_is_better = False
@@ -150,14 +167,15 @@ class EstimeScorer(_PointsScorer):
 
 
 class EstimeSoftScorer(_PointsScorer):
-    """ESTIME-soft (Eq.2): mean cosine of raw input embeddings at the points of similarity, over
-    all summary words. Higher is better."""
+    """ESTIME-soft (paper 000 Sec.2, Eq.2; :func:`sumeval.similarity.measures.estime_soft`): mean
+    cosine of raw input embeddings at the points of similarity, over all summary words. Higher
+    is better."""
 
     name = "estime-soft"
     higher_is_better = True
     description = "ESTIME-soft: raw-embedding agreement at points of contextual similarity"
 
-    def __init__(self, model: str = "all-mpnet-base-v2", layer: int | None = None,
+    def __init__(self, model: str = DEFAULT_MODEL, layer: int | None = None,
                  text_layer: int | None = None, raw_model: str | None = None, **kw: Any):
         super().__init__(model, layer, text_layer, raw_model, **kw)
         from sumeval.lm import resolve_model
@@ -195,9 +213,11 @@ class EstimeSoftScorer(_PointsScorer):
         return {"estime-soft": out}
 
 
-class CoherenceScorer(_PointsScorer):
-    """Coherence (Eq.3): Kendall tau-c between summary positions and their points of similarity
-    in the text. NaN for one-word summaries or when all points coincide. Higher is better."""
+class SimilarityOrderScorer(_PointsScorer):
+    """The similarity order (paper 000 Sec.5.1, Eq.3; :func:`sumeval.similarity.order.similarity_order`):
+    Kendall tau-c between summary positions and their points of similarity in the text, which
+    the paper correlates with expert coherence. Registered, and reported, as ``coherence``.
+    NaN for one-word summaries or when all points coincide. Higher is better."""
 
     name = "coherence"
     higher_is_better = True
@@ -213,7 +233,11 @@ class CoherenceScorer(_PointsScorer):
             if pts is None:
                 self.last_undefined.append((i, why))
                 continue
-            out[i] = M.coherence(pts)
+            out[i] = M.similarity_order(pts)
             if np.isnan(out[i]):
-                self.last_undefined.append((i, M.undefined_reason("coherence", len(pts), et.n_words, pts)))
+                self.last_undefined.append((i, M.undefined_reason("similarity_order", len(pts), et.n_words, pts)))
         return {"coherence": out}
+
+
+#: the name the measure catalog registers (``coherence``) points at
+CoherenceScorer = SimilarityOrderScorer

@@ -4,7 +4,7 @@ correlations of SERA, GeSERA and ROUGE (paper 001 Sec. 4.3, Fig. 3, Table 3).
 (a) References as annotators. SummEval has 11 references per article (reference 0 is the
     CNN/DM highlight, 1-10 were written by crowd workers). Every measure is scored against each
     reference alone (an (n, 11) array); the score against a set of references is the mean over
-    its columns (exact for SERA, paper 001 Eq. 1-2, and for ROUGE with ``aggregate="mean"``,
+    its columns (exact for SERA, paper 001 Eq.1-2, and for ROUGE with ``aggregate="mean"``,
     which averages P, R and F over the references). Subsets: all 11, each reference alone, each
     leave-one-out set. A reference *helps* a measure when leaving it out lowers the correlation
     (``effect = all - without``, positive = helps). The reference positions are the same
@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.index_size_sweep import (METHODS, per_reference_scores, realsumm_pairs, sera_frame,
-                                             summeval_pairs, system_correlations)
+from sumeval.studies.sera_scores import (METHODS, per_reference_scores, realsumm_pairs, sera_frame, summeval_pairs,
+                                         system_correlations)
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 
@@ -55,8 +55,15 @@ def reference_subsets(n_refs: int) -> list[tuple[str, str, int, tuple[int, ...]]
 # (a) references as annotators
 # --------------------------------------------------------------------------------------------
 def rouge_per_reference(pairs: pd.DataFrame, *, progress: bool = False) -> dict[str, np.ndarray]:
-    """ROUGE-1/2/L as in ``metric_correlations.TABLE1_ROWS`` (F, no stemmer) against each
-    reference alone: label -> array (n, M)."""
+    """ROUGE-1/2/L as in ``metric_correlations.TABLE1_ROWS`` (F, no stemmer) against each reference alone.
+
+    Args:
+        pairs: rows with ``summary`` and ``references``.
+        progress: show progress bars.
+
+    Returns:
+        label -> array (n, M).
+    """
     from sumeval.studies import metric_correlations as mc
 
     rows = {k: mc.TABLE1_ROWS[k] for k in ROUGE_SUMMEVAL}
@@ -72,9 +79,18 @@ def rouge_per_reference(pairs: pd.DataFrame, *, progress: bool = False) -> dict[
 
 def summeval_per_reference(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
                            rouge: bool = True, progress: bool = False) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
-    """SummEval pairs and every measure against each of the 11 references:
-    ``(pairs, {measure: array (n, 11)})`` - SERA variants over index ``index_name`` and, with
-    ``rouge``, ROUGE-1/2/L."""
+    """SummEval pairs and every measure against each of the 11 references.
+
+    Args:
+        index_name: the SERA index, ``CORPUS:SIZE:SEED:BACKEND``.
+        variants: SERA variants.
+        n_docs: the first documents (None: all).
+        rouge: add ROUGE-1/2/L (:func:`rouge_per_reference`).
+        progress: show progress bars.
+
+    Returns:
+        ``(pairs, {measure: array (n, 11)})``.
+    """
     from sumeval.retrieval.index import open_index
 
     pairs = summeval_pairs(n_docs)
@@ -86,8 +102,17 @@ def summeval_per_reference(index_name: str, variants: Sequence[str], *, n_docs: 
 
 def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], human: str = "relevance",
                         methods: Sequence[str] = METHODS) -> pd.DataFrame:
-    """System-level correlations for every reference subset of :func:`reference_subsets`:
-    ``subset, kind, reference, n_refs, metric, human, method, value, n``."""
+    """System-level correlations for every reference subset of :func:`reference_subsets`.
+
+    Args:
+        pairs: the pairs, with ``human``.
+        per_ref: measure -> (n, M) scores against each reference.
+        human: the human column.
+        methods: correlation methods.
+
+    Returns:
+        ``subset, kind, reference, n_refs, metric, human, method, value, n``.
+    """
     m = next(iter(per_ref.values())).shape[1]
     frames = []
     for subset, kind, ref, cols in reference_subsets(m):
@@ -113,10 +138,17 @@ def reference_effects(subsets: pd.DataFrame) -> pd.DataFrame:
 
 
 def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
-    """Paper 001 Table 3 in our setting: per metric, the correlation with all references beside
-    the correlation without the reference whose removal raises ``select_by`` the most (the
-    "most unreliable annotator"; if no removal raises it, the one that lowers it least).
-    Columns ``metric, dropped, method, all, without_dropped, gain``."""
+    """Paper 001 Table 3 in our setting: per metric, the correlation with all references beside the
+    correlation without the reference whose removal raises ``select_by`` the most (the "most
+    unreliable annotator"; if no removal raises it, the one that lowers it least).
+
+    Args:
+        effects: :func:`reference_effects`' frame.
+        select_by: the method that picks the reference.
+
+    Returns:
+        ``metric, dropped, method, all, without_dropped, gain``.
+    """
     rows = []
     for metric, g in effects.groupby("metric", sort=False):
         sel = g[g["method"] == select_by]
@@ -131,7 +163,19 @@ def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 def draw_workers(judgments: pd.DataFrame, n_workers: int, rng: np.random.Generator) -> pd.DataFrame:
     """The judgment rows of ``n_workers`` workers drawn at random (without replacement) for each
-    (document, system); a summary with fewer workers keeps all of them."""
+    (document, system); a summary with fewer workers keeps all of them.
+
+    Args:
+        judgments: REALSumm SCU judgments (``doc_id, system, worker, ...``).
+        n_workers: workers per summary (>= 1).
+        rng: the random generator.
+
+    Returns:
+        The rows of the drawn workers.
+
+    Raises:
+        InputError: ``n_workers < 1``.
+    """
     if n_workers < 1:
         raise InputError(f"n_workers must be >= 1, got {n_workers}")
     keys = judgments[["doc_id", "system", "worker"]].drop_duplicates().reset_index(drop=True)
@@ -143,9 +187,19 @@ def draw_workers(judgments: pd.DataFrame, n_workers: int, rng: np.random.Generat
 
 def worker_subset_litepyramid(judgments: pd.DataFrame, n_workers: Sequence[int], n_draws: int, *,
                               seed: int = 0, rule: str = "majority") -> pd.DataFrame:
-    """LitePyramid recomputed from ``n`` randomly drawn workers per summary, ``n_draws`` times
-    for each n: ``n_workers, draw, doc_id, system, litepyramid``; plus ``n_workers = 0`` (draw 0)
-    for all workers."""
+    """LitePyramid recomputed from ``n`` randomly drawn workers per summary, ``n_draws`` times for each n.
+
+    Args:
+        judgments: REALSumm SCU judgments.
+        n_workers: the numbers of workers to draw.
+        n_draws: draws per number.
+        seed: seed of the draws.
+        rule: ``"majority"`` (REALSumm) or ``"mean"``.
+
+    Returns:
+        ``n_workers, draw, doc_id, system, litepyramid``; plus ``n_workers = 0`` (draw 0) for all
+        workers.
+    """
     from sumeval.datasets.realsumm import litepyramid_from_judgments
 
     rng = np.random.default_rng(seed)
@@ -160,8 +214,18 @@ def worker_subset_litepyramid(judgments: pd.DataFrame, n_workers: Sequence[int],
 
 def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
                       progress: bool = False) -> tuple[pd.DataFrame, list[str]]:
-    """REALSumm pairs (tokenized texts) with the Table 2 ROUGE / JS-2 rows of
-    ``metric_correlations`` and the SERA variants over ``index_name``: ``(frame, metric columns)``."""
+    """REALSumm pairs (tokenized texts) with the Table 2 ROUGE / JS-2 rows of ``metric_correlations``
+    and the SERA variants over ``index_name``.
+
+    Args:
+        index_name: the SERA index, ``CORPUS:SIZE:SEED:BACKEND``.
+        variants: SERA variants.
+        n_docs: the first documents (None: all).
+        progress: show progress bars.
+
+    Returns:
+        ``(frame, metric columns)``.
+    """
     from sumeval.retrieval.index import open_index
     from sumeval.studies import metric_correlations as mc
 
@@ -176,8 +240,18 @@ def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int |
 
 def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyramids: pd.DataFrame,
                         methods: Sequence[str] = METHODS, drop_systems: Sequence[str] = ("abs/bart_out",)) -> pd.DataFrame:
-    """System-level correlation of each measure with each recomputed LitePyramid:
-    ``n_workers, draw, metric, method, value, n``."""
+    """System-level correlation of each measure with each recomputed LitePyramid.
+
+    Args:
+        measures: :func:`realsumm_measures`' frame.
+        metrics: its metric columns.
+        litepyramids: :func:`worker_subset_litepyramid`'s frame.
+        methods: correlation methods.
+        drop_systems: systems left out (``abs/bart_out``: its text is a copy of ``ext/bart_out``).
+
+    Returns:
+        ``n_workers, draw, metric, method, value, n``.
+    """
     base = measures[~measures["system"].isin(drop_systems)].drop(columns=["litepyramid"], errors="ignore")
     frames = []
     for (n, d), g in litepyramids.groupby(["n_workers", "draw"], sort=True):
@@ -198,14 +272,20 @@ def worker_summary(worker_corr: pd.DataFrame) -> pd.DataFrame:
 # (c) agreement
 # --------------------------------------------------------------------------------------------
 def agreement(judgments: pd.DataFrame | None = None, *, include_experts: bool = True) -> pd.DataFrame:
-    """Krippendorff's alpha where individual judgments exist: ``data, items, raters, level,
-    alpha, mean_pearson_vs_others``.
+    """Krippendorff's alpha where individual judgments exist.
 
     * REALSumm SCU judgments: items = (document, system, SCU), raters = worker slots 0-3
       (nominal: present / absent);
     * REALSumm per-worker LitePyramid: items = (document, system), value = the worker's fraction
       of SCUs present (interval);
     * SummaC's 3 SummEval experts, consistency 1-5 (interval and ordinal), 100 pairs.
+
+    Args:
+        judgments: REALSumm SCU judgments, or None to leave them out.
+        include_experts: add SummaC's experts.
+
+    Returns:
+        ``data, items, raters, level, alpha, mean_pearson_vs_others``.
     """
     from sumeval import stats
 

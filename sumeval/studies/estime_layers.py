@@ -1,13 +1,14 @@
 """Study ``estime_layers`` (paper 000 Fig.1, Fig.8, Table 1): Kendall tau-c and Spearman of ESTIME
-and ESTIME-soft with the four SummEval qualities over every (text layer, summary layer) pair, and
-the Table 1 rows at the best layer beside the ROUGE rows and the paper's numbers.
+(Eq.1) and ESTIME-soft (Eq.2) with the four SummEval qualities over every (text layer, summary
+layer) pair, and the Table 1 rows at the best layer beside the ROUGE rows and the paper's numbers.
 
-Thin: the computation is in :mod:`sumeval.studies.paper000` (shared with ``coherence_order``,
-which reads the same cached sweep).
+Thin: the extraction is :mod:`sumeval.studies.summeval_extraction` and the sweep
+:mod:`sumeval.studies.layer_pairs` (shared with ``coherence_order``, which reads the same cached
+sweep).
 """
-from sumeval.studies.paper000 import (MEASURE_LABELS, QUALITIES, best_layer, default_layer, embedder,  # noqa: F401
-                                      extract, layer_correlations, layer_pair_scores, load_pairs,
-                                      table1_beside_rouge, table1_rows)
+from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
+                                         layer_pair_scores, table1_beside_rouge, table1_rows)
+from sumeval.studies.summeval_extraction import QUALITIES, embedder, extract, load_pairs
 
 __all__ = ["QUALITIES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
            "layer_correlations", "best_layer", "default_layer", "table1_rows", "table1_beside_rouge"]

@@ -1,11 +1,11 @@
 """Shared pieces of the paper-002 ordering studies (benchmark, learnability, robustness).
 
-- the paper's published numbers (Table 2, Table 3a) as tidy frames;
+- the paper's published numbers (Table 2, Table 3a; from :mod:`sumeval.published`);
 - :func:`parse_list` for the notebooks' comma-separated parameters;
 - :func:`fit_and_test`: train a model (through the model cache) and score it on test sets,
   returning tidy rows.
 
-Data available here (SPEC.md §3): sentence level NIPS (its own train/val/test), SIND and ROC
+Data available here: sentence level NIPS (its own train/val/test), SIND and ROC
 (train/dev carved from their dev/valid files: no training split exists here); paragraph level
 Wikipedia, BBC and Reuters (seeded 90/5/5 splits). The paper's arXiv/AAN abstracts and its
 paragraph corpora (Press, Statements, Journal, Lyrics; News, Statements, Economist) are not
@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
+from sumeval import published
 from sumeval.errors import InputError
 from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS, OrderingSet, load_ordering_set
 from sumeval.ordering.experiment import cap, evaluate_trained, random_scores, train_cached
@@ -26,45 +27,9 @@ from sumeval.ordering.train import TrainConfig
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
 
-# Paper 002 Table 2 (PMR in %, WLCS-l, #pm in millions)
-_T2 = {
-    "sentence": {
-        "arxiv": [(22.17, .6002, 11.0), (21.36, .5934, 66.9), (25.73, .6122, 40.9), (26.73, .6251, 12.4)],
-        "aan": [(35.65, .6575, 6.8), (35.62, .6564, 54.5), (40.00, .6763, 32.6), (45.97, .6995, 11.4)],
-        "nips": [(19.79, .5839, 3.2), (17.95, .5620, 43.6), (29.17, .6200, 13.4), (27.55, .6282, 4.5)],
-        "sind": [(13.61, .5756, 4.2), (13.13, .5703, 46.5), (13.57, .5733, 16.3), (15.07, .5838, 11.6)],
-    },
-    "paragraph": {
-        "press": [(42.33, .6543, 10.0), (35.04, .6304, 64.1), (42.57, .6555, 55.4), (46.90, .6749, 13.3)],
-        "statements": [(43.12, .6582, 6.6), (33.01, .6346, 53.7), (45.79, .6692, 45.0), (42.66, .6704, 12.0)],
-        "journal": [(5.24, .4549, 11.2), (4.85, .4424, 67.6), (5.27, .4595, 41.6), (5.29, .4618, 20.02)],
-        "lyrics": [(0.26, .1765, 8.9), (0.66, .1891, 60.7), (0.49, .1751, 52.1), (0.0, .1719, 12.4)],
-    },
-}
-# Paper 002 Table 3a: Kendall tau, train (rows) x test (columns), per model
-_T3A = {
-    "arxiv": [(.73, .77, .81), (.77, .80, .83), (.75, .79, .81), (.78, .80, .80)],
-    "aan": [(.64, .74, .65), (.73, .81, .75), (.64, .76, .65), (.72, .81, .80)],
-    "nips": [(.62, .65, .70), (.64, .64, .70), (.66, .70, .73), (.66, .71, .75)],
-}
-
-
-def paper_table2() -> pd.DataFrame:
-    """Paper 002 Table 2: ``level, dataset, model, pmr (fraction), wlcs_l, n_params``."""
-    rows = []
-    for level, sets in _T2.items():
-        for ds, vals in sets.items():
-            for m, (pmr, wl, pm) in zip(MODEL_NAMES, vals):
-                rows.append((level, ds, m, pmr / 100, wl, pm * 1e6))
-    return pd.DataFrame(rows, columns=["level", "dataset", "model", "pmr", "wlcs_l", "n_params"])
-
-
-def paper_table3a() -> pd.DataFrame:
-    """Paper 002 Table 3a: ``train_set, test_set, model, tau`` (arXiv, AAN, NIPS)."""
-    tests = ("arxiv", "aan", "nips")
-    rows = [(tr, te, m, v) for tr, vals in _T3A.items() for m, row in zip(MODEL_NAMES, vals)
-            for te, v in zip(tests, row)]
-    return pd.DataFrame(rows, columns=["train_set", "test_set", "model", "tau"])
+#: paper 002's published Table 2 and Table 3a (:mod:`sumeval.published`)
+paper_table2 = published.paper002_table2
+paper_table3a = published.paper002_table3a
 
 
 def parse_list(text: str, allowed: Sequence[str] | None = None, what: str = "item") -> list[str]:

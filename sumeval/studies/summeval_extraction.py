@@ -1,0 +1,185 @@
+"""SummEval pairs and the one extraction the three paper-000 studies share (``layer_probing``,
+``estime_layers``, ``coherence_order``).
+
+Every SummEval text and summary is embedded once by the masked-embedding engine
+(:func:`sumeval.lm.get_embedder`: every layer from the same forward passes, cached on disk per
+text); the studies read the cached arrays one document at a time (a text and its summaries), so
+memory holds one document's arrays.
+
+- :func:`load_pairs` -> SummEval pairs: ``doc_id, system, summary, text, <4 qualities>``.
+- :func:`embedder` -> the shared engine (same options, so the same cache entries).
+- :func:`extract` -> dict of what the extraction did (counts, token-forwards, seconds).
+- :func:`documents`, :func:`iter_documents` -> the pairs grouped by document, as texts or as
+  cached embeddings.
+- :func:`pairs_key`, :func:`cached_frame` -> cache keys of what the studies compute from pairs.
+
+Layers are indices into ``hidden_states`` (0 = the embedding output), as the paper.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any, Callable, Iterator
+
+import pandas as pd
+
+from sumeval.cache import Store, cache_key
+from sumeval.errors import InputError
+from sumeval.hashing import sha256_text
+from sumeval.lm.resolution import DEFAULT_MODEL
+
+__all__ = ["QUALITIES", "STORE", "SCHEME", "load_pairs", "embedder", "extract", "documents", "iter_documents",
+           "pairs_key", "cached_frame", "n_selectable_layers"]
+
+#: the qualities in the paper's column order (paper 000 Table 1)
+QUALITIES = ("consistency", "relevance", "coherence", "fluency")
+#: the cache namespace of what the paper-000 studies compute from the extraction
+STORE = "paper000_studies"
+#: the version of those computations (part of every key)
+SCHEME = "paper000-studies/v2"
+
+
+def load_pairs(n_docs: int = 0, n_systems: int = 0, text_words: int = 0) -> pd.DataFrame:
+    """SummEval pairs of the first documents and systems.
+
+    Args:
+        n_docs: the first that many documents in file order (0: all 100).
+        n_systems: the first that many systems in :data:`sumeval.datasets.summeval.SYSTEMS`
+            order (0: all 16).
+        text_words: > 0 keeps only the first that many white-space words of each article (smoke
+            runs only: the numbers then describe truncated articles).
+
+    Returns:
+        Columns ``doc_id, system, summary, text, coherence, consistency, fluency, relevance``.
+
+    Raises:
+        InputError: ``n_systems`` or ``text_words`` out of range.
+    """
+    from sumeval.datasets.summeval import SYSTEMS, load_summeval
+
+    if n_systems < 0 or n_systems > len(SYSTEMS):
+        raise InputError(f"n_systems must be 0 (all) or 1..{len(SYSTEMS)}, got {n_systems}")
+    frame = load_summeval(n_docs=n_docs or None)
+    if n_systems:
+        frame = frame[frame["system"].isin(SYSTEMS[:n_systems])]
+    if text_words < 0:
+        raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
+    if text_words:
+        frame = frame.assign(text=frame["text"].map(lambda t: " ".join(t.split()[:text_words])))
+    cols = ["doc_id", "system", "summary", "text", "coherence", "consistency", "fluency", "relevance"]
+    return frame[cols].reset_index(drop=True)
+
+
+def embedder(model: str = DEFAULT_MODEL, precision: str = "fp32"):
+    """The shared engine of the three studies (same options, so the same cache entries).
+
+    Args:
+        model: packaged name, local folder or Hugging Face id.
+        precision: ``fp32``, ``bf16`` or ``fp16`` (or the long names, :func:`sumeval.lm.normalize_precision`).
+
+    Returns:
+        The process-wide :class:`sumeval.lm.MaskedEmbedder` of (model, precision).
+    """
+    from sumeval.lm import get_embedder, normalize_precision
+
+    return get_embedder(model, precision=normalize_precision(precision))
+
+
+def documents(pairs: pd.DataFrame) -> list[tuple[str, str, list[str], list[int]]]:
+    """``(doc_id, text, summaries, row indices)`` per document, in order of first appearance."""
+    out = []
+    for doc_id, g in pairs.groupby("doc_id", sort=False):
+        out.append((doc_id, g["text"].iloc[0], list(g["summary"]), list(g.index)))
+    return out
+
+
+def iter_documents(pairs: pd.DataFrame, emb) -> Iterator[tuple[str, Any, list[Any], list[int]]]:
+    """``(doc_id, text embeddings, summary embeddings, row indices)`` per document, from ``emb``."""
+    for doc_id, text, sums, rows in documents(pairs):
+        got = emb.embed_many([text, *sums])
+        yield doc_id, got[0], got[1:], rows
+
+
+def n_selectable_layers(emb) -> int:
+    """Selectable layers (``num_hidden_layers + 1``) from the model's config, without loading it."""
+    cfg = json.loads((emb.spec.path / "config.json").read_text(encoding="utf-8"))
+    n = cfg.get("num_hidden_layers", cfg.get("n_layer"))
+    return int(n) + 1 if n else emb.n_layers
+
+
+def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,
+            docs_per_call: int = 10, progress: bool = False) -> dict[str, Any]:
+    """Embed every text and summary of ``pairs`` (every layer, one pass, cached).
+
+    Texts already in the cache are not even read. Work goes ``docs_per_call`` documents at a time
+    so that memory holds only those.
+
+    Args:
+        pairs: :func:`load_pairs`' frame.
+        model, precision: see :func:`embedder`.
+        docs_per_call: documents embedded per call of the engine.
+        progress: show a progress bar.
+
+    Returns:
+        ``model`` (identity), ``model_name``, ``precision``, ``n_texts``, ``n_summaries``
+        (distinct), ``computed``, ``from_cache``, ``token_forwards``, ``padded_token_forwards``,
+        ``passes``, ``seconds`` and ``n_layers`` (selectable layers, incl. the embedding output).
+    """
+    emb = embedder(model, precision)
+    docs = documents(pairs)
+    before = dict(emb.stats)
+    t0 = time.perf_counter()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(docs), desc="extraction", unit="doc")
+    n_cached = 0
+    for i in range(0, len(docs), docs_per_call):
+        part = docs[i:i + docs_per_call]
+        texts = list(dict.fromkeys(t for _, text, sums, _ in part for t in [text, *sums]))
+        missing = [t for t in texts if not emb.is_cached(t)]  # cached ones are not even read
+        n_cached += len(texts) - len(missing)
+        if missing:
+            emb.embed_many(missing)
+        if bar is not None:
+            bar.update(len(part))
+    if bar is not None:
+        bar.close()
+    after = emb.stats
+    return {"model": emb.spec.identity(), "model_name": emb.spec.name, "precision": emb.precision,
+            "n_texts": len(docs), "n_summaries": int(pairs["summary"].nunique()),
+            "computed": after["texts_computed"] - before["texts_computed"],
+            "from_cache": n_cached + after["texts_from_cache"] - before["texts_from_cache"],
+            "token_forwards": after["tokens"] - before["tokens"],
+            "padded_token_forwards": after["padded_tokens"] - before["padded_tokens"],
+            "passes": after["passes"] - before["passes"],
+            "seconds": round(time.perf_counter() - t0, 2), "n_layers": n_selectable_layers(emb)}
+
+
+def pairs_key(pairs: pd.DataFrame) -> str:
+    """Cache key of the content of ``pairs`` (document, system, summary and the text's sha256)."""
+    rows = [[str(d), str(s), summ, sha256_text(text)]
+            for d, s, summ, text in zip(pairs["doc_id"], pairs["system"], pairs["summary"], pairs["text"])]
+    return cache_key(include_version=False, pairs=rows)
+
+
+def _frame_hash(*frames: pd.DataFrame) -> str:
+    """Content hash of frames (values and column names), for caching what is computed from them."""
+    h = hashlib.sha256()
+    for f in frames:
+        h.update(repr(list(f.columns)).encode())
+        h.update(pd.util.hash_pandas_object(f, index=False).to_numpy().tobytes())
+    return h.hexdigest()
+
+
+def cached_frame(kind: str, compute: Callable[[], pd.DataFrame], *frames: pd.DataFrame, **parts: Any) -> pd.DataFrame:
+    """``compute()``, cached in :data:`STORE` under ``kind``, the content of ``frames`` and ``parts``."""
+    store = Store(STORE)
+    key = cache_key(kind=kind, scheme=SCHEME, frames=_frame_hash(*frames), **parts)
+    got = store.get_frame(key)
+    if got is None:
+        got = compute()
+        store.put_frame(key, got)
+    return got
