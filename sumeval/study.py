@@ -6,6 +6,7 @@ folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results 
 
     ctx = study.context("metric_correlations", params=dict(n_docs=n_docs, seed=seed))
     ctx.save_figure(fig, "table1_rouge")
+    ctx.save_table(frame, "table1_rouge")        # CSV + LaTeX + Markdown + HTML
     ctx.write_results({"table1": frame.to_dict("records")})
 """
 from __future__ import annotations
@@ -57,6 +58,7 @@ class StudyContext:
     run_dir: Path
     params: dict[str, Any] = field(default_factory=dict)
     figures: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -80,6 +82,26 @@ class StudyContext:
         self.figures.extend(str(p) for p in paths)
         return paths
 
+    def save_table(self, frame, name: str, *, precision: int = 3, bold=None, marks=None,
+                   caption: str | None = None, index: bool = True) -> dict[str, Path]:
+        """Save ``frame`` as a paper-ready table: ``name.csv`` (full precision), ``name.tex``
+        (booktabs), ``name.md`` and ``name.html`` under ``figures/<study>/`` and in the run's own
+        ``tables/`` folder (see :func:`sumeval.tables.write_table` for ``bold`` and ``marks``).
+        The run report shows the HTML version."""
+        import shutil
+
+        from sumeval import tables
+        from sumeval.cache import atomic_path
+        from sumeval.paths import figures_dir
+
+        written = tables.write_table(frame, figures_dir() / self.study, name, precision=precision,
+                                     bold=bold, marks=marks, caption=caption, index=index)
+        for path in written.values():
+            with atomic_path(self.run_dir / "tables" / path.name) as tmp:
+                shutil.copyfile(path, tmp)
+        self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
+        return written
+
     def record(self, **items: Any) -> None:
         """Record provenance (model identity, data checksums, device ...) for the manifest."""
         self.provenance.update(_jsonable(items))
@@ -97,6 +119,7 @@ class StudyContext:
             "params": _jsonable(self.params),
             "results": _jsonable(results),
             "figures": self.figures,
+            "tables": self.tables,
             "provenance": _jsonable(prov),
         }
         return atomic_write_json(self.run_dir / "results.json", payload)

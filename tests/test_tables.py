@@ -1,0 +1,89 @@
+"""Tests of sumeval.tables: the same numbers, bold cells and marks in CSV, LaTeX, Markdown, HTML."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sumeval import tables
+from sumeval.errors import InputError
+
+
+@pytest.fixture()
+def frame():
+    return pd.DataFrame({"consistency": [0.41, 0.38, np.nan], "rel_evance": [0.30, 0.35, 0.2]},
+                        index=pd.Index(["estime", "rouge_2", "js-2 (negated)"], name="measure"))
+
+
+def test_best_mask_marks_column_maxima_ties_and_never_nan():
+    f = pd.DataFrame({"a": [1.0, 3.0, 3.0], "b": [np.nan, -1.0, -2.0]})
+    got = tables.best_mask(f)
+    assert got["a"].tolist() == [False, True, True]  # tie: both 3.0
+    assert got["b"].tolist() == [False, True, False]  # NaN never best
+    low = tables.best_mask(f, higher_is_better={"b": False})
+    assert low["b"].tolist() == [False, False, True] and not low["a"].any()  # 'a' not in mapping
+    rows = tables.best_mask(f, axis=1)
+    assert rows.values.tolist() == [[True, False], [True, False], [True, False]]
+
+
+def test_markdown_by_hand(frame):
+    marks = pd.DataFrame({"consistency": ["1", "2", ""], "rel_evance": ["2", "1", "2"]}, index=frame.index)
+    md = tables.to_markdown(frame, bold=tables.best_mask(frame), marks=marks)
+    assert md.splitlines() == [
+        "| measure | consistency | rel_evance |",
+        "|---|---|---|",
+        "| estime | **0.410**<sup>1</sup> | 0.300<sup>2</sup> |",
+        "| rouge_2 | 0.380<sup>2</sup> | **0.350**<sup>1</sup> |",
+        "| js-2 (negated) | – | 0.200<sup>2</sup> |",
+    ]
+
+
+def test_latex_is_booktabs_escaped_and_bold(frame):
+    tex = tables.to_latex(frame, bold=tables.best_mask(frame), caption="Spearman & tau", label="tab:x")
+    assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
+    assert "rouge\\_2 & 0.380 & \\textbf{0.350} \\\\" in tex
+    assert "estime & \\textbf{0.410} & 0.300 \\\\" in tex
+    assert "js-2 (negated) & -- & 0.200 \\\\" in tex  # NaN as a dash, never bold
+    assert "rel\\_evance" in tex and "\\caption{Spearman \\& tau}" in tex and "\\label{tab:x}" in tex
+
+
+def test_markdown_flattens_column_levels_and_escapes_pipes():
+    f = pd.DataFrame([[0.5, 0.25]], index=pd.Index(["a|b"], name="m"),
+                     columns=pd.MultiIndex.from_tuples([("relevance", "input"), ("relevance", "system")]))
+    md = tables.to_markdown(f, precision=2)
+    assert md.splitlines()[0] == "| m | relevance / input | relevance / system |"
+    assert md.splitlines()[2] == "| a\\|b | 0.50 | 0.25 |"
+
+
+def test_write_table_writes_four_files_with_full_precision_csv(tmp_path, frame):
+    out = tables.write_table(frame, tmp_path, "t1", precision=2, caption="Table 1")
+    assert sorted(out) == sorted(tables.FORMATS)
+    back = pd.read_csv(out["csv"], index_col=0)
+    assert back.loc["estime", "consistency"] == 0.41 and math.isnan(back.loc["js-2 (negated)", "consistency"])
+    assert "0.41" in out["md"].read_text() and out["md"].read_text().startswith("**Table 1**")
+    assert "<table" in out["html"].read_text() and "\\label{tab:t1}" in out["tex"].read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t1.csv", "t1.html", "t1.md", "t1.tex"]
+
+
+@pytest.mark.parametrize("name", ["", "../x", "a/b", ".hidden"])
+def test_write_table_refuses_names_that_are_not_plain_files(tmp_path, frame, name):
+    with pytest.raises(InputError, match="plain file name"):
+        tables.write_table(frame, tmp_path, name)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_study_context_saves_tables_beside_figures_and_in_the_run(tmp_path, monkeypatch, frame):
+    from sumeval import study
+
+    monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path / "run"))
+    monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))
+    ctx = study.context("demo")
+    ctx.save_table(frame, "table1")
+    assert (tmp_path / "figures" / "demo" / "table1.tex").is_file()
+    assert (tmp_path / "run" / "tables" / "table1.md").is_file()
+    res = ctx.write_results({"x": 1})
+    import json
+
+    assert json.loads(res.read_text())["tables"] == [str(tmp_path / "run" / "tables" / "table1.csv")]
