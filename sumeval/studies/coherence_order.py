@@ -6,9 +6,9 @@ against coherence and consistency.
 Thin: the computation is in :mod:`sumeval.studies.paper000` (the same cached sweep as
 ``estime_layers``).
 """
-from sumeval.studies.paper000 import (MEASURE_LABELS, best_layer, default_layer, embedder, extract,  # noqa: F401
+from sumeval.studies.paper000 import (PARAMETER_RANGES, MEASURE_LABELS, best_layer, default_layer, embedder, extract,  # noqa: F401
                                       layer_correlations, layer_pair_scores, load_pairs,
                                       local_order_correlations)
 
-__all__ = ["MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
+__all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
            "layer_correlations", "local_order_correlations", "best_layer", "default_layer"]

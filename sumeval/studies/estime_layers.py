@@ -5,9 +5,9 @@ the Table 1 rows at the best layer beside the ROUGE rows and the paper's numbers
 Thin: the computation is in :mod:`sumeval.studies.paper000` (shared with ``coherence_order``,
 which reads the same cached sweep).
 """
-from sumeval.studies.paper000 import (MEASURE_LABELS, QUALITIES, best_layer, default_layer, embedder,  # noqa: F401
+from sumeval.studies.paper000 import (PARAMETER_RANGES, MEASURE_LABELS, QUALITIES, best_layer, default_layer, embedder,  # noqa: F401
                                       extract, layer_correlations, layer_pair_scores, load_pairs,
                                       table1_beside_rouge, table1_rows)
 
-__all__ = ["QUALITIES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
            "layer_correlations", "best_layer", "default_layer", "table1_rows", "table1_beside_rouge"]

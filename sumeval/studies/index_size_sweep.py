@@ -46,6 +46,9 @@ from sumeval.errors import InputError
 HUMANS = {"realsumm": "litepyramid", "summeval": "relevance"}
 METHODS = ("pearson", "spearman", "kendall_b")
 TEXT_FORMS = ("tokenized", "detok-references")
+#: ranges of the notebook's numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "sizes": (">=0", "0 means the whole collection"),
+                    "spread_size": ">=1", "spread_seeds": ">=0", "gesera_seeds": ">=0", "pos_docs": ">=1"}
 #: the paper's part-of-speech groups (Fig. 1): Penn tags -> group
 POS_GROUPS = {"Nouns": ("NN", "NNS", "NNP", "NNPS"), "Verbs": ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ"),
               "Adj.": ("JJ", "JJR", "JJS"), "Prep.": ("IN",)}

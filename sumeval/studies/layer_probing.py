@@ -3,7 +3,7 @@ layers - CLS vs ordinary tokens, texts vs summaries - and how aligned they are w
 
 Thin: the computation is :func:`sumeval.studies.paper000.probe_frames` over the shared extraction.
 """
-from sumeval.studies.paper000 import (embedder, extract, histogram_matrix, load_pairs,  # noqa: F401
+from sumeval.studies.paper000 import (PARAMETER_RANGES, embedder, extract, histogram_matrix, load_pairs,  # noqa: F401
                                       probe_frames)
 
-__all__ = ["load_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
+__all__ = ["PARAMETER_RANGES", "load_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]

@@ -25,6 +25,11 @@ from sumeval.ordering.models import MODEL_LABELS, MODEL_NAMES
 from sumeval.ordering.train import TrainConfig
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
+#: ranges of the ordering notebooks' numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"max_train": (">=0", "0 means all"), "max_train_paragraph": (">=0", "0 means all"),
+                    "max_dev": (">=0", "0 means all"), "max_test": (">=0", "0 means all"),
+                    "epochs": ">=1", "patience": ">=1", "batch_size": ">=1", "lr": ">0", "hidden": ">=1",
+                    "beam": (">=1", "1 is greedy"), "threads": (">=0", "0 leaves the default")}
 
 # Paper 002 Table 2 (PMR in %, WLCS-l, #pm in millions)
 _T2 = {

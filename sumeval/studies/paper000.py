@@ -43,6 +43,12 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 
+#: ranges of the paper-000 notebooks' numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means all"),
+                    "n_systems": ("0..16", "SummEval has 16 systems; 0 means all"),
+                    "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
+                    "n_boot": (">=0", "0 for no intervals")}
+
 #: the qualities in the paper's column order
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: measure name in the frames -> label in the paper
