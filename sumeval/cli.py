@@ -32,6 +32,8 @@ def _err(msg: str) -> None:
 def check_input_path(given: str, *, what: str = "--input") -> Path:
     """The input file named ``given``: it must exist and not be a folder (else InputError)."""
     path = Path(given).expanduser()
+    if given == "-" and not path.exists():
+        raise InputError(f"{what} '-': give a file; standard input is read with {what} /dev/stdin")
     if not path.exists():
         raise InputError(f"{what} {given!r}: input file {str(path)!r} does not exist")
     if path.is_dir():
@@ -61,6 +63,8 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
     import stat
     import tempfile
 
+    if given == "-":
+        raise InputError(f"{what} '-': results are written to a file, not to standard output; give a file name")
     if given.endswith(("/", os.sep)):
         raise InputError(f"{what} {given!r} names a folder; give a file name, e.g. {given}scored.jsonl")
     path = Path(given).expanduser()
@@ -146,6 +150,21 @@ def check_output_columns(records: Sequence[dict[str, Any]], lines: Sequence[int]
 # score
 # ------------------------------------------------------------------------------------------
 def cmd_score(args: argparse.Namespace) -> int:
+    """``sumeval score``: warnings raised while scoring are printed once each, as one line."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            return _score(args)
+        finally:
+            seen: dict[str, int] = {}
+            for w in caught:
+                seen[str(w.message)] = seen.get(str(w.message), 0) + 1
+            for msg, n in seen.items():
+                print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
+
+
+def _score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
     if args.list:

@@ -73,6 +73,14 @@ def test_output_symlink_is_written_through_and_the_link_kept(tmp_path, good, cap
     assert (tmp_path / "link.jsonl.meta.json").is_file()
 
 
+def test_dash_is_not_standard_output_or_input(tmp_path, good, capsys, no_scoring, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rc, err = _run(capsys, "score", "rouge-1", "-i", good, "-o", "-")
+    assert rc == 2 and "not to standard output" in err and not (tmp_path / "-").exists()
+    rc, err = _run(capsys, "score", "rouge-1", "-i", "-", "-o", "o.jsonl")
+    assert rc == 2 and "--input /dev/stdin" in err
+
+
 def test_output_dangling_symlink_creates_its_target(tmp_path, good, capsys):
     link = tmp_path / "link.jsonl"
     link.symlink_to("made.jsonl")
