@@ -497,6 +497,10 @@ def test_corpus_files_name_the_line(tmp_path, capsys):
     bad.write_bytes(b'{"id": 1, "text": "fine"}\n{"id": 2, "text": "caf\xe9"}\n')
     rc, err = _run(capsys, "index", "build", "--corpus", bad, "--size", "2")
     assert rc == 2 and "c.jsonl:2: not UTF-8 text (byte 0xe9" in err
+    numbered = tmp_path / "t.jsonl"
+    numbered.write_text('{"id": 1, "text": "one", "title": 42}\n')
+    rc, err = _run(capsys, "index", "build", "--corpus", numbered, "--size", "1")
+    assert rc == 2 and "t.jsonl:1: field 'title' must be a string, got int" in err
     bom = tmp_path / "bom.jsonl"
     bom.write_bytes(b'\xef\xbb\xbf{"id": 1, "text": "one"}\n{"id": 2, "text": "two"}\n')
     from sumeval.datasets.corpora import open_corpus

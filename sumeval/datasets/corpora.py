@@ -127,6 +127,9 @@ def _read_jsonl(path: Path, *, title_field: str = "title", strict: bool,
             skipped.append(str(doc_id))
             continue
         title = rec.get(title_field) or ""
+        if strict and not isinstance(title, str):
+            raise InputError(f"{path}:{lineno}: field {title_field!r} must be a string, got "
+                             f"{type(title).__name__} for id {doc_id!r}")
         yield Document(str(doc_id), str(title), text)
 
 
