@@ -24,7 +24,7 @@ from sumeval.metrics.base import Batch, Scorer
 
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
-    "ScoreReport", "get_scorers",
+    "ScoreReport", "get_scorers", "check_records", "check_option_types",
 ]
 
 
