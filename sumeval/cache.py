@@ -65,11 +65,39 @@ def cache_key(*, include_version: bool = True, **parts: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def current_umask() -> int:
+    """The process's umask (e.g. ``0o022``), read without changing it where the system allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore (the only portable way to read it)
+    os.umask(mask)
+    return mask
+
+
+def _file_mode(target: Path) -> int:
+    """Permission bits for a file written to ``target``: those of the regular file it replaces,
+    else ``0o666`` less the umask (as ``open(target, "w")`` would give)."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        return 0o666 & ~current_umask()
+    import stat
+
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else 0o666 & ~current_umask()
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` if the block succeeds.
 
-    On an exception the temporary file is removed and ``path`` is left untouched.
+    On an exception the temporary file is removed and ``path`` is left untouched. The file gets
+    the permissions of the file it replaces, or of a new file under the umask (``0o644`` under
+    umask 022), not the private ``0o600`` of the temporary file.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -78,6 +106,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, _file_mode(target))
         os.replace(tmp_path, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from sumeval.errors import InputError, SumevalError
 
@@ -28,19 +29,89 @@ def _err(msg: str) -> None:
 # ------------------------------------------------------------------------------------------
 # JSONL input / output
 # ------------------------------------------------------------------------------------------
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read a JSONL file; a malformed line raises InputError naming the file and line number.
+def check_input_path(given: str, *, what: str = "--input") -> Path:
+    """The input file named ``given``: it must exist and not be a folder (else InputError)."""
+    path = Path(given).expanduser()
+    if given == "-" and not path.exists():
+        raise InputError(f"{what} '-': give a file; standard input is read with {what} /dev/stdin")
+    if not path.exists():
+        raise InputError(f"{what} {given!r}: input file {str(path)!r} does not exist")
+    if path.is_dir():
+        raise InputError(f"{what} {given!r} is a folder; give a JSONL file")
+    return path
 
-    Each record gets ``__line__`` (its line number) for the messages about it.
+
+def _kind(mode: int) -> str:
+    import stat
+
+    for test, name in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "--output") -> Path:
+    """The file to write for the output path ``given``, checked before anything is computed.
+
+    A symbolic link is written through (the file it points to is replaced, the link stays).
+    Refused with InputError: a folder, a device, pipe or other non-regular file, a read-only file,
+    one of the ``inputs`` (the input is never overwritten), and a location where no file can be
+    created (a missing folder is created at writing time if its nearest existing parent is a
+    writable folder).
     """
+    import stat
+    import tempfile
+
+    if given == "-":
+        raise InputError(f"{what} '-': results are written to a file, not to standard output; give a file name")
+    if given.endswith(("/", os.sep)):
+        raise InputError(f"{what} {given!r} names a folder; give a file name, e.g. {given}scored.jsonl")
+    path = Path(given).expanduser()
+    target = Path(os.path.realpath(path))  # through symbolic links (of the file and its folders)
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):  # a new file (its folder is checked below)
+        st = None
+    except OSError as exc:
+        raise InputError(f"{what} {given!r}: cannot use this path ({exc.strerror})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{what} {given!r} is a folder; give a file name inside it, e.g. "
+                             f"{path / 'scored.jsonl'}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{what} {given!r} is {_kind(st.st_mode)}; results are written to a regular "
+                             "file only - give a file name")
+        for inp in inputs:
+            if os.path.exists(inp) and os.path.samefile(target, inp):
+                raise InputError(f"{what} {given!r} is the input file {str(inp)!r}; write to another file "
+                                 "(the input is never overwritten)")
+        if not st.st_mode & 0o222:
+            raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
+                             "choose another file")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError(f"{what} {given!r}: {str(folder)!r} is not a folder, so no file can be created there")
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".sumeval-write-check-"):
+            pass
+    except OSError as exc:
+        raise InputError(f"{what} {given!r}: cannot create a file in {str(folder)!r} ({exc.strerror}); "
+                         "choose a writable location") from None
+    return target
+
+
+def read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """The records of a JSONL file and their line numbers; a malformed line raises InputError
+    naming the file and line number. The records are the user's objects, unchanged."""
     from sumeval.jsonl import iter_jsonl
 
-    if not path.is_file():
-        raise InputError(f"input file {str(path)!r} does not exist")
-    records = [{**obj, "__line__": lineno} for lineno, obj in iter_jsonl(path)]
-    if not records:
+    pairs = list(iter_jsonl(path))
+    if not pairs:
         raise InputError(f"input file {str(path)!r} has no records")
-    return records
+    return [obj for _, obj in pairs], [lineno for lineno, _ in pairs]
 
 
 def _clean(value: Any) -> Any:
@@ -50,18 +121,50 @@ def _clean(value: Any) -> Any:
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
+    """Write ``records`` one JSON object a line (gzip-compressed when ``path`` ends in ``.gz``),
+    atomically. ``path`` should have passed :func:`check_output_path`."""
+    import gzip
+
     from sumeval.cache import atomic_path
 
     with atomic_path(path) as tmp:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        opener = gzip.open if path.name.endswith(".gz") else open
+        with opener(tmp, "wt", encoding="utf-8") as fh:
             for rec in records:
-                fh.write(json.dumps({k: _clean(v) for k, v in rec.items()}, ensure_ascii=False) + "\n")
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def check_output_columns(records: Sequence[dict[str, Any]], lines: Sequence[int], scorers, inp: Path) -> None:
+    """InputError when an input field has the name of an output column (it would be replaced)."""
+    owner = {c: s.name for s in scorers for c in s.columns()}
+    for rec, lineno in zip(records, lines):
+        clash = [k for k in rec if k in owner]
+        if clash:
+            n = sum(1 for r in records if any(k in owner for k in r))
+            raise InputError(
+                f"{inp}:{lineno}: field {clash[0]!r} has the name of an output column of {owner[clash[0]]} "
+                f"({n} line(s) have such fields); rename or remove it - sumeval never replaces input fields")
 
 
 # ------------------------------------------------------------------------------------------
 # score
 # ------------------------------------------------------------------------------------------
 def cmd_score(args: argparse.Namespace) -> int:
+    """``sumeval score``: warnings raised while scoring are printed once each, as one line."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            return _score(args)
+        finally:
+            seen: dict[str, int] = {}
+            for w in caught:
+                seen[str(w.message)] = seen.get(str(w.message), 0) + 1
+            for msg, n in seen.items():
+                print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
+
+
+def _score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
     if args.list:
@@ -80,44 +183,54 @@ def cmd_score(args: argparse.Namespace) -> int:
             options[flag] = value
     from sumeval.runner import parse_overrides
 
-    options.update(parse_overrides(args.option or []))
+    extra = parse_overrides(args.option or [], flag="-O")
+    twice = sorted(set(options) & set(extra))
+    if twice:
+        raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
+    options.update(extra)
     scorers = metrics.get_scorers(args.measures, **options)
 
-    inp, out = Path(args.input), Path(args.output)
-    records = read_jsonl(inp)
+    inp = check_input_path(args.input)
+    out = check_output_path(args.output, inputs=[inp])
+    given = Path(args.output).expanduser()
+    meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=[inp],
+                                  what="the record file of --output")
+    records, lines = read_jsonl(inp)
     needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
-    for rec in records:
+    for rec, lineno in zip(records, lines):
         missing = [f for f in sorted(needed) if f not in rec]
         if missing:
             raise InputError(
-                f"{inp}:{rec['__line__']}: field {missing[0]!r} is missing; the measures "
+                f"{inp}:{lineno}: field {missing[0]!r} is missing; the measures "
                 f"{', '.join(args.measures)} need {', '.join(sorted(needed))} on every line"
             )
-        if "references" in rec and not isinstance(rec["references"], (list, str)):
-            raise InputError(f"{inp}:{rec['__line__']}: 'references' must be a list of strings")
     for s in scorers:
         if "references" in s.needs and not any(rec.get("references") for rec in records):
             raise InputError(f"measure {s.name!r} needs 'references' (a list of strings); no line of {inp} has them")
+    check_output_columns(records, lines, scorers, inp)
 
-    frame, report = metrics.score_records(records, scorers, progress=args.progress)
+    def label(i: int) -> str:
+        return f"{inp}:{lines[i]}"
+
+    frame, report = metrics.score_records(records, scorers, progress=args.progress, row_label=label)
     scored = []
     for i, rec in enumerate(records):
-        row = {k: v for k, v in rec.items() if k != "__line__"}
+        row = dict(rec)
         for col in frame.columns:
-            row[col] = float(frame.at[i, col])
+            row[col] = _clean(float(frame.at[i, col]))
         scored.append(row)
     write_jsonl(out, scored)
     from sumeval.cache import atomic_write_json
 
     meta = {"input": str(inp), "measures": report.signatures,
-            "not_scored": [{"line": records[i]["__line__"], "measure": m, "reason": why}
-                           for i, m, why in report.skipped]}
-    atomic_write_json(out.with_name(out.name + ".meta.json"), meta)
-    for line in report.summary_lines(lambda i: f"{inp}:{records[i]['__line__']}"):
+            "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
+            "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
+    atomic_write_json(meta_path, meta)
+    for line in report.summary_lines(label, rows_label=lambda rows: f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"):
         print(f"warning: {line}", file=sys.stderr)
     n_skipped = len({i for i, _, _ in report.skipped})
     print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}; "
-          f"wrote {out} (+ {out.name}.meta.json)", file=sys.stderr)
+          f"wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
     return 0
 
 
@@ -185,8 +298,14 @@ def cmd_index(args: argparse.Namespace) -> int:
             state = "complete" if r["complete"] else "INCOMPLETE (will be rebuilt)"
             print(f"{r['name']:<40} {r['n']:>7} of {r['n_corpus']} docs  {state}  {r['folder']}")
         return 0
-    if not args.corpus or not args.size:
+    if not args.corpus:
         raise InputError("index build needs --corpus NAME (or a folder / JSONL) and --size N")
+    if args.size is None:
+        raise InputError("index build needs --size N (the number of documents in the index)")
+    if args.size < 1:
+        raise InputError(f"--size {args.size}: an index holds at least one document; give a positive number")
+    if args.seed < 0:
+        raise InputError(f"--seed {args.seed}: a seed is a non-negative integer (numpy's default_rng)")
     built = idx.build_index(args.corpus, args.size, args.seed, args.backend, rebuild=args.rebuild,
                             progress=True)
     print(f"index {built.name} ready: {len(built.ids)} documents at {built.folder}")
@@ -209,14 +328,18 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("score", help="score summaries in a JSONL file")
     sc.add_argument("measures", nargs="*", help="measure names (see --list)")
     sc.add_argument("--list", action="store_true", help="list the measures and exit")
-    sc.add_argument("--input", "-i", help="JSONL: one object per line with 'summary', and 'text' and/or 'references' as the measures need")
-    sc.add_argument("--output", "-o", help="JSONL to write: each input line plus one field per measure output")
+    sc.add_argument("--input", "-i", help="JSONL (UTF-8; .gz read too): one object per line with 'summary' "
+                    "(a string), and 'text' (a string) and/or 'references' (a list of strings) as the measures need")
+    sc.add_argument("--output", "-o", help="JSONL to write (a new or regular file, not the input; .gz compressed): "
+                    "each input line plus one field per measure output")
     sc.add_argument("--model", help="model name or path (model-based measures)")
-    sc.add_argument("--layer", type=int, help="layer of the summary embeddings (model-based measures)")
-    sc.add_argument("--text-layer", type=int, dest="text_layer", help="layer of the text embeddings")
+    sc.add_argument("--layer", type=int, help="layer of the summary embeddings, 0 (embedding output) to the "
+                    "model's last (model-based measures)")
+    sc.add_argument("--text-layer", type=int, dest="text_layer", help="layer of the text embeddings (as --layer)")
     sc.add_argument("--index", help="retrieval index (SERA measures)")
     sc.add_argument("--aggregate", choices=["mean", "max"], help="how to combine several references (ROUGE)")
-    sc.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="any other scorer option")
+    sc.add_argument("--option", "-O", action="append", metavar="KEY=VALUE",
+                    help="any other scorer option, its value read as YAML (true, 4, 0.5, text)")
     sc.add_argument("--progress", action="store_true", help="show progress bars")
     sc.set_defaults(func=cmd_score)
 
@@ -266,6 +389,10 @@ def main(argv: list[str] | None = None) -> int:
     except SumevalError as exc:
         _err(str(exc))
         return 2
+    except OSError as exc:  # a disk that fills up, a file that vanishes: a message, not a traceback
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        _err(f"{where}{exc.strerror or exc}")
+        return 1
     except KeyboardInterrupt:
         _err("interrupted")
         return 130

@@ -1,35 +1,95 @@
 """Reading JSONL with errors that name the file and the line."""
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import zlib
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import IO, Any, Iterator, Sequence
 
 from sumeval.errors import InputError
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
+
+
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """``"Expecting value at column 5"`` from a JSONDecodeError (whose message may already end in
+    ``at``, as ``"Unterminated string starting at"`` does)."""
+    msg = exc.msg.rstrip()
+    return f"{msg} column {exc.colno}" if msg.endswith(" at") else f"{msg} at column {exc.colno}"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+@contextlib.contextmanager
+def _open_bytes(path: Path) -> Iterator[IO[bytes]]:
+    """``path`` opened for reading bytes; gzip-compressed files (by their magic bytes) decompressed.
+    Reads nothing twice, so a pipe (``-i <(zcat x.gz)``) works too."""
+    with open(path, "rb") as fh:
+        if fh.peek(2)[:2] == _GZIP_MAGIC:
+            with gzip.GzipFile(fileobj=fh, mode="rb") as gz:
+                yield gz  # type: ignore[misc]
+        else:
+            yield fh
 
 
 def iter_jsonl(path: str | Path, *, required: Sequence[str] = (),
                fix: str = "each line must be one JSON object") -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(line number, object)`` for every non-empty line of ``path``.
+    """``(line number, object)`` for every non-empty line of ``path`` (UTF-8, a leading byte-order
+    mark allowed; gzip-compressed files are read as well).
 
-    A line that is not JSON, not an object, or lacks a ``required`` field raises InputError naming
-    ``path:line`` and ending with ``fix`` (what the user should do).
+    A line that is not UTF-8, not JSON, not an object, names a key twice, or lacks a ``required``
+    field raises InputError naming ``path:line`` and ending with ``fix`` (what the user should do).
     """
     path = Path(path)
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno}); {fix}") from None
-            if not isinstance(obj, dict):
-                raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}; {fix}")
-            missing = [f for f in required if f not in obj]
-            if missing:
-                raise InputError(f"{path}:{lineno}: field(s) {missing} missing; every line needs {list(required)}")
-            yield lineno, obj
+    try:
+        with _open_bytes(path) as fh:
+            for lineno, raw in enumerate(fh, 1):
+                if lineno == 1 and raw.startswith(_BOM):
+                    raw = raw[len(_BOM):]
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise InputError(
+                        f"{path}:{lineno}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
+                        "save the file as UTF-8") from None
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line, object_pairs_hook=_unique_keys)
+                except json.JSONDecodeError as exc:
+                    hint = ""
+                    if lineno == 1 and path.suffix.lower() in (".csv", ".tsv", ".txt"):
+                        hint = f" ({path.suffix} files are not read: the input is JSON Lines, one object a line)"
+                    raise InputError(f"{path}:{lineno}: not valid JSON ({json_error_text(exc)}){hint}; {fix}") from None
+                except _DuplicateKey as exc:
+                    raise InputError(f"{path}:{lineno}: field {exc.key!r} appears twice in one object; "
+                                     "JSON would keep only the last value - keep one") from None
+                if not isinstance(obj, dict):
+                    raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}; {fix}")
+                missing = [f for f in required if f not in obj]
+                if missing:
+                    raise InputError(f"{path}:{lineno}: field(s) {missing} missing; every line needs {list(required)}")
+                yield lineno, obj
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: damaged gzip file ({exc}); give a complete .gz or the plain JSONL") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder, not a JSONL file") from None
 
 
 def read_jsonl(path: str | Path, *, required: Sequence[str] = (),

@@ -162,15 +162,70 @@ def parse_value(text: str) -> Any:
         return text
 
 
-def parse_overrides(pairs: list[str]) -> dict[str, Any]:
-    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}``."""
+def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
+    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}``; ``flag`` is the option
+    the pairs came from, for messages. A key given twice is an error (not the last one silently)."""
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"parameter {pair!r} is not of the form key=value (e.g. -p seed=1)")
+            example = "seed=1" if flag == "-p" else "use_stemmer=false"
+            raise InputError(f"{flag} {pair!r} is not of the form key=value (e.g. {flag} {example})")
+        if key.strip() in out:
+            raise InputError(f"{flag} {key.strip()} is given twice ({key.strip()}={out[key.strip()]!r} and "
+                             f"{pair!r}); give it once")
         out[key.strip()] = parse_value(value)
     return out
+
+
+#: ranges of parameters every study shares, by name (see :func:`check_range`)
+COMMON_RANGES: dict[str, str] = {"seed": ">=0"}
+
+
+def parameter_ranges(study: Study) -> dict[str, Any]:
+    """The allowed ranges of the study's numeric parameters: :data:`COMMON_RANGES` and the
+    ``PARAMETER_RANGES`` of its module ``sumeval.studies.<study>`` (when there is one)."""
+    import importlib
+    import importlib.util
+
+    module = f"sumeval.studies.{study.name}"
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    own = getattr(importlib.import_module(module), "PARAMETER_RANGES", {}) if found else {}
+    return {**COMMON_RANGES, **own}
+
+
+def _rule_words(rule: str) -> str:
+    """``"0..100"`` -> ``"between 0 and 100"``, ``">=1"`` -> ``"at least 1"``."""
+    lo, sep, hi = rule.partition("..")
+    if sep:
+        return f"between {lo.strip()} and {hi.strip()}"
+    for op, words in ((">=", "at least"), ("<=", "at most"), (">", "greater than"), ("<", "less than")):
+        if rule.strip().startswith(op):
+            return f"{words} {rule.strip()[len(op):].strip()}"
+    return rule
+
+
+def check_range(value: Any, rule: str) -> bool:
+    """Whether the number ``value`` (or every number of a list) satisfies ``rule``: ``"0..100"``
+    (inclusive), ``">=0"``, ``">0"``, ``"<=1"``, ``"<1"``. Values that are not numbers are not
+    checked here (their type is)."""
+    import operator
+    import re
+
+    values = value if isinstance(value, list) else [value]
+    nums = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    m = re.fullmatch(r"\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*", rule)
+    if m:
+        lo, hi = float(m.group(1)), float(m.group(2))
+        return all(lo <= v <= hi for v in nums)
+    m = re.fullmatch(r"\s*(>=|>|<=|<)\s*(-?[\d.]+)\s*", rule)
+    if not m:
+        raise ValueError(f"bad range rule {rule!r}; write e.g. '0..100', '>=0' or '>0'")
+    op = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}[m.group(1)]
+    return all(op(v, float(m.group(2))) for v in nums)
 
 
 _TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,),
@@ -182,7 +237,8 @@ def resolve_parameters(study: Study, params_name: str, overrides: Mapping[str, A
     """The parameters of a run: the set ``params_name`` plus ``overrides``, all validated.
 
     Raises InputError for an unknown set, an unknown parameter name (with the declared names),
-    a parameter the runner sets itself, or a value whose type differs from the declared one.
+    a parameter the runner sets itself, a value whose type differs from the declared one, or a
+    number outside its range (:func:`parameter_ranges`) - before any kernel starts.
     """
     sets = study.parameter_sets()
     if params_name not in sets:
@@ -207,6 +263,14 @@ def resolve_parameters(study: Study, params_name: str, overrides: Mapping[str, A
                 f"parameter {name!r} of study {study.name!r} must be {want} "
                 f"(notebook default {declared[name].get('default')}), got {value!r}"
             )
+    ranges = parameter_ranges(study)
+    for name, value in merged.items():
+        rule = ranges.get(name)
+        rule, note = (rule, "") if isinstance(rule, str) or rule is None else (rule[0], f" ({rule[1]})")
+        if rule and not check_range(value, rule):
+            each = "every element of " if isinstance(value, list) else ""
+            raise InputError(f"parameter {name!r} of study {study.name!r}: {each}{name} must be "
+                             f"{_rule_words(rule)}{note}, got {value!r}")
     for name, value in RUNNER_SET.items():
         if name in declared:
             merged[name] = value

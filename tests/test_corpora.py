@@ -101,7 +101,7 @@ def test_bad_paths_and_names(tmp_path):
         open_corpus(bad)
     latin = tmp_path / "l.jsonl"
     latin.write_bytes(b'{"id": "a", "text": "caf\xe9"}\n')
-    with pytest.raises(InputError, match="l.jsonl: not UTF-8"):
+    with pytest.raises(InputError, match="l.jsonl:1: not UTF-8"):
         open_corpus(latin).documents()
 
 

@@ -51,11 +51,16 @@ def test_sera_dis_on_known_lists(corpus, tmp_path):
     assert got == pytest.approx((2 / math.log(3)) / (5 / math.log(2)))
 
 
-def test_empty_query_scores_zero_with_a_warning(corpus, tmp_path):
+def test_empty_query_is_not_scored_and_empty_references_are_left_out(corpus, tmp_path):
     s = scorer(corpus, tmp_path)
-    with pytest.warns(UserWarning, match="query of the summary 'the of and' is empty"):
-        got = s.score_batch(Batch(summaries=["the of and"], references=[["bird"]]))["sera-5"]
-    assert got.tolist() == [0.0]
+    batch = Batch(summaries=["the of and", "bird", "bird"], references=[["bird"], ["bird", "of the"], ["a is"]])
+    got = s.score_batch(batch)["sera-5"]
+    # row 0: the summary's query is empty -> undefined (NaN, reported), not 0
+    # row 1: "of the" has no term -> left out: the mean is over ["bird"] alone, overlap 2 / k=5
+    # row 2: every reference's query is empty -> undefined
+    assert math.isnan(got[0]) and got[1] == pytest.approx(0.4) and math.isnan(got[2])
+    assert [i for i, _ in s.last_undefined] == [0, 2] and "summary is empty" in s.last_undefined[0][1]
+    assert s.last_notes == [(1, "references with an empty raw query left out of the mean")]
 
 
 def test_retrieved_lists_are_cached(corpus, tmp_path, monkeypatch):

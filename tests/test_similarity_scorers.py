@@ -68,8 +68,10 @@ def test_three_scorers_share_one_embedder_and_score():
 
 
 def test_layers_options_and_signature():
-    sc = EstimeSoftScorer(layer=2, text_layer=-1, **OPTS)
+    sc = EstimeSoftScorer(layer=2, text_layer=6, **OPTS)
     assert (sc.layer, sc.text_layer) == (2, 6)
+    with pytest.raises(InputError, match="text_layer -1 is out of range.*negative"):
+        EstimeSoftScorer(layer=2, text_layer=-1, **OPTS)  # not Python's "last layer": refused
     sig = sc.signature()
     assert "layer=2" in sig and "text_layer=6" in sig and "raw_model=all-MiniLM-L6-v2" in sig
     assert "average=all-words" in sig and "transformers=" in sig

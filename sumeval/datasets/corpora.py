@@ -27,7 +27,7 @@ A user's corpus is a path (:func:`open_corpus` decides by what it finds):
 
 * a folder of ``.txt`` files (searched recursively, sorted by relative path; UTF-8): id = the
   relative path without ``.txt`` (``/``-separated), title = the file name without ``.txt``,
-  text = the file's content;
+  text = the file's content (an empty or blank file is an error, not an empty document);
 * a ``.jsonl`` or ``.jsonl.gz`` file, one JSON object a line with fields ``id`` (string or
   integer, unique) and ``text`` (non-empty string), and optionally ``title``.
 
@@ -35,10 +35,7 @@ Bad input raises :class:`~sumeval.errors.InputError` naming the file, line and v
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, NamedTuple
@@ -103,12 +100,6 @@ def builtin_corpora() -> list[str]:
 # --------------------------------------------------------------------------------------------
 # readers
 # --------------------------------------------------------------------------------------------
-def _open_text(path: Path) -> io.TextIOBase:
-    if path.name.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8")
-    return open(path, "rt", encoding="utf-8")
-
-
 def _read_jsonl(path: Path, *, title_field: str = "title", strict: bool,
                 skipped: list[str]) -> Iterator[Document]:
     """Documents of a JSONL file.
@@ -117,43 +108,29 @@ def _read_jsonl(path: Path, *, title_field: str = "title", strict: bool,
     ``path:line``. strict=False (shared collections): records with a blank text are counted in
     ``skipped`` (their ids) and not yielded.
     """
-    try:
-        fh = _open_text(path)
-        with fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise InputError(f"{path}:{lineno}: not valid JSON ({e.msg}); "
-                                     "a corpus JSONL needs one object a line with 'id' and 'text'") from None
-                if not isinstance(rec, dict):
-                    raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(rec).__name__}; "
-                                     "each line needs {\"id\": ..., \"text\": ...}")
-                doc_id = rec.get("id")
-                if doc_id is None or (isinstance(doc_id, str) and not doc_id.strip()) \
-                        or not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
-                    raise InputError(f"{path}:{lineno}: field 'id' is missing or not a string/integer "
-                                     f"(got {doc_id!r}); every line needs 'id' and 'text'")
-                text = rec.get("text")
-                if text is not None and not isinstance(text, str):
-                    raise InputError(f"{path}:{lineno}: field 'text' must be a string, got "
-                                     f"{type(text).__name__} for id {doc_id!r}")
-                if text is None or not text.strip():
-                    if strict:
-                        raise InputError(f"{path}:{lineno}: field 'text' is missing or empty for id "
-                                         f"{doc_id!r}; every document needs a non-empty 'text'")
-                    skipped.append(str(doc_id))
-                    continue
-                title = rec.get(title_field) or ""
-                yield Document(str(doc_id), str(title), text)
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); "
-                         "save the corpus as UTF-8 JSONL") from None
-    except (gzip.BadGzipFile, EOFError) as e:
-        raise InputError(f"{path}: damaged or not a gzip file ({e}); "
-                         "give a .jsonl or a complete .jsonl.gz") from None
+    from sumeval.jsonl import iter_jsonl
+
+    for lineno, rec in iter_jsonl(path, fix="a corpus JSONL needs one object a line with 'id' and 'text'"):
+        doc_id = rec.get("id")
+        if doc_id is None or (isinstance(doc_id, str) and not doc_id.strip()) \
+                or not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
+            raise InputError(f"{path}:{lineno}: field 'id' is missing or not a string/integer "
+                             f"(got {doc_id!r}); every line needs 'id' and 'text'")
+        text = rec.get("text")
+        if text is not None and not isinstance(text, str):
+            raise InputError(f"{path}:{lineno}: field 'text' must be a string, got "
+                             f"{type(text).__name__} for id {doc_id!r}")
+        if text is None or not text.strip():
+            if strict:
+                raise InputError(f"{path}:{lineno}: field 'text' is missing or empty for id "
+                                 f"{doc_id!r}; every document needs a non-empty 'text'")
+            skipped.append(str(doc_id))
+            continue
+        title = rec.get(title_field) or ""
+        if strict and not isinstance(title, str):
+            raise InputError(f"{path}:{lineno}: field {title_field!r} must be a string, got "
+                             f"{type(title).__name__} for id {doc_id!r}")
+        yield Document(str(doc_id), str(title), text)
 
 
 def _read_folder(folder: Path) -> Iterator[Document]:
@@ -168,6 +145,12 @@ def _read_folder(folder: Path) -> Iterator[Document]:
         except UnicodeDecodeError as e:
             raise InputError(f"{p}: not UTF-8 text ({e.reason} at byte {e.start}); "
                              "save the files of a folder corpus as UTF-8") from None
+        except OSError as e:
+            raise InputError(f"{p}: cannot be read ({e.strerror}); a folder corpus needs readable "
+                             ".txt files") from None
+        if not text.strip():
+            raise InputError(f"{p}: empty file (no text); every .txt of a folder corpus is one document "
+                             "and needs text - remove or fill the file")
         yield Document(rel[: -len(".txt")], p.stem, text)
 
 

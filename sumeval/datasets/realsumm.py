@@ -133,8 +133,9 @@ def tags_to_sentences(text: str) -> list[str]:
 
 
 def _check_n_docs(n_docs: int | None) -> None:
-    if n_docs is not None and (isinstance(n_docs, bool) or not isinstance(n_docs, int) or n_docs < 1):
-        raise InputError(f"n_docs must be a positive integer or None (all {N_DOCS}), got {n_docs!r}")
+    if n_docs is not None and (isinstance(n_docs, bool) or not isinstance(n_docs, int) or not 1 <= n_docs <= N_DOCS):
+        raise InputError(f"n_docs must be an integer in 1..{N_DOCS} or None (all {N_DOCS}), got {n_docs!r}; "
+                         f"the data set has {N_DOCS} documents")
 
 
 def _read_records() -> tuple[Path, list[dict]]:

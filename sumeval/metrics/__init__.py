@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from sumeval.metrics.base import Batch, Scorer
 
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
-    "ScoreReport", "get_scorers",
+    "ScoreReport", "get_scorers", "check_records", "check_option_types",
 ]
 
 
@@ -71,7 +72,71 @@ def get_scorer(name: str, **options: Any) -> Scorer:
     info = _REGISTRY[key]
     module_name, _, cls_name = info.target.partition(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
+    check_option_types(cls, options, key)
     return cls(**{**info.defaults, **options})
+
+
+_TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
+               type(None): "null"}
+
+
+def _option_types(hint: Any) -> tuple[type, ...] | None:
+    """The plain types an annotation allows (``int | None`` -> ``(int, NoneType)``), or None when
+    it allows anything else (then the option is not checked here)."""
+    import os
+    import types
+    import typing
+
+    args = typing.get_args(hint) if (typing.get_origin(hint) in (typing.Union, types.UnionType)) else (hint,)
+    out = []
+    for a in args:
+        if a in _TYPE_WORDS:
+            out.append(a)
+        elif isinstance(a, type) and issubclass(a, os.PathLike):
+            out.append(str)  # a path may be given as a string
+        else:
+            return None
+    return tuple(out)
+
+
+def _is_type(value: Any, t: type) -> bool:
+    if t is bool:
+        return isinstance(value, (bool, np.bool_))
+    if t is int:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if t is float:
+        return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    if t is str:
+        return isinstance(value, (str, os.PathLike))
+    return value is None if t is type(None) else isinstance(value, t)
+
+
+def check_option_types(cls: type, options: Mapping[str, Any], measure: str) -> None:
+    """InputError when an option's value is not of the type its scorer declares (no coercion:
+    ``use_stemmer="maybe"`` is an error, not True; ``max_n="abc"`` an error, not a crash).
+
+    Declared types are the annotations of ``cls.__init__`` (and of its bases' for options it
+    passes on through ``**kwargs``): bool, int, float (an integer is accepted), str, a path (a
+    string), or a union of them with None. Options with other annotations are left to the scorer.
+    """
+    import typing
+
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        try:
+            hints.update(typing.get_type_hints(init))
+        except Exception:  # noqa: BLE001 - an annotation that cannot be resolved is not checked
+            continue
+    for name, value in options.items():
+        allowed = _option_types(hints[name]) if name in hints else None
+        if allowed is None or any(_is_type(value, t) for t in allowed):
+            continue
+        want = " or ".join(dict.fromkeys(_TYPE_WORDS[t] for t in allowed))
+        raise InputError(f"measure {measure!r}: option {name} must be {want}, got {value!r} "
+                         f"({type(value).__name__}); e.g. -O {name}=... on the command line")
 
 
 def _accepted(cls, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -126,17 +191,36 @@ def _load_builtin() -> None:
 # --------------------------------------------------------------------------------------------
 @dataclass
 class ScoreReport:
-    """What could not be scored, and why: ``[(row_index, measure, reason), ...]``."""
+    """What could not be scored, and why: ``skipped = [(row_index, measure, reason), ...]``; and
+    what was scored with a caveat: ``notes = [(row_index, measure, note), ...]`` (e.g. an empty
+    reference left out)."""
 
     skipped: list[tuple[int, str, str]] = field(default_factory=list)
     signatures: dict[str, str] = field(default_factory=dict)
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:  # truthy when something was skipped
         return bool(self.skipped)
 
-    def summary_lines(self, row_label=lambda i: f"row {i}") -> list[str]:
-        """One line per skipped (row, measure), with the reason."""
-        return [f"{row_label(i)}: {m} not scored ({why})" for i, m, why in self.skipped]
+    def summary_lines(self, row_label: Callable[[int], str] = lambda i: f"row {i}", *,
+                      rows_label: Callable[[list[int]], str] | None = None, show: int = 5) -> list[str]:
+        """One line per (measure, reason): ``"file:3: rouge-1 not scored (empty summary)"`` for one
+        row, ``"rouge-1 not scored (empty summary) on 7 rows: row 3, row 5, ... and 2 more"`` for
+        several (the first ``show`` named, by ``rows_label`` when given); notes likewise."""
+        out = []
+        for entries, verb in ((self.skipped, "not scored"), (self.notes, "scored;")):
+            groups: dict[tuple[str, str], list[int]] = {}
+            for i, m, why in entries:
+                groups.setdefault((m, why), []).append(i)
+            for (m, why), rows in groups.items():
+                what = f"{m} not scored ({why})" if verb == "not scored" else f"{m}: {why}"
+                if len(rows) == 1:
+                    out.append(f"{row_label(rows[0])}: {what}")
+                    continue
+                named = rows_label(rows[:show]) if rows_label else ", ".join(row_label(i) for i in rows[:show])
+                more = f" and {len(rows) - show} more" if len(rows) > show else ""
+                out.append(f"{what} on {len(rows)} rows: {named}{more}")
+        return out
 
 
 def _is_blank(value: Any) -> bool:
@@ -147,9 +231,14 @@ def _is_blank(value: Any) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}.get(
+        type(value), type(value).__name__)
+
+
 def _references_of(record: Mapping[str, Any]) -> list[str] | None:
     refs = record.get("references")
-    if refs is None:
+    if refs is None or (isinstance(refs, float) and math.isnan(refs)):
         return None
     if isinstance(refs, str):
         refs = [refs]
@@ -157,14 +246,55 @@ def _references_of(record: Mapping[str, Any]) -> list[str] | None:
     return refs or None
 
 
+def check_records(records: Sequence[Mapping[str, Any]], needs: Iterable[str],
+                  row_label: Callable[[int], str] = lambda i: f"row {i}") -> None:
+    """InputError naming the row and field when a field the measures read has the wrong type.
+
+    Types: ``summary`` and ``text`` are strings; ``references`` is a list of strings (a single
+    string is one reference). A missing, null or blank value is not a type error: that row is
+    not scored and reported. Nothing is converted: ``"summary": 42`` is an error, not the text "42".
+    """
+    needs = set(needs) | {"summary"}
+    for i, rec in enumerate(records):
+        for f in ("summary", "text"):
+            v = rec.get(f)
+            if f in needs and not _is_blank(v) and not isinstance(v, str):
+                raise InputError(f"{row_label(i)}: field {f!r} must be a string, got {_type_name(v)} "
+                                 f"{json_preview(v)}; quote it or fix the line")
+        refs = rec.get("references")
+        if "references" not in needs or _is_blank(refs) or isinstance(refs, str):
+            continue
+        if not isinstance(refs, (list, tuple, np.ndarray)):
+            raise InputError(f"{row_label(i)}: field 'references' must be a list of strings, got "
+                             f"{_type_name(refs)} {json_preview(refs)}")
+        for j, r in enumerate(refs):
+            if not _is_blank(r) and not isinstance(r, str):
+                raise InputError(f"{row_label(i)}: field 'references': reference {j + 1} of {len(refs)} must be "
+                                 f"a string, got {_type_name(r)} {json_preview(r)}")
+
+
+def json_preview(value: Any, width: int = 60) -> str:
+    """``value`` as JSON, cut to ``width`` characters (for messages)."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str | Scorer], *,
-                  batch_size: int = 256, progress: bool = False, **options: Any):
+                  batch_size: int = 256, progress: bool = False,
+                  row_label: Callable[[int], str] | None = None, **options: Any):
     """Score ``records`` (dicts with ``summary`` and, as needed, ``text`` / ``references``).
 
     Parameters
     ----------
-    records : sequence of mappings, length n
+    records : sequence of mappings, length n; field types as :func:`check_records` says (checked
+        before anything is scored)
     measures : names (``"rouge-1"``) or ready :class:`Scorer` objects
+    row_label : how messages name row i (default ``"row i"``; the CLI gives ``file:line``)
     options : scorer options for the measures given by name; each measure gets only the options
         it accepts (see :func:`get_scorers`)
 
@@ -172,14 +302,17 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     -------
     scores : pandas.DataFrame, n rows, one column per measure output (NaN where not scored)
     report : ScoreReport listing every (row, measure) not scored and why - an empty summary, a
-        missing text or references. Rows are never dropped.
+        missing text or references, an undefined value - and the notes (an empty reference left
+        out, ...). Rows are never dropped.
     """
     import pandas as pd
 
+    label = row_label or (lambda i: f"row {i}")
     measures = list(measures)
     named = [m for m in measures if not isinstance(m, Scorer)]
     built = iter(get_scorers(named, **options)) if named else iter(())
     scorers = [m if isinstance(m, Scorer) else next(built) for m in measures]
+    check_records(records, {f for s in scorers for f in s.needs}, label)
     n = len(records)
     out: dict[str, np.ndarray] = {}
     report = ScoreReport()
@@ -198,9 +331,14 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             if "text" in scorer.needs and _is_blank(rec.get("text")):
                 report.skipped.append((i, scorer.name, "missing or empty 'text'"))
                 continue
-            if "references" in scorer.needs and _references_of(rec) is None:
-                report.skipped.append((i, scorer.name, "no non-empty 'references'"))
-                continue
+            if "references" in scorer.needs:
+                refs = _references_of(rec)
+                if refs is None:
+                    report.skipped.append((i, scorer.name, "no non-empty 'references'"))
+                    continue
+                given = rec.get("references")
+                if not isinstance(given, str) and len(refs) < len(given):
+                    report.notes.append((i, scorer.name, "empty references left out"))
             ok.append(i)
         chunks = range(0, len(ok), batch_size)
         if progress:
@@ -218,6 +356,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             values = scorer.score_batch(batch)
             for j, why in getattr(scorer, "last_undefined", None) or []:
                 report.skipped.append((idx[j], scorer.name, f"undefined: {why}"))
+            for j, note in getattr(scorer, "last_notes", None) or []:
+                report.notes.append((idx[j], scorer.name, note))
             for c in cols:
                 arr = np.asarray(values[c], dtype=float)
                 if arr.shape != (len(idx),):

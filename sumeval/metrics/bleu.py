@@ -62,9 +62,12 @@ class BleuScorer(Scorer):
 
     def __init__(self, tokenize: str = "split", lowercase: bool = False, smoothing: str = "method2",
                  max_n: int = 4, strip_tags: bool = True, name: str | None = None) -> None:
+        from sumeval.metrics import check_option_types
+
+        check_option_types(BleuScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")}, "bleu")
         if smoothing not in SMOOTHINGS:
             raise InputError(f"BLEU smoothing={smoothing!r} is not one of {SMOOTHINGS}")
-        if int(max_n) < 1:
+        if max_n < 1:
             raise InputError(f"BLEU max_n={max_n!r} must be a positive integer")
         self.tokenize = tokenize
         self._tok = _tokenizer(tokenize)

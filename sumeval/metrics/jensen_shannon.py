@@ -110,8 +110,14 @@ class JensenShannonScorer(Scorer):
 
     def __init__(self, n: int = 2, stem: bool = True, stopwords: bool = True, multi_ref: str = "mean",
                  against: str = "references", base: float = math.e, name: str | None = None) -> None:
-        if int(n) < 1:
+        from sumeval.metrics import check_option_types
+
+        check_option_types(JensenShannonScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")},
+                           "js")
+        if n < 1:
             raise InputError(f"JS n={n!r} must be a positive integer")
+        if not (base > 0 and base != 1 and math.isfinite(base)):
+            raise InputError(f"JS base={base!r} must be a positive number other than 1 (e, or 2 for bits)")
         if multi_ref not in MULTI_REF:
             raise InputError(f"JS multi_ref={multi_ref!r} is not one of {MULTI_REF}")
         if against not in ("references", "text"):

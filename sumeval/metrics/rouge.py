@@ -1,9 +1,20 @@
 """ROUGE-N, ROUGE-L and ROUGE-Lsum with Google's ``rouge-score`` package, against several references.
 
-The numbers are rouge-score's own: its tokenizer (lowercase, every run of characters outside
-``[a-z0-9]`` is a separator, Porter stemming of tokens longer than 3 characters when
-``use_stemmer``) and its scoring functions (n-gram overlap, LCS, summary-level union LCS). This
-module only adds
+The numbers are rouge-score's own scoring functions (n-gram overlap, LCS, summary-level union LCS)
+on the tokens of one of two tokenizers (``tokenizer=``, recorded in the signature):
+
+- ``"unicode"`` (default): rouge-score's tokenizer extended to every script - lowercase
+  (``str.lower``), a token is a run of letters, combining marks and digits of any script
+  (``[\\p{L}\\p{M}\\p{N}]+``; each Han, Hiragana or Katakana character is a token of its own, as
+  those scripts do not separate words by spaces), Porter stemming of tokens longer than 3
+  characters when ``use_stemmer`` (English rules: words of other scripts are left as they are).
+  On ASCII text its tokens are rouge-score's, so its scores are identical, bit for bit;
+- ``"rouge-score"``: rouge-score's own tokenizer (every run of characters outside ``[a-z0-9]``
+  after lowercasing is a separator), as the papers used it. It drops every non-ASCII letter: a
+  Cyrillic or Greek text has no token at all and gets 0 even against itself, and ``fiancée``
+  becomes the two tokens ``fianc`` and ``e``.
+
+This module also adds
 
 - multi-reference aggregation: ``aggregate="mean"`` averages P, R and F separately over the
   references; ``aggregate="max"`` takes P, R and F **all from the one reference with the best F**
@@ -40,6 +51,44 @@ _SENT_END_RE = re.compile(
 _VARIANT_RE = re.compile(r"^rouge([1-9])$")
 SENTENCE_SPLITS = ("auto", "tags", "newline", "regex", "nltk")
 AGGREGATES = ("mean", "max")
+TOKENIZERS = ("unicode", "rouge-score")
+_UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}"  # scripts written without spaces between words
+_WORD_PATTERN = rf"[{_UNSPACED}]|[[\p{{L}}\p{{M}}\p{{N}}]--[{_UNSPACED}]]+"
+
+
+def tokenize(text: str, stemmer=None, tokenizer: str = "unicode") -> list[str]:
+    """ROUGE tokens of ``text``: lowercased words, each longer than 3 characters stemmed by
+    ``stemmer`` (an object with ``stem(word)``, or None).
+
+    ``tokenizer="unicode"``: words are runs of letters, marks and digits of any script (each Han,
+    Hiragana or Katakana character alone); ``"rouge-score"``: rouge-score's ``tokenize`` (runs of
+    ``[a-z0-9]`` only). The two agree on ASCII text::
+
+        tokenize("Кошка сидит")               -> ["кошка", "сидит"]
+        tokenize("Кошка сидит", None, "rouge-score") -> []
+    """
+    if tokenizer == "rouge-score":
+        from rouge_score import tokenize as rs_tokenize
+
+        return rs_tokenize.tokenize(text, stemmer)
+    if tokenizer != "unicode":
+        raise InputError(f"ROUGE tokenizer={tokenizer!r} is not one of {TOKENIZERS}")
+    words = _word_re().findall(text.lower())
+    if stemmer is not None:
+        words = [stemmer.stem(w) if len(w) > 3 else w for w in words]
+    return [w for w in words if w]
+
+
+_WORD_RE = None
+
+
+def _word_re():
+    global _WORD_RE
+    if _WORD_RE is None:
+        import regex
+
+        _WORD_RE = regex.compile(_WORD_PATTERN, regex.V1)
+    return _WORD_RE
 
 
 def strip_tags(text: str) -> str:
@@ -116,7 +165,9 @@ class RougeScorer(Scorer):
         ``"rougeLsum"`` (summary-level union LCS over sentences, see :func:`split_sentences`)
     aggregate : ``"mean"`` over references of each of P, R, F (default), or ``"max"``: P, R and F
         of the reference with the best F
-    use_stemmer : Porter stemming in rouge-score's tokenizer (default True)
+    use_stemmer : Porter stemming of tokens longer than 3 characters (default True)
+    tokenizer : ``"unicode"`` (default; words of every script) or ``"rouge-score"`` (rouge-score's
+        ASCII-only tokenizer, as the papers used); identical on ASCII text - see :func:`tokenize`
     strip_tags : remove ``<t>``/``</t>`` tags before tokenizing (default True)
     sentence_split : how ROUGE-Lsum splits sentences (ignored by the other variants)
     name : measure name; default from ``variant`` (``rouge-1``, ``rouge-l``, ``rouge-lsum``)
@@ -129,7 +180,10 @@ class RougeScorer(Scorer):
 
     def __init__(self, variant: str = "rouge1", aggregate: str = "mean", use_stemmer: bool = True,
                  strip_tags: bool = True, sentence_split: str = "auto", name: str | None = None,
-                 cache_size: int = 200_000) -> None:
+                 cache_size: int = 200_000, tokenizer: str = "unicode") -> None:
+        from sumeval.metrics import check_option_types
+
+        check_option_types(RougeScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")}, "rouge")
         if not (variant in ("rougeL", "rougeLsum") or _VARIANT_RE.match(variant)):
             raise InputError(
                 f"ROUGE variant {variant!r} is not known; use rouge1 ... rouge9, rougeL or rougeLsum"
@@ -138,6 +192,8 @@ class RougeScorer(Scorer):
             raise InputError(f"ROUGE aggregate={aggregate!r} is not one of {AGGREGATES}")
         if sentence_split not in SENTENCE_SPLITS:
             raise InputError(f"ROUGE sentence_split={sentence_split!r} is not one of {SENTENCE_SPLITS}")
+        if tokenizer not in TOKENIZERS:
+            raise InputError(f"ROUGE tokenizer={tokenizer!r} is not one of {TOKENIZERS}")
         from rouge_score import rouge_scorer, tokenize  # noqa: F401  (fail early if missing)
 
         self.variant = variant
@@ -145,6 +201,7 @@ class RougeScorer(Scorer):
         self.use_stemmer = bool(use_stemmer)
         self.strip_tags = bool(strip_tags)
         self.sentence_split = sentence_split
+        self.tokenizer = tokenizer
         self.name = name or _name_of(variant)
         self.description = f"{self.name} P/R/F (rouge-score, {aggregate} over references)"
         self._n = int(variant[5:]) if _VARIANT_RE.match(variant) else None
@@ -163,6 +220,7 @@ class RougeScorer(Scorer):
             "agg": self.aggregate,
             "stemmer": self.use_stemmer,
             "strip_tags": self.strip_tags,
+            "tokenizer": self.tokenizer,
         }
         if self.aggregate == "max":
             opts["max_by"] = "best-f-reference"
@@ -202,9 +260,7 @@ class RougeScorer(Scorer):
         return float(p), float(r), float(f)
 
     def _tokens(self, text: str) -> list[str]:
-        from rouge_score import tokenize
-
-        return tokenize.tokenize(text, self._stemmer)
+        return tokenize(text, self._stemmer, self.tokenizer)
 
     def _prepared(self, text: str):
         """The text in the form the variant scores (cached): n-gram Counter, tokens or sentences."""

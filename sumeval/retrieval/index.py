@@ -78,26 +78,51 @@ class IndexSpec:
 
 
 def parse_index_name(name: str) -> dict[str, Any]:
-    """``"CORPUS[:SIZE[:SEED[:BACKEND]]]"`` -> ``{corpus, n, seed, backend}`` (defaults 10000, 0,
-    sparse). The corpus may be a path (split from the right)."""
-    parts = str(name).rsplit(":", 3)
-    # a path such as C:\\x or a corpus without numbers: take numeric fields from the right
-    fields: dict[str, Any] = {"n": 10_000, "seed": 0, "backend": "sparse"}
-    rest = list(parts)
-    if rest and rest[-1] in BACKENDS:
-        fields["backend"] = rest.pop()
-    nums = []
-    while rest and len(nums) < 2 and rest[-1].lstrip("-").isdigit() and len(rest) > 1:
-        nums.insert(0, int(rest.pop()))
-    if len(nums) == 2:
-        fields["n"], fields["seed"] = nums
-    elif len(nums) == 1:
-        fields["n"] = nums[0]
-    fields["corpus"] = ":".join(rest)
-    if not fields["corpus"]:
-        raise InputError(f"index name {name!r}: no corpus; write CORPUS[:SIZE[:SEED[:BACKEND]]], "
-                         f"e.g. {DEFAULT_INDEX!r}")
-    return fields
+    """``"CORPUS[:SIZE[:SEED]][:BACKEND]"`` -> ``{corpus, n, seed, backend}`` (defaults 10000, 0,
+    sparse). SIZE and SEED are written in digits; the corpus may be a path that holds ``:``
+    (the longest prefix that names a collection or an existing path is the corpus).
+
+    Raises InputError naming the field at fault: ``wikipedia:abc`` (neither a size nor a
+    backend), ``wikipedia:1e3`` (a size not in digits), ``wikipedia:1000:0:foo`` (an unknown
+    backend).
+    """
+    from sumeval.datasets.corpora import CORPORA, CORPUS_GROUPS
+
+    text = str(name)
+    parts = text.split(":")
+    first = max(1, len(parts) - 3)
+    cut = next((i for i in range(len(parts), first - 1, -1)
+                if ":".join(parts[:i]) in CORPORA or ":".join(parts[:i]) in CORPUS_GROUPS
+                or Path(":".join(parts[:i])).expanduser().exists()), None)
+    form = f"write CORPUS[:SIZE[:SEED[:BACKEND]]], e.g. {DEFAULT_INDEX!r}"
+    if cut is None and len(parts) > 4:
+        raise InputError(f"index name {text!r} has {len(parts)} ':'-separated fields, and no prefix of it "
+                         f"names a collection or an existing path; {form}")
+    if cut is None:  # an unknown corpus: it is reported when the index is opened
+        cut = first
+    corpus, fields = ":".join(parts[:cut]), parts[cut:]
+    if not corpus:
+        raise InputError(f"index name {text!r}: no corpus; {form}")
+    out: dict[str, Any] = {"corpus": corpus, "n": 10_000, "seed": 0, "backend": "sparse"}
+    if fields and fields[-1] in BACKENDS:
+        out["backend"] = fields.pop()
+    elif len(fields) == 3:
+        raise InputError(f"index name {text!r}: unknown backend {fields[-1]!r}; choose one of "
+                         f"{', '.join(BACKENDS)}")
+    for pos, (key, what, value) in enumerate(zip(("n", "seed"), ("size", "seed"), fields)):
+        if value.isascii() and value.isdigit():
+            out[key] = int(value)
+            continue
+        last = pos == len(fields) - 1
+        shape = ("a positive integer" if key == "n" else "a non-negative integer") + ", in digits"
+        if last and value.isalpha():
+            raise InputError(f"index name {text!r}: {value!r} is neither a {what} ({shape}) nor a backend "
+                             f"({', '.join(BACKENDS)}); {form}")
+        raise InputError(f"index name {text!r}: the {what} {value!r} is not {shape} (e.g. 1000, not 1e3 "
+                         f"or 1,000); {form}")
+    if out["n"] < 1:
+        raise InputError(f"index name {text!r}: size 0: an index holds at least one document; {form}")
+    return out
 
 
 def _index_root(root: Path | None) -> Path:

@@ -13,13 +13,15 @@ apart from any index (store ``retrieval_queries``, :func:`~sumeval.retrieval.que
 so a sweep over indexes tags each text once.
 
 An empty reformulated query (no term left after reformulation and analysis, e.g. a summary
-with no noun phrase) retrieves nothing: it scores 0 against every reference (a reference
-with an empty query adds 0 to the mean), and a warning names the text.
+with no noun phrase, or one made of stopwords) retrieves nothing, so there is nothing to compare:
+a summary with an empty query is not scored (NaN, reported by
+:func:`sumeval.metrics.score_records` as undefined: ``null`` in ``sumeval score``'s output);
+a reference with an empty query is left out of the mean over references (reported as a note),
+and a summary all of whose references have empty queries is not scored.
 """
 from __future__ import annotations
 
 import hashlib
-import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -117,6 +119,9 @@ class SeraScorer(Scorer):
             corpus, size, seed, backend = f["corpus"], f["n"], f["seed"], f["backend"]
         if backend not in BACKENDS:
             raise InputError(f"unknown retrieval backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        from sumeval.retrieval.index import _check_params
+
+        _check_params(size, seed, backend)  # before any scoring, not when the index is first opened
         self.k, self.dis, self.reformulation = k, bool(dis), reformulation
         self.corpus, self.size, self.seed, self.backend = str(corpus), int(size), int(seed), backend
         self.cache_root = cache_root
@@ -170,12 +175,19 @@ class SeraScorer(Scorer):
                                       root=self.cache_root, progress=self.progress)
         by_text = {t: (ids, e) for t, ids, e in zip(uniq, lists, empty)}
         f = sera_dis if self.dis else sera
-        out = np.empty(len(batch))
+        out = np.full(len(batch), np.nan)
+        undefined: list[tuple[int, str]] = []
+        notes: list[tuple[int, str]] = []
+        query = f"{self.reformulation} query"
         for i, (summ, refs) in enumerate(zip(batch.summaries, batch.references)):
-            for j, t in enumerate([summ, *refs]):
-                if by_text[t][1]:
-                    warnings.warn(f"{self.name}: the {self.reformulation} query of "
-                                  f"{'the summary' if j == 0 else f'reference {j - 1}'} {t[:60]!r} is "
-                                  "empty; it retrieves nothing and scores 0", stacklevel=2)
-            out[i] = f(by_text[summ][0][: self.k], [by_text[r][0][: self.k] for r in refs], self.k)
+            kept = [r for r in refs if not by_text[r][1]]
+            if by_text[summ][1]:
+                undefined.append((i, f"the {query} of the summary is empty, nothing to search with"))
+            elif not kept:
+                undefined.append((i, f"the {query} of every reference is empty, nothing to search with"))
+            else:
+                if len(kept) < len(refs):
+                    notes.append((i, f"references with an empty {query} left out of the mean"))
+                out[i] = f(by_text[summ][0][: self.k], [by_text[r][0][: self.k] for r in kept], self.k)
+        self.last_undefined, self.last_notes = undefined, notes
         return {self.name: out}

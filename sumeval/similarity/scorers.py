@@ -91,15 +91,13 @@ class _PointsScorer(Scorer):
         self._embedder = None
 
     def _check_layer(self, value: Any, what: str) -> int:
-        try:
-            k = int(value)
-        except (TypeError, ValueError):
-            raise InputError(f"{what} {value!r} is not an integer") from None
-        n = self.num_layers + 1
-        if not -n <= k < n:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InputError(f"{what} {value!r} is not an integer")
+        k, n = int(value), self.num_layers + 1
+        if not 0 <= k < n:
             raise InputError(f"{what} {k} is out of range: model {self.spec.name!r} has layers 0..{n - 1} "
-                             "(0 is the embedding output)")
-        return k % n
+                             "(0 is the embedding output; negative numbers are not layers)")
+        return k
 
     @property
     def embedder(self):

@@ -31,6 +31,8 @@ from sumeval.studies.sera_scores import (METHODS, per_reference_scores, realsumm
                                          system_correlations)
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
+#: ranges of the notebook's numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "worker_counts": ">=1", "n_draws": ">=1"}
 
 
 def reference_label(m: int) -> str:

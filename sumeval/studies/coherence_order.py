@@ -8,7 +8,7 @@ Thin: the extraction is :mod:`sumeval.studies.summeval_extraction` and the sweep
 """
 from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
                                          layer_pair_scores, local_order_correlations)
-from sumeval.studies.summeval_extraction import embedder, extract, load_pairs
+from sumeval.studies.summeval_extraction import PARAMETER_RANGES, embedder, extract, load_pairs  # noqa: F401 (ranges: read by the runner)
 
-__all__ = ["MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
+__all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
            "layer_correlations", "local_order_correlations", "best_layer", "default_layer"]

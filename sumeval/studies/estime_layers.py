@@ -8,7 +8,7 @@ sweep).
 """
 from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
                                          layer_pair_scores, table1_beside_rouge, table1_rows)
-from sumeval.studies.summeval_extraction import QUALITIES, embedder, extract, load_pairs
+from sumeval.studies.summeval_extraction import PARAMETER_RANGES, QUALITIES, embedder, extract, load_pairs  # noqa: F401 (ranges: read by the runner)
 
-__all__ = ["QUALITIES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
            "layer_correlations", "best_layer", "default_layer", "table1_rows", "table1_beside_rouge"]

@@ -42,6 +42,9 @@ from sumeval.studies.sera_scores import (HUMANS, METHODS, TEXT_FORMS, check_vari
                                          system_correlations)
 from sumeval.text import strip_sentence_tags
 
+#: ranges of the notebook's numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "sizes": (">=0", "0 means the whole collection"),
+                    "spread_size": ">=1", "spread_seeds": ">=0", "gesera_seeds": ">=0", "pos_docs": ">=1"}
 #: the paper's part-of-speech groups (Fig. 1): Penn tags -> group
 POS_GROUPS = {"Nouns": tuple(sorted(COMMON_NOUN_TAGS | PROPER_NOUN_TAGS)), "Verbs": tuple(sorted(VERB_TAGS)),
               "Adj.": tuple(sorted(ADJECTIVE_TAGS)), "Prep.": ("IN",)}

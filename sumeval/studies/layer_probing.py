@@ -23,9 +23,9 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.summeval_extraction import SCHEME, STORE, documents, embedder, extract, load_pairs, pairs_key
+from sumeval.studies.summeval_extraction import PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, pairs_key  # noqa: F401 (ranges: read by the runner)
 
-__all__ = ["load_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
+__all__ = ["PARAMETER_RANGES", "load_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
 
 
 def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,

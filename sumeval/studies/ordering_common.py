@@ -26,6 +26,11 @@ from sumeval.ordering.models import MODEL_LABELS, MODEL_NAMES
 from sumeval.ordering.train import TrainConfig
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
+#: ranges of the ordering notebooks' numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"max_train": (">=0", "0 means all"), "max_train_paragraph": (">=0", "0 means all"),
+                    "max_dev": (">=0", "0 means all"), "max_test": (">=0", "0 means all"),
+                    "epochs": ">=1", "patience": ">=1", "batch_size": ">=1", "lr": ">0", "hidden": ">=1",
+                    "beam": (">=1", "1 is greedy"), "threads": (">=0", "0 leaves the default")}
 
 #: paper 002's published Table 2 and Table 3a (:mod:`sumeval.published`)
 paper_table2 = published.paper002_table2

@@ -16,8 +16,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
-from sumeval.studies.ordering_common import (
-    METRICS, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
+from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
 )
 
 

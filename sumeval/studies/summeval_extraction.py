@@ -29,7 +29,13 @@ from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.lm.resolution import DEFAULT_MODEL
 
-__all__ = ["QUALITIES", "STORE", "SCHEME", "load_pairs", "embedder", "extract", "documents", "iter_documents",
+#: ranges of the paper-000 notebooks' numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means all"),
+                    "n_systems": ("0..16", "SummEval has 16 systems; 0 means all"),
+                    "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
+                    "n_boot": (">=0", "0 for no intervals")}
+
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "load_pairs", "embedder", "extract", "documents", "iter_documents",
            "pairs_key", "cached_frame", "n_selectable_layers"]
 
 #: the qualities in the paper's column order (paper 000 Table 1)
