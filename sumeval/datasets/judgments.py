@@ -633,7 +633,7 @@ def _check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[st
     listing = ", ".join(header)
     for role in ("doc_id", "system"):
         if cols[role] not in header:
-            raise InputError(f"{path}: no column {cols[role]!r} (the {role.replace('_', ' ')} ids; "
+            raise InputError(f"{path}: no column {cols[role]!r} (the {role.split('_')[0]} ids; "
                              f"name the column that holds them with {_FLAGS[role]}); the file's "
                              f"columns are: {listing}")
     for role in TEXT_FIELDS:
