@@ -473,26 +473,18 @@ def _format_of(path: Path) -> str:
 
 def _read_table(path: Path, fmt: str, data: bytes) -> _Table:
     if fmt == "jsonl":
-        return _read_jsonl(path, data)
+        return _read_jsonl(path)
     if fmt in ("csv", "tsv"):
         return _read_delimited(path, data, "," if fmt == "csv" else "\t")
     return _read_parquet(path, data)
 
 
-def _read_jsonl(path: Path, data: bytes) -> _Table:
+def _read_jsonl(path: Path) -> _Table:
+    from sumeval.jsonl import iter_jsonl
+
     header: dict[str, None] = {}
     rows, where = [], []
-    text = _decode(path, data)
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                             "each line must be one JSON object") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{path}:{lineno}: expected a JSON object, got {type(obj).__name__}")
+    for lineno, obj in iter_jsonl(path, fix="each line must be one JSON object"):
         header.update(dict.fromkeys(obj))
         rows.append(obj)
         where.append(f"{path}:{lineno}")
@@ -557,7 +549,7 @@ def _read_parquet(path: Path, data: bytes) -> _Table:
 
 
 def _plain(value: Any) -> Any:
-    """A parquet cell as a plain Python value (arrays become lists, missing values None)."""
+    """A frame cell as a plain Python value (arrays become lists, NaN and missing values None)."""
     if isinstance(value, np.ndarray):
         return [_plain(v) for v in value.tolist()]
     if isinstance(value, (list, tuple)):
@@ -974,21 +966,6 @@ def verify_user_datasets() -> list[dict[str, str]]:
 # --------------------------------------------------------------------------------------------
 # Export
 # --------------------------------------------------------------------------------------------
-def _cell(value: Any) -> Any:
-    """A frame cell as JSON: NaN -> None, numpy scalars -> Python, arrays -> lists."""
-    if isinstance(value, np.ndarray):
-        return [_cell(v) for v in value.tolist()]
-    if isinstance(value, (list, tuple)):
-        return [_cell(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None or value is pd.NA:
-        return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
 def export_judgments(judgments: Judgments, out: str | os.PathLike[str]) -> Path:
     """Write ``judgments.frame`` as a judgments file, format by ``out``'s extension (atomically).
 
@@ -1006,13 +983,13 @@ def export_judgments(judgments: Judgments, out: str | os.PathLike[str]) -> Path:
         elif fmt == "jsonl":
             with open(tmp, "w", encoding="utf-8") as fh:
                 for rec in frame.to_dict("records"):
-                    fh.write(json.dumps({k: _cell(v) for k, v in rec.items()}, ensure_ascii=False) + "\n")
+                    fh.write(json.dumps({k: _plain(v) for k, v in rec.items()}, ensure_ascii=False) + "\n")
         else:
             with open(tmp, "w", encoding="utf-8", newline="") as fh:
                 writer = csv.writer(fh, delimiter="," if fmt == "csv" else "\t")
                 writer.writerow(list(frame.columns))
                 for rec in frame.to_dict("records"):
-                    writer.writerow([_csv_cell(_cell(v)) for v in rec.values()])
+                    writer.writerow([_csv_cell(_plain(v)) for v in rec.values()])
     return out
 
 
