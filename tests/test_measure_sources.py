@@ -397,6 +397,12 @@ def test_example_fragments_by_hand(tmp_path):
         (f"{path}:4", "undefined: the summary has no word")}
 
 
+def test_example_importable_as_a_package_path(user_file):
+    root = EXAMPLES.parent
+    (spec,) = resolve_measures(["examples.fragments:ExtractiveFragments"], user_file, module_path=[root])
+    assert spec.source == "class" and "|class=examples.fragments:ExtractiveFragments|" in spec.signature
+
+
 def test_example_fragments_on_the_user_file(user_file):
     (spec,) = resolve_measures(["fragments:ExtractiveFragments[min_length=2]"], user_file,
                                module_path=[EXAMPLES])

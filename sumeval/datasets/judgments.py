@@ -598,8 +598,8 @@ def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: t
     """Read and check the judgments file ``path``."""
     fmt = _format_of(path)
     if not path.is_file():
-        raise DataNotFoundError(f"judgments file {str(path)!r} does not exist"
-                                + (" (it is not a directory)" if path.is_dir() else ""))
+        raise DataNotFoundError(f"judgments file {str(path)!r} "
+                                + ("is a folder; give the file" if path.is_dir() else "does not exist"))
     data = path.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
     if expect_sha256 is not None and sha != expect_sha256:
@@ -613,15 +613,40 @@ def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: t
         raise InputError(f"{path}: no rows; a judgments file needs one row per (document, system) summary")
     frame, locations = _check_table(path, table, columns, humans)
     return _classify(frame, name=name or path.stem, path=path.resolve(), sha256=sha, fmt=fmt,
-                     humans=humans, lower=lower, columns=columns, locations=tuple(locations),
-                     table=table)
+                     humans=humans, lower=lower, columns=columns, locations=tuple(locations))
 
 
 def _check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str, ...]
                  ) -> tuple[pd.DataFrame, list[str]]:
     """The rows of ``table`` checked and typed, as a frame with the roles' names."""
-    header = table.header
     cols = columns.as_dict()
+    renamed = _check_roles(path, table, cols, humans)
+    annotators = _annotator_columns(path, table.header, humans, renamed)
+    scored = {*humans, *(c for cs in annotators.values() for c in cs)}
+    out: dict[str, list] = dict(_ids(table, cols))
+    for role in ("summary", "text"):
+        if cols[role] in renamed:
+            out[role] = [_text_cell(row.get(cols[role]), where, cols[role])
+                         for row, where in zip(table.rows, table.where)]
+    if cols["references"] in renamed:
+        out["references"] = [_references_cell(row.get(cols["references"]), where, cols["references"],
+                                               table.text_cells)
+                             for row, where in zip(table.rows, table.where)]
+    for col in table.header:
+        if col not in renamed:
+            out[col] = _value_column(path, table, col, scored, humans)
+    frame = pd.DataFrame({c: out[c] for c in [*(r for r in ROLES if r in out),
+                                              *(c for c in table.header if c not in renamed)]})
+    for col in frame.columns:
+        if col not in ROLES and all(isinstance(x, float) for x in out[col]):
+            frame[col] = frame[col].astype("float64")
+    return frame, list(table.where)
+
+
+def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tuple[str, ...]
+                 ) -> dict[str, str]:
+    """``{file column: role}`` after checking that the columns asked for exist and do not clash."""
+    header = table.header
     listing = ", ".join(header)
     for role in ("doc_id", "system"):
         if cols[role] not in header:
@@ -647,63 +672,49 @@ def _check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[st
         if h in renamed:
             raise InputError(f"{path}: --human {h!r} is the {renamed[h]} column; a human column "
                              "holds scores")
-    annotators = _annotator_columns(path, header, humans, renamed)
-    scored = set(humans) | {c for cs in annotators.values() for c in cs}
+    return renamed
 
-    n = len(table.rows)
-    out: dict[str, list] = {}
+
+def _ids(table: _Table, cols: Mapping[str, str]) -> dict[str, list]:
+    """The ``doc_id`` and ``system`` values of every row; empty ids and duplicate pairs are errors."""
+    ids: dict[str, list] = {"doc_id": [], "system": []}
     seen: dict[tuple, str] = {}
-    ids = {r: [None] * n for r in ("doc_id", "system")}
-    for i, (row, where) in enumerate(zip(table.rows, table.where)):
-        for role in ("doc_id", "system"):
+    for row, where in zip(table.rows, table.where):
+        for role in ids:
             value = row.get(cols[role])
-            if _missing(value, table.text_cells) or (isinstance(value, str) and not value.strip()):
+            if value is None or (isinstance(value, str) and not value.strip()):
                 raise InputError(f"{where}: column {cols[role]!r} ({role}) is empty; every row needs "
                                  "a document id and a system id")
             if isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise InputError(f"{where}: column {cols[role]!r} ({role}) = {_short(value)}: an id "
                                  "must be a string or an integer")
-            ids[role][i] = value.strip() if isinstance(value, str) else value
-        key = (ids["doc_id"][i], ids["system"][i])
+            ids[role].append(value.strip() if isinstance(value, str) else value)
+        key = (ids["doc_id"][-1], ids["system"][-1])
         if key in seen:
             raise InputError(f"{where}: duplicate row for (doc_id {key[0]!r}, system {key[1]!r}); "
                              f"first seen at {seen[key]}. Each (document, system) pair needs exactly "
                              "one row: merge or remove one of them")
         seen[key] = where
-    out.update(ids)
-    for role in ("summary", "text"):
-        if cols[role] in header:
-            out[role] = [_text_cell(row.get(cols[role]), where, cols[role])
-                         for row, where in zip(table.rows, table.where)]
-    if cols["references"] in header:
-        out["references"] = [_references_cell(row.get(cols["references"]), where, cols["references"],
-                                               table.text_cells)
-                             for row, where in zip(table.rows, table.where)]
-    for col in header:
-        if col in renamed:
-            continue
-        values = [row.get(col) for row in table.rows]
-        numbers = [_number(v, table.text_cells) for v in values]
-        if col in scored:
-            for v, x, where in zip(values, numbers, table.where):
-                if x is None:
-                    kind = "human" if col in humans else "annotator"
-                    raise InputError(f"{where}: {kind} column {col!r} = {_short(v)} is not a number; "
-                                     "write a number, or leave the cell empty (NaN) where not judged")
-            if all(math.isnan(x) for x in numbers):
-                raise InputError(f"{path}: {'human' if col in humans else 'annotator'} column {col!r} "
-                                 "has no value on any row")
-            out[col] = numbers
-        elif all(x is not None for x in numbers) and not all(math.isnan(x) for x in numbers):
-            out[col] = numbers
-        else:
-            out[col] = [None if _missing(v, table.text_cells) else v for v in values]
-    frame = pd.DataFrame({c: out[c] for c in [*(r for r in ROLES if r in out),
-                                              *(c for c in header if c not in renamed)]})
-    for col in frame.columns:
-        if col not in ROLES and col in out and all(isinstance(x, float) for x in out[col]):
-            frame[col] = frame[col].astype("float64")
-    return frame, list(table.where)
+    return ids
+
+
+def _value_column(path: Path, table: _Table, col: str, scored: set[str], humans: tuple[str, ...]
+                  ) -> list:
+    """Column ``col`` as floats (human, annotator and numeric columns) or as read (others)."""
+    values = [row.get(col) for row in table.rows]
+    numbers = [_number(v, table.text_cells) for v in values]
+    if col in scored:
+        kind = "human" if col in humans else "annotator"
+        for v, x, where in zip(values, numbers, table.where):
+            if x is None:
+                raise InputError(f"{where}: {kind} column {col!r} = {_short(v)} is not a number; "
+                                 "write a number, or leave the cell empty (NaN) where not judged")
+        if all(math.isnan(x) for x in numbers):
+            raise InputError(f"{path}: {kind} column {col!r} has no value on any row")
+        return numbers
+    if all(x is not None for x in numbers) and not all(math.isnan(x) for x in numbers):
+        return numbers
+    return [None if _missing(v, table.text_cells) else v for v in values]
 
 
 def _numeric_column(table: _Table, col: str) -> bool:
@@ -775,7 +786,7 @@ def systems_missing_documents(frame: pd.DataFrame) -> dict[Any, tuple]:
 
 def _classify(frame: pd.DataFrame, *, name: str, path: Path | None, sha256: str, fmt: str,
               humans: tuple[str, ...], lower: tuple[str, ...], columns: ColumnMap,
-              locations: tuple[str, ...] | None, table: _Table | None = None) -> Judgments:
+              locations: tuple[str, ...] | None) -> Judgments:
     """The :class:`Judgments` of a checked frame: annotator, measure and other columns sorted out."""
     annotators: dict[str, list[str]] = {}
     measures, others = [], []
