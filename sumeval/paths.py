@@ -3,17 +3,22 @@
 Every location can be overridden by an environment variable; none depends on the current
 working directory once the project root is known.
 
-=================  ======================  =========================================
-location           environment variable    default
-=================  ======================  =========================================
-project root       ``SUMEVAL_HOME``        the checkout that holds this package, else cwd
-data search path   ``SUMEVAL_DATA``        ``<root>/data``, then ``<root>/../shared/data``
-cache              ``SUMEVAL_CACHE``       ``<root>/cache``
-models             ``SUMEVAL_MODELS``      ``<root>/models``
-runs               ``SUMEVAL_RUNS``        ``<root>/runs``
-figures            ``SUMEVAL_FIGURES``     ``<root>/figures``
-notebooks          ``SUMEVAL_NOTEBOOKS``   ``<root>/notebooks``
-=================  ======================  =========================================
+================  =========================  ===============================================
+location          environment variable       default
+================  =========================  ===============================================
+project root      ``SUMEVAL_HOME``           the checkout that holds this package, else cwd
+data search path  ``SUMEVAL_DATA``           ``<root>/data``, then ``<root>/../shared/data``
+cache             ``SUMEVAL_CACHE``          ``<root>/cache``
+models            ``SUMEVAL_MODELS``         ``<root>/models``
+runs              ``SUMEVAL_RUNS``           ``<root>/runs``
+figures           ``SUMEVAL_FIGURES``        ``<root>/figures``
+notebooks         ``SUMEVAL_NOTEBOOKS``      ``<root>/notebooks``
+user data sets    ``SUMEVAL_DATA_REGISTRY``  ``<root>/data/user_datasets.json``
+================  =========================  ===============================================
+
+The user data sets file is the registry that ``sumeval data add NAME PATH`` writes (one JSON
+object: name -> absolute path, format, sha256, column roles); ``data/`` is git-ignored, so the
+registry stays on the machine whose files it names.
 """
 from __future__ import annotations
 
@@ -69,3 +74,9 @@ def figures_dir() -> Path:
 
 def notebooks_dir() -> Path:
     return _from_env("SUMEVAL_NOTEBOOKS", project_root() / "notebooks")
+
+
+def user_datasets_file() -> Path:
+    """The registry of a user's judgments files: ``$SUMEVAL_DATA_REGISTRY`` or
+    ``<root>/data/user_datasets.json``."""
+    return _from_env("SUMEVAL_DATA_REGISTRY", project_root() / "data" / "user_datasets.json")

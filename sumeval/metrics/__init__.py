@@ -284,6 +284,25 @@ def json_preview(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def _output_column(scorer: Scorer, values: Any, column: str, n: int) -> np.ndarray:
+    """Column ``column`` of what ``scorer.score_batch`` returned for ``n`` rows, checked."""
+    where = f"measure {scorer.name!r} ({type(scorer).__module__}.{type(scorer).__name__})"
+    if not isinstance(values, Mapping):
+        raise InputError(f"{where}: score_batch returned a {type(values).__name__}; it must return "
+                         f"a dict {{column: array of shape ({n},)}} with the columns {scorer.columns()}")
+    if column not in values:
+        raise InputError(f"{where}: score_batch returned no column {column!r} (it returned "
+                         f"{sorted(map(str, values))}); it must return every column of columns()")
+    try:
+        arr = np.asarray(values[column], dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{where}: column {column!r} is not an array of numbers ({exc})") from None
+    if arr.shape != (n,):
+        raise InputError(f"{where}: score_batch returned shape {arr.shape} for column {column!r}; "
+                         f"expected ({n},), one number per summary of the batch")
+    return arr
+
+
 def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str | Scorer], *,
                   batch_size: int = 256, progress: bool = False,
                   row_label: Callable[[int], str] | None = None, **options: Any):
@@ -359,11 +378,5 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             for j, note in getattr(scorer, "last_notes", None) or []:
                 report.notes.append((idx[j], scorer.name, note))
             for c in cols:
-                arr = np.asarray(values[c], dtype=float)
-                if arr.shape != (len(idx),):
-                    raise RuntimeError(
-                        f"measure {scorer.name!r} returned shape {arr.shape} for column {c!r}; "
-                        f"expected ({len(idx)},)"
-                    )
-                out[c][idx] = arr
+                out[c][idx] = _output_column(scorer, values, c, len(idx))
     return pd.DataFrame(out, index=range(n)), report

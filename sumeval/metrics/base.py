@@ -36,16 +36,40 @@ class Batch:
 
 
 class Scorer(abc.ABC):
-    """Base class of all measures.
+    """Base class of all measures - sumeval's own and a user's.
 
-    Subclasses set ``name`` (as users type it: ``"rouge-1"``), ``needs`` (fields read besides
-    ``summary``), ``higher_is_better`` and implement :meth:`columns` and :meth:`score_batch`.
+    A subclass sets
+
+    * ``name``: the measure as users type it and tables show it (``"rouge-1"``); a user class
+      without one is named after the class;
+    * ``needs``: the fields it reads besides ``summary``: ``"text"`` (the source document) and/or
+      ``"references"`` (a list of reference summaries);
+    * ``higher_is_better``: False for a measure whose lower values are better (a divergence, a
+      count of errors); tables then show it negated and say so;
+    * ``version`` (user classes): changes whenever its numbers may change; recorded in the
+      signature, so cached scores of an older version are not reused (when it is unset, the
+      installed distribution's version is used);
+
+    and implements
+
+    * :meth:`columns`: the names of its outputs, e.g. ``["rouge-1-p", "rouge-1-r", "rouge-1-f"]``
+      (the main output, shown when the measure is named alone, is ``"{name}-f"`` when there is
+      one, else the first column);
+    * :meth:`score_batch`: given a :class:`Batch` of n rows, a dict ``{column: array of n
+      floats}`` (NaN where undefined, with the reason in ``last_undefined``);
+    * optionally :meth:`options` and :meth:`versions`: what else changes its numbers.
+
+    Constructor keyword arguments are its options (``rouge-2[use_stemmer=false]``, or
+    ``--layer 9`` for every measure that takes ``layer``). Build expensive things (a model) once,
+    on first use, not per batch. A worked example: ``examples/fragments.py``.
     """
 
     name: str = ""
     needs: tuple[str, ...] = ()
     higher_is_better: bool = True
     description: str = ""
+    #: user classes: the version of the measure's code, recorded in the signature
+    version: str | None = None
     #: set by ``score_batch``: ``(row in batch, reason)`` for each NaN the measure leaves undefined
     #: (e.g. coherence of a one-word summary); reported by ``score_records``
     last_undefined: list[tuple[int, str]] = []

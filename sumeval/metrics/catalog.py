@@ -8,6 +8,9 @@ for _n, _variant in (("1", "rouge1"), ("2", "rouge2"), ("3", "rouge3"), ("l", "r
              description=f"ROUGE-{_n.upper()} precision, recall and F (rouge-score; mean over references, or max)")
 register("bleu", "sumeval.metrics.bleu:BleuScorer", needs=_R,
          description="sentence BLEU-4 against all references (NLTK)")
+register("bertscore", "sumeval.metrics.bertscore:BertScoreScorer", needs=_R,
+         description="BERTScore P/R/F (bert-score; --model, default all-mpnet-base-v2 layer 8; "
+                     "max over references; no idf)")
 register("js-2", "sumeval.metrics.jensen_shannon:JensenShannonScorer", needs=_R,
          description="Jensen-Shannon divergence of bigram distributions, summary vs references (lower is better)")
 

@@ -1,8 +1,12 @@
-"""Study ``metric_correlations``: the published ROUGE / BLEU / JS-2 rows of papers 000 and 001.
+"""Study ``metric_correlations``: the published ROUGE / BLEU / BERTScore / JS-2 rows of papers 000 and 001.
 
-(a) Paper 000 Table 1: pooled summary-level Spearman and Kendall tau-c of ROUGE-1/2/3/L F and
-    BLEU against the four SummEval expert qualities. Paper 000 computed ROUGE with rouge-score's
-    defaults (no stemmer), mean over the 11 references; BLEU with NLTK (configuration not given).
+(a) Paper 000 Table 1: pooled summary-level Spearman and Kendall tau-c of ROUGE-1/2/3/L F,
+    BLEU and BERTScore P/R/F against the four SummEval expert qualities. Paper 000 computed ROUGE
+    with rouge-score's defaults (no stemmer), mean over the 11 references; BLEU with NLTK
+    (configuration not given); BERTScore with bert-score's default English model, roberta-large
+    (its layer 17). roberta-large is not available offline here, so the BERTScore rows use a
+    packaged encoder, named in the row's label ("BERTScore-F (all-mpnet-base-v2)"), at its
+    default layer (:mod:`sumeval.metrics.bertscore`), best over the 11 references.
 (b) Paper 001 Table 2: system-level Pearson, Spearman and Kendall tau-b of ROUGE-1-R, ROUGE-2-R,
     ROUGE-L-F and JS-2 against REALSumm LitePyramid recall. REALSumm's ROUGE uses the stemmer and
     its "ROUGE-L" is the summary-level LCS over sentences (rouge-score's rougeLsum); its JS-2 is
@@ -63,6 +67,26 @@ TABLE1_DIAGNOSTIC_ROWS: Mapping[str, Row] = {
     "BLEU (10 crowd refs)": Row("bleu", "bleu", first_reference=1,
                                 note="BLEU without the CNN/DM highlight reference (diagnostic)"),
 }
+#: the encoder of the BERTScore rows (the study's ``bertscore_model`` parameter)
+BERTSCORE_MODEL = "all-mpnet-base-v2"
+
+
+def bertscore_rows(model: str = BERTSCORE_MODEL) -> dict[str, Row]:
+    """The BERTScore P / R / F rows of Table 1 with encoder ``model`` (labels name the model;
+    empty for ``model=""``). Each compares with the paper's row of the same measure (roberta-large)."""
+    if not model:
+        return {}
+    from sumeval.lm import resolve_model
+    from sumeval.metrics.bertscore import default_layer
+
+    spec = resolve_model(model)
+    note = (f"bert-score, {spec.name} layer {default_layer(spec)}, no idf, best of 11 refs "
+            "(paper: roberta-large layer 17)")
+    return {f"BERTScore-{k.upper()} ({spec.name})": Row("bertscore", f"bertscore-{k}",
+                                                        options={"model": spec.name}, note=note)
+            for k in ("f", "p", "r")}
+
+
 TABLE2_ROWS: Mapping[str, Row] = {
     "ROUGE-1-R": Row("rouge-1", "rouge-1-r", options=_PAPER_TOKENS, note="stemmer, recall"),
     "ROUGE-2-R": Row("rouge-2", "rouge-2-r", options=_PAPER_TOKENS, note="stemmer, recall"),
@@ -116,7 +140,9 @@ def compare(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
 
 
 def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mapping[str, Row]) -> pd.DataFrame:
-    """The paper's numbers, repeated for diagnostic rows (``"BLEU (..)"`` compares with ``"BLEU"``)."""
+    """The paper's numbers, repeated for diagnostic rows and rows with another model
+    (``"BLEU (..)"`` compares with ``"BLEU"``, ``"BERTScore-F (all-mpnet-base-v2)"`` with
+    ``"BERTScore-F"``)."""
     extra = []
     for label in diagnostic:
         base = label.split(" (")[0]
@@ -125,16 +151,19 @@ def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mappin
 
 
 def table1(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0, diagnostics: bool = True,
+           bertscore_model: str = BERTSCORE_MODEL,
            progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Paper 000 Table 1 rows (ROUGE, BLEU) on SummEval: ``(scored pairs, comparison)``."""
+    """Paper 000 Table 1 rows (ROUGE, BLEU, BERTScore with ``bertscore_model``; ``""`` leaves
+    BERTScore out) on SummEval: ``(scored pairs, comparison)``."""
     from sumeval import stats
     from sumeval.datasets.summeval import load_summeval
 
-    rows = {**TABLE1_ROWS, **(TABLE1_DIAGNOSTIC_ROWS if diagnostics else {})}
+    bert = bertscore_rows(bertscore_model)
+    rows = {**TABLE1_ROWS, **(TABLE1_DIAGNOSTIC_ROWS if diagnostics else {}), **bert}
     scored = score_rows(load_summeval(n_docs=n_docs), rows, dataset="summeval", progress=progress)
     ours = stats.correlate(scored, list(rows), list(QUALITIES), level="summary",
                            methods=("spearman", "kendall_c"), n_boot=n_boot, seed=seed)
-    paper = _paper_rows(published.paper000_table1(), TABLE1_ROWS, TABLE1_DIAGNOSTIC_ROWS)
+    paper = _paper_rows(published.paper000_table1(), TABLE1_ROWS, {**TABLE1_DIAGNOSTIC_ROWS, **bert})
     return scored, compare(ours, paper)
 
 
@@ -156,9 +185,10 @@ def table2(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0,
     return scored, compare(ours, published.paper001_table2())
 
 
-def row_notes() -> pd.DataFrame:
+def row_notes(bertscore_model: str = BERTSCORE_MODEL) -> pd.DataFrame:
     """How each row is computed here, in words."""
-    items = [("Table 1", k, r.measure, r.note) for k, r in {**TABLE1_ROWS, **TABLE1_DIAGNOSTIC_ROWS}.items()]
+    table1_rows = {**TABLE1_ROWS, **TABLE1_DIAGNOSTIC_ROWS, **bertscore_rows(bertscore_model)}
+    items = [("Table 1", k, r.measure, r.note) for k, r in table1_rows.items()]
     items += [("Table 2", k, r.measure, r.note) for k, r in TABLE2_ROWS.items()]
     return pd.DataFrame(items, columns=["table", "row", "measure", "how"])
 
