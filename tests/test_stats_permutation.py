@@ -10,23 +10,26 @@ import pytest
 from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.stats import METHODS, correlation, permutation_masks, permutation_test
-from sumeval.stats import swaps
+from sumeval.stats import grouped
 
 
 def _frame(n_docs=6, n_sys=5, seed=0, nan=True) -> pd.DataFrame:
     """Continuous measure ``a``, integer measure ``b`` (ties), human ``h`` in halves (ties);
-    with ``nan``, two cells are missing in all three columns and one only in ``b``."""
+    without any tie: measures ``c``, ``d`` and human ``hc``. With ``nan``, two cells are missing
+    in every column and one only in ``b``."""
     rng = np.random.default_rng(seed)
     q = rng.normal(size=n_sys)
     rows = []
     for d in range(n_docs):
         for s in range(n_sys):
-            h = float(np.round(2 * (q[s] + rng.normal())) / 2)
-            rows.append({"doc_id": f"d{d}", "system": f"s{s}", "h": h,
-                         "a": h + rng.normal(), "b": float(np.round(h + rng.normal()))})
+            hc = q[s] + rng.normal()
+            h = float(np.round(2 * hc) / 2)
+            rows.append({"doc_id": f"d{d}", "system": f"s{s}", "h": h, "hc": hc,
+                         "a": h + rng.normal(), "b": float(np.round(h + rng.normal())),
+                         "c": hc + rng.normal(), "d": hc + 2 * rng.normal()})
     f = pd.DataFrame(rows)
     if nan:
-        f.loc[[2, 13], ["a", "b", "h"]] = np.nan
+        f.loc[[2, 13], ["a", "b", "h", "c", "d", "hc"]] = np.nan
         f.loc[[21], "b"] = np.nan
     return f
 
@@ -48,19 +51,23 @@ def _level_value(g: np.ndarray, z: np.ndarray, level: str, method: str) -> float
     return correlation(np.nanmean(g.T, axis=1), np.nanmean(z.T, axis=1), method)
 
 
+@pytest.mark.parametrize("columns", [("a", "b", "h"), ("c", "d", "hc")])
 @pytest.mark.parametrize("explicit", [False, True])
 @pytest.mark.parametrize("level", ["input", "system", "global"])
-def test_permuted_statistics_are_the_definitions_on_swapped_grids(monkeypatch, level, explicit):
+def test_permuted_statistics_are_the_definitions_on_swapped_grids(monkeypatch, level, explicit,
+                                                                  columns):
     # explicit=True: the pairwise matrices are judged too large and every permutation is
-    # computed on the explicit swapped grids instead; the results must not change
+    # computed on the explicit swapped grids instead; the results must not change. Columns
+    # with ties and missing cells, or without any tie (the kernels skip the tie terms)
     if explicit:
-        monkeypatch.setattr(swaps, "_PAIR_MATRIX_ELEMENTS", 0)
+        monkeypatch.setattr(grouped, "_PAIR_MATRIX_ELEMENTS", 0)
     f = _frame()
+    ca, cb, ch = columns
     masks = permutation_masks(5, 6, "both", 20, seed=1)
-    common = f[["a", "b", "h"]].notna().all(axis=1).to_numpy()
-    X, Y, Z = (_grid(f, c, common) for c in ("a", "b", "h"))
+    common = f[[ca, cb, ch]].notna().all(axis=1).to_numpy()
+    X, Y, Z = (_grid(f, c, common) for c in columns)
     for method in METHODS:
-        res = permutation_test(f, "a", "b", "h", level=level, method=method, masks=masks,
+        res = permutation_test(f, ca, cb, ch, level=level, method=method, masks=masks,
                                return_samples=True)
         want = []
         for m in masks:
@@ -68,7 +75,7 @@ def test_permuted_statistics_are_the_definitions_on_swapped_grids(monkeypatch, l
                         - _level_value(np.where(m, X, Y), Z, level, method))
         np.testing.assert_allclose(res["samples"], want, atol=1e-12, rtol=0, err_msg=method)
         # the reported correlations are correlate()'s on the common rows
-        ref = stats.correlate(f[common], ["a", "b"], "h", level=level, methods=method, n_boot=0)
+        ref = stats.correlate(f[common], [ca, cb], ch, level=level, methods=method, n_boot=0)
         assert (res["corr_a"], res["corr_b"]) == pytest.approx(tuple(ref["value"]), abs=1e-12)
 
 

@@ -10,6 +10,7 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.stats import checks
+from sumeval.stats.grouped import weighted_group_corr
 from sumeval.stats.layout import _Layout
 from sumeval.stats.pooled import _pooled_boot
 from sumeval.stats.resampling import Resamples
@@ -139,12 +140,8 @@ def _input_boot(gx: np.ndarray, gy: np.ndarray, methods: Sequence[str],
     parts = []
     for s in range(0, B, step):
         cs = systems[s:s + step]
-        b = cs.shape[0]
-        w = np.broadcast_to(cs[:, None, :], (b, n_docs, n_sys)).reshape(b * n_docs, n_sys)
-        tile = (b * n_docs, n_sys)
-        r = _corr_rows(np.broadcast_to(gx, (b, n_docs, n_sys)).reshape(tile),
-                       np.broadcast_to(gy, (b, n_docs, n_sys)).reshape(tile), methods, weights=w)
-        parts.append({m: v.reshape(b, n_docs) for m, v in r.items()})
+        w = np.broadcast_to(cs[:, None, :], (cs.shape[0], n_docs, n_sys))
+        parts.append(weighted_group_corr(gx, gy, w, methods))
     return {m: np.concatenate([p[m] for p in parts]) for m in methods}
 
 

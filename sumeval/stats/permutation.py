@@ -36,7 +36,7 @@ from sumeval.stats.checks import (canonical_level, check_alternative, check_colu
 from sumeval.stats.layout import _layout, check_system_count
 from sumeval.stats.levels import _estimate
 from sumeval.stats.resampling import small_blas
-from sumeval.stats.swaps import GroupSwaps, system_swaps
+from sumeval.stats.grouped import GroupSwaps, system_swaps
 
 __all__ = ["permutation_masks", "permutation_test"]
 
