@@ -17,21 +17,12 @@ __all__ = ["inter_rater_pearson", "krippendorff_alpha", "r_squared"]
 
 
 def _ratings_matrix(ratings: object) -> np.ndarray:
-    try:
-        r = np.asarray(ratings, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(
-            f"ratings are not numeric ({exc}); pass numbers, NaN for a missing rating"
-        ) from None
-    if r.ndim != 2:
-        raise InputError(f"ratings must be 2-D (n_items, n_raters), got shape {r.shape}")
+    r = float_array(ratings, "ratings", ndim=(2,), shape=" (n_items, n_raters)")
     if r.shape[1] < 2:
         raise InputError(
             f"ratings have {r.shape[1]} rater column(s) (shape {r.shape}); agreement needs at "
             f"least 2 raters, as columns of an (n_items, n_raters) array"
         )
-    if np.isinf(r).any():
-        raise InputError("ratings contain infinite values; use NaN for a missing rating")
     return r
 
 
@@ -105,19 +96,14 @@ def r_squared(y: np.ndarray | Sequence[float], X: np.ndarray | Sequence[float]) 
         NaN when SS_total is 0 or fewer than k + 2 rows remain (an exact fit says nothing).
     """
     yv = float_array(y, "y")
-    try:
-        Xv = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"X is not numeric ({exc})") from None
+    Xv = float_array(X, "X", ndim=(1, 2), shape=" ((n,) or (n, k))")
     shape = Xv.shape
     if Xv.ndim == 1:
         Xv = Xv[:, None]
-    if Xv.ndim != 2 or Xv.shape[0] != yv.size:
+    if Xv.shape[0] != yv.size:
         raise InputError(
             f"X must have shape (n,) or (n, k) with n = len(y) = {yv.size}, got {shape}"
         )
-    if np.isinf(Xv).any():
-        raise InputError("X contains infinite values; use NaN to exclude a row")
     keep = ~(np.isnan(yv) | np.isnan(Xv).any(axis=1))
     yv, Xv = yv[keep], Xv[keep]
     n, k = Xv.shape

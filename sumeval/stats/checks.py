@@ -89,22 +89,25 @@ def check_columns(frame: pd.DataFrame, columns: Sequence[str], role: str) -> Non
             )
 
 
-def float_array(values: object, name: str) -> np.ndarray:
-    """``values`` as a 1-D float64 array; NaN allowed, infinities and non-numbers refused."""
+def float_array(values: object, name: str, ndim: tuple[int, ...] = (1,),
+                shape: str = "") -> np.ndarray:
+    """``values`` as a float64 array of one of the dimensions ``ndim`` (``shape`` describes the
+    expected shape in the message); NaN allowed, infinities and non-numbers refused."""
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise InputError(
             f"{name} is not numeric ({exc}); pass numbers, with NaN for missing values"
         ) from None
-    if arr.ndim != 1:
-        raise InputError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.ndim not in ndim:
+        dims = " or ".join(f"{d}-D" for d in ndim)
+        raise InputError(f"{name} must be {dims}{shape}, got shape {arr.shape}")
     bad = np.isinf(arr)
     if bad.any():
-        first = int(np.flatnonzero(bad)[0])
+        first = int(np.flatnonzero(bad.ravel())[0])
         raise InputError(
-            f"{name} has {int(bad.sum())} infinite value(s) (first at position {first}); "
-            f"replace them with NaN to exclude those pairs, or with finite values"
+            f"{name} has {int(bad.sum())} infinite value(s) (first at flat position {first}); "
+            f"replace them with NaN to exclude them, or with finite values"
         )
     return arr
 

@@ -30,28 +30,27 @@ class _Layout:
         return g
 
 
+def _codes(frame: pd.DataFrame, col: str, what: str) -> tuple[np.ndarray, pd.Index]:
+    """Codes (N,) of the ids in ``col`` in order of first appearance, and the ids."""
+    check_columns(frame, [col], f"{what}s, {'doc_col' if what == 'document' else 'system_col'}")
+    codes, ids = pd.factorize(frame[col], use_na_sentinel=True)
+    if (codes < 0).any():
+        first = frame.index[int(np.flatnonzero(codes < 0)[0])]
+        raise InputError(
+            f"column {col!r} has {int((codes < 0).sum())} missing {what} id(s) "
+            f"(first at row {first!r}); every row needs a {what} id"
+        )
+    return codes, ids
+
+
 def _layout(frame: pd.DataFrame, doc_col: str, system_col: str, need_systems: bool) -> _Layout:
     check_frame(frame)
     if len(frame) == 0:
         raise InputError("the frame has no rows; nothing to correlate")
-    check_columns(frame, [doc_col], "documents, doc_col")
-    doc, docs = pd.factorize(frame[doc_col], use_na_sentinel=True)
-    if (doc < 0).any():
-        first = frame.index[int(np.flatnonzero(doc < 0)[0])]
-        raise InputError(
-            f"column {doc_col!r} has {int((doc < 0).sum())} missing document id(s) "
-            f"(first at row {first!r}); every row needs a document id"
-        )
+    doc, docs = _codes(frame, doc_col, "document")
     if not need_systems:
         return _Layout(doc=doc, n_docs=len(docs), sys=None, n_sys=0)
-    check_columns(frame, [system_col], "systems, system_col")
-    sys, systems = pd.factorize(frame[system_col], use_na_sentinel=True)
-    if (sys < 0).any():
-        first = frame.index[int(np.flatnonzero(sys < 0)[0])]
-        raise InputError(
-            f"column {system_col!r} has {int((sys < 0).sum())} missing system id(s) "
-            f"(first at row {first!r}); every row needs a system id"
-        )
+    sys, systems = _codes(frame, system_col, "system")
     key = doc.astype(np.int64) * len(systems) + sys
     _, first_idx, counts = np.unique(key, return_index=True, return_counts=True)
     if (counts > 1).any():

@@ -146,15 +146,21 @@ def percentile_interval(boot: np.ndarray | None, ci: float) -> tuple[float, floa
     return float(lo), float(hi)
 
 
+_CONTROLLER: list = []  # the threadpoolctl controller, found once (finding the libraries is slow)
+
+
 def small_blas():
     """Context in which BLAS runs on one thread: the products here are small (resamples x
-    documents x systems), and extra BLAS threads only contend, badly so on a busy machine.
-    Uses threadpoolctl (installed with scikit-learn) when available; otherwise does nothing."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
+    documents x systems) or many, and extra BLAS threads only contend, badly so on a busy
+    machine. Uses threadpoolctl (installed with scikit-learn) when available; otherwise does
+    nothing."""
+    if not _CONTROLLER:
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:  # pragma: no cover - optional
+            return contextlib.nullcontext()
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 def progress_bar(iterable, total: int, progress: bool, desc: str):
