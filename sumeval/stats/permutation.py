@@ -1,6 +1,6 @@
 """Permutation test of the difference between two measures' correlations with a human score.
 
-Deutsch, Dror & Roth (2021, TACL, Sec. 5, "PERM-SYSTEMS / PERM-INPUTS / PERM-BOTH"), as their
+Deutsch, Dror & Roth (2021, TACL: "PERM-SYSTEMS", "PERM-INPUTS", "PERM-BOTH"), as their
 package nlpstats implements it: the three score grids X (measure A), Y (measure B) and Z (human)
 are standardised ((v - mean) / std over their present cells, std with ddof 0), so that swapping
 scores between A and B makes sense; the observed statistic is d = corr(X, Z) - corr(Y, Z); each
