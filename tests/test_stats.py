@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sumeval import stats
 from sumeval.errors import InputError
+from sumeval.stats import checks, layout, levels, pooled, resampling, rows
 from sumeval.stats import (
     METHODS,
     correlate,
@@ -82,7 +82,7 @@ def test_row_correlations_equal_scipy_with_nan_and_ties():
     x[rng.random(x.shape) < 0.2] = np.nan
     y[rng.random(y.shape) < 0.1] = np.nan
     x[0] = 2.0  # a constant row
-    got = stats._corr_rows(x, y, METHODS)
+    got = rows._corr_rows(x, y, METHODS)
     for m in METHODS:
         want = np.array([correlation(x[i], y[i], m) for i in range(len(x))])
         np.testing.assert_allclose(got[m], want, atol=1e-12, equal_nan=True)
@@ -96,8 +96,8 @@ def test_pooled_bootstrap_equals_scipy_on_expanded_resamples(monkeypatch, kendal
     # must equal scipy on the expanded resample np.repeat(x, counts[b, doc]); the Kendall paths
     # (document concordance matrix, in one block or many; scipy per resample) must agree, and so
     # must the resamples processed in chunks (block = 100 -> chunks of 2 resamples)
-    monkeypatch.setattr(stats, "_KENDALL_PATH", kendall_path)
-    monkeypatch.setattr(stats, "_BLOCK_ELEMENTS", block)
+    monkeypatch.setattr(pooled, "_KENDALL_PATH", kendall_path)
+    monkeypatch.setattr(checks, "BLOCK_ELEMENTS", block)
     rng = np.random.default_rng(7)
     n, n_docs = 40, 9
     x = rng.integers(0, 6, size=n).astype(float)
@@ -108,7 +108,7 @@ def test_pooled_bootstrap_equals_scipy_on_expanded_resamples(monkeypatch, kendal
     counts[0, doc[3]] = 5.0  # one document drawn 5 times
     counts[1] = 0.0
     counts[1, n_docs - 1] = 9.0  # only the empty document: no pairs, undefined
-    got = stats._pooled_boot(x, y, doc, counts, METHODS)
+    got = pooled._pooled_boot(x, y, doc, counts, METHODS)
     assert math.isnan(got["pearson"][1])
     for m in METHODS:
         want = [correlation(np.repeat(x, counts[b, doc].astype(int)),
@@ -197,7 +197,10 @@ def test_correlate_tidy_layout():
     out = correlate(frame, ["m", "m2"], ["h", "h2"], level=["summary", "system"],
                     methods=["pearson", "kendall_c"], n_boot=20, seed=1)
     assert list(out.columns) == ["metric", "human", "level", "method", "value", "ci_low",
-                                 "ci_high", "n", "n_skipped"]
+                                 "ci_high", "n", "n_skipped", "resampling", "n_boot",
+                                 "n_boot_used", "seed"]
+    assert set(out["resampling"]) == {"inputs"} and set(out["n_boot"]) == {20}
+    assert set(out["seed"]) == {1}
     assert len(out) == 2 * 2 * 2 * 2
     assert list(out[["metric", "human", "level", "method"]].iloc[1]) == [
         "m", "h", "summary", "kendall_c"]
@@ -231,7 +234,9 @@ def test_bootstrap_is_deterministic_given_the_seed():
     c = correlate(frame, ["good", "tied"], "h", seed=6, **kw)
     d = correlate(frame, ["good", "tied"], "h", seed=np.random.default_rng(5), **kw)
     pd.testing.assert_frame_equal(a, b)
-    pd.testing.assert_frame_equal(a, d)  # an int seed and a Generator seeded alike agree
+    # an int seed and a Generator seeded alike agree (only the int is recorded)
+    pd.testing.assert_frame_equal(a.drop(columns="seed"), d.drop(columns="seed"))
+    assert d["seed"].isna().all() and (a["seed"] == 5).all()
     assert not np.allclose(a["ci_low"], c["ci_low"])
     assert (a["ci_low"] <= a["ci_high"]).all()
 
@@ -302,11 +307,11 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
                       n_boot=0)
     assert math.isnan(res["p_value"]) and math.isnan(res["ci_low"])
     # with the same seed, the paired interval of (a - b) is built from correlate's replicates
-    counts = stats._resample_counts(12, 50, 3)
-    lay = stats._layout(frame, "doc_id", "system", need_systems=False)
-    ea = stats._estimate(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "summary",
+    counts = resampling._resample_counts(12, 50, 3)
+    lay = layout._layout(frame, "doc_id", "system", need_systems=False)
+    ea = levels._estimate(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "summary",
                          ["pearson"], counts)["pearson"]
-    eb = stats._estimate(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
+    eb = levels._estimate(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
                          ["pearson"], counts)["pearson"]
     res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
                       n_boot=50, seed=3, ci=0.8)
@@ -320,9 +325,9 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
 def test_unknown_method_and_level_are_named():
     with pytest.raises(InputError, match=r"'tau'.*pearson, spearman, kendall_b, kendall_c"):
         correlate(TOY, "m", "h", level="system", methods=["pearson", "tau"], n_boot=0)
-    with pytest.raises(InputError, match=r"'pooled'.*summary, document, system"):
+    with pytest.raises(InputError, match=r"'pooled'.*input, system, global.*document = input"):
         correlate(TOY, "m", "h", level="pooled", n_boot=0)
-    with pytest.raises(InputError, match=r"'corpus'.*summary, document, system"):
+    with pytest.raises(InputError, match=r"'corpus'.*input, system, global"):
         paired_test(TOY, "m", "m", "h", level="corpus", method="pearson")
     with pytest.raises(InputError, match=r"'kendall'"):
         paired_test(TOY, "m", "m", "h", level="system", method="kendall")

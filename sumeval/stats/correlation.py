@@ -1,0 +1,222 @@
+"""Frame-level correlations with bootstrap intervals (:func:`correlate`) and the paired bootstrap
+test of two metrics' correlations (:func:`paired_test`). Definitions: :mod:`sumeval.stats`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.stats.checks import (METHODS, canonical_level, check_boot, check_columns,
+                                  check_frame, check_method, check_resample, frame_column, names,
+                                  seed_record)
+from sumeval.stats.layout import _Layout, _layout, check_system_count
+from sumeval.stats.levels import _doc_mean_boot, _Draws, _estimate, _input_boot
+from sumeval.stats.resampling import (Resamples, check_indices, percentile_interval,
+                                      progress_bar, resample_indices, small_blas)
+from sumeval.stats.rows import _corr_rows
+
+__all__ = ["correlate", "paired_test"]
+
+CORRELATE_COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n",
+                     "n_skipped", "resampling", "n_boot", "n_boot_used", "seed"]
+
+
+def _frame_layout(frame: pd.DataFrame, levels: Sequence[str], doc_col: str,
+                  system_col: str) -> _Layout:
+    """The frame's layout; systems are coded when a level or a resampling needs them."""
+    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    for lv in levels:
+        if canonical_level(lv) == "system":
+            check_system_count(lay, lv)
+    return lay
+
+
+def _draws(lay: _Layout, resample: str, n_boot: int, seed: int | np.random.Generator,
+           indices: Resamples | None, where: str) -> _Draws | None:
+    if indices is not None:
+        return _Draws.of(check_indices(indices, resample, lay.n_sys, lay.n_docs, where))
+    if n_boot == 0:
+        return None
+    return _Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
+
+
+def _needs_systems(levels: Sequence[str], resample: str) -> bool:
+    return resample != "inputs" or any(canonical_level(lv) != "global" for lv in levels)
+
+
+def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | Sequence[str], *,
+              level: str | Sequence[str], methods: str | Sequence[str] = METHODS,
+              doc_col: str = "doc_id", system_col: str = "system", n_boot: int = 1000,
+              ci: float = 0.95, seed: int | np.random.Generator = 0,
+              progress: bool = False, resample: str = "inputs",
+              indices: Resamples | None = None) -> pd.DataFrame:
+    """Correlations of metric columns with human columns, with bootstrap intervals.
+
+    Args:
+        frame: one row per (document, system) pair, with ``doc_col``, ``system_col`` (needed by
+            the input and system levels and by systems resampling), the metric and the human
+            columns (numbers, NaN for missing). Lower-is-better metrics must be passed negated.
+        metrics, humans: a column name or a sequence of them.
+        level: ``"input"``, ``"system"`` or ``"global"`` (or the older ``"document"`` /
+            ``"summary"``), or a sequence of these; the ``level`` column repeats the name given.
+        methods: names from :data:`METHODS` (default: all four).
+        doc_col, system_col: the document and system id columns.
+        n_boot: number of bootstrap resamples; 0 for no interval.
+        ci: coverage of the percentile interval.
+        seed: ``int`` or ``numpy.random.Generator``; one set of ``n_boot`` resamples is drawn
+            from it (:func:`resample_indices`) and shared by every metric, human, level and
+            method of the call.
+        progress: show a progress bar over (metric, human) pairs.
+        resample: ``"inputs"`` (documents; the default, as sumeval always did), ``"systems"`` or
+            ``"both"`` (Deutsch, Dror & Roth 2021 recommend both).
+        indices: resamples drawn beforehand (:func:`resample_indices`, or arrays of one's own);
+            they replace ``n_boot`` and ``seed``.
+
+    Returns:
+        A tidy frame, one row per (metric, human, level, method), in that nesting order, with
+        columns ``metric, human, level, method, value, ci_low, ci_high, n, n_skipped,
+        resampling, n_boot, n_boot_used, seed``: ``n`` = pairs (global level), documents (input
+        level) or systems (system level) used; ``n_skipped`` = the ones excluded (pairs with a
+        NaN; documents whose correlation is undefined; systems without a usable pair);
+        ``n_boot`` = resamples asked, ``n_boot_used`` = those with a defined correlation (the
+        interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
+        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0`` or no resample gives a defined
+        correlation. ``frame.attrs`` records ``n_boot``, ``ci``, ``seed`` (when an int) and
+        ``resample``.
+    """
+    metric_names = names(metrics, "metric columns")
+    human_names = names(humans, "human columns")
+    levels = names(level, "levels")
+    for lv in levels:
+        canonical_level(lv)
+    method_names = [check_method(m) for m in names(methods, "methods")]
+    check_resample(resample)
+    check_boot(n_boot, ci)
+    check_frame(frame)
+    check_columns(frame, metric_names, "metric")
+    check_columns(frame, human_names, "human")
+    if _needs_systems(levels, resample):
+        lay = _frame_layout(frame, levels, doc_col, system_col)
+    else:
+        lay = _layout(frame, doc_col, system_col, need_systems=False)
+    draws = _draws(lay, resample, int(n_boot), seed, indices, "correlate")
+    n_asked = 0 if draws is None else draws.n
+    seed_rec = None if indices is not None else seed_record(seed)
+    metric_values = {c: frame_column(frame, c) for c in metric_names}
+    human_values = {c: frame_column(frame, c) for c in human_names}
+
+    rows = []
+    pairs = [(mc, hc) for mc in metric_names for hc in human_names]
+    with small_blas():
+        for mc, hc in progress_bar(pairs, len(pairs), progress, "correlate"):
+            for lv in levels:
+                est = _estimate(lay, metric_values[mc], human_values[hc], lv, method_names,
+                                draws)
+                for m in method_names:
+                    e = est[m]
+                    lo, hi = percentile_interval(e.boot, ci)
+                    used = 0 if e.boot is None else int(np.isfinite(e.boot).sum())
+                    rows.append({"metric": mc, "human": hc, "level": lv, "method": m,
+                                 "value": e.value, "ci_low": lo, "ci_high": hi,
+                                 "n": e.n, "n_skipped": e.n_skipped, "resampling": resample,
+                                 "n_boot": n_asked, "n_boot_used": used, "seed": seed_rec})
+    out = pd.DataFrame(rows, columns=CORRELATE_COLUMNS)
+    out.attrs.update({"n_boot": n_asked, "ci": float(ci), "resample": resample})
+    if seed_rec is not None:
+        out.attrs["seed"] = seed_rec
+    return out
+
+
+def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *, level: str,
+                method: str, n_boot: int = 1000, ci: float = 0.95,
+                seed: int | np.random.Generator = 0, doc_col: str = "doc_id",
+                system_col: str = "system", resample: str = "inputs",
+                indices: Resamples | None = None) -> dict[str, object]:
+    """Is metric A's correlation with ``human`` different from metric B's? (paired bootstrap)
+
+    Both correlations are computed on the same rows (those where A, B and the human score are all
+    present) and, at the input level, averaged over the same documents (those where both are
+    defined, in the data and in each resample). Each bootstrap resample draws inputs, systems or
+    both with replacement (seeded: the same draws as :func:`correlate` with the same seed and
+    frame layout) and recomputes both correlations on it, so the difference keeps their pairing.
+
+    Test: two-sided percentile-bootstrap test of H0: diff = 0. With d*_1..d*_B the defined
+    resampled differences, ``p = min(1, 2 * min(1 + #{d* <= 0}, 1 + #{d* >= 0}) / (B + 1))``
+    (twice the smaller tail beyond 0, with the +1 of Davison & Hinkley 1997, so that
+    p >= 2/(B+1) rather than 0). It is the inversion of the percentile interval: p < 1 - ci
+    roughly when the ``ci`` interval excludes 0.
+
+    Args:
+        frame: as for :func:`correlate`.
+        metric_a, metric_b, human: column names.
+        level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``);
+            method: one of :data:`METHODS`.
+        n_boot: resamples (0: only the point estimates; interval and p are NaN).
+        ci: coverage of the percentile interval of the difference.
+        seed: ``int`` or ``numpy.random.Generator``.
+        resample, indices: as for :func:`correlate`.
+
+    Returns:
+        dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
+        corr_b), ``ci_low, ci_high`` (interval of diff), ``p_value``, ``n`` (pairs / documents /
+        systems used), ``n_skipped``, ``resampling``, ``n_boot`` (resamples asked),
+        ``n_boot_used`` (resamples where both correlations are defined) and ``seed``.
+    """
+    canon = canonical_level(level)
+    check_method(method)
+    check_resample(resample)
+    check_boot(n_boot, ci)
+    check_frame(frame)
+    check_columns(frame, [metric_a, metric_b], "metric")
+    check_columns(frame, [human], "human")
+    if _needs_systems([level], resample):
+        lay = _frame_layout(frame, [level], doc_col, system_col)
+    else:
+        lay = _layout(frame, doc_col, system_col, need_systems=False)
+    xa, xb, y = (frame_column(frame, c) for c in (metric_a, metric_b, human))
+    common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
+    xa = np.where(common, xa, np.nan)
+    xb = np.where(common, xb, np.nan)
+    draws = _draws(lay, resample, int(n_boot), seed, indices, "paired_test")
+
+    with small_blas():
+        if canon == "input":
+            ga, gb, gy = (lay.grid(v) for v in (xa, xb, np.where(common, y, np.nan)))
+            ra = _corr_rows(ga, gy, [method])[method]
+            rb = _corr_rows(gb, gy, [method])[method]
+            ok = np.isfinite(ra) & np.isfinite(rb)
+            corr_a = float(ra[ok].mean()) if ok.any() else math.nan
+            corr_b = float(rb[ok].mean()) if ok.any() else math.nan
+            n, n_skipped = int(ok.sum()), int(lay.n_docs - ok.sum())
+            boot = None
+            if draws is not None and draws.systems is None:
+                boot = _doc_mean_boot(np.where(ok, ra - rb, np.nan), draws.inputs)
+            elif draws is not None:
+                ba = _input_boot(ga, gy, [method], draws.systems)[method]
+                bb = _input_boot(gb, gy, [method], draws.systems)[method]
+                boot = _doc_mean_boot(np.where(np.isfinite(ba) & np.isfinite(bb), ba - bb,
+                                               np.nan), draws.inputs)
+        else:
+            ea = _estimate(lay, xa, y, canon, [method], draws)[method]
+            eb = _estimate(lay, xb, y, canon, [method], draws)[method]
+            corr_a, corr_b, n, n_skipped = ea.value, eb.value, ea.n, ea.n_skipped
+            boot = ea.boot - eb.boot if draws is not None else None
+
+    diff = corr_a - corr_b
+    lo, hi = percentile_interval(boot, ci)
+    p = math.nan
+    used = 0
+    if boot is not None:
+        d = boot[np.isfinite(boot)]
+        used = int(d.size)
+        if used:
+            tail = min(1 + int((d <= 0).sum()), 1 + int((d >= 0).sum()))
+            p = min(1.0, 2 * tail / (used + 1))
+    return {"metric_a": metric_a, "metric_b": metric_b, "human": human, "level": level,
+            "method": method, "corr_a": corr_a, "corr_b": corr_b, "diff": diff,
+            "ci_low": lo, "ci_high": hi, "p_value": p, "n": n, "n_skipped": n_skipped,
+            "resampling": resample, "n_boot": 0 if draws is None else draws.n,
+            "n_boot_used": used, "seed": None if indices is not None else seed_record(seed)}
