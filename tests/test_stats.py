@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.stats import checks, layout, levels, pooled, resampling, rows
 from sumeval.stats import (

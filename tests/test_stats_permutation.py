@@ -113,6 +113,15 @@ def test_p_value_conventions():
     assert res["seed"] == 5 and res["resampling"] == "both" and res["test"] == "permutation"
 
 
+def test_undefined_correlation_gives_no_p_value():
+    # a constant measure has no correlation: no test (p NaN), rather than p = 0
+    f = _frame(nan=False).assign(flat=1.0)
+    res = permutation_test(f, "a", "flat", "h", level="global", method="spearman",
+                           n_resamples=50)
+    assert math.isnan(res["p_value"]) and math.isnan(res["corr_b"])
+    assert res["n_resamples"] == 50 and res["n_resamples_used"] == 0
+
+
 def test_standardisation_makes_the_test_scale_free():
     # a measure rescaled by a positive factor and shifted gives the same permuted statistics
     f = _frame(nan=False)

@@ -48,8 +48,22 @@ Conventions
   defined. The same ``seed`` draws the same resamples in :func:`correlate` and
   :func:`paired_test` for frames with the same documents and systems (in the same order of first
   appearance); :func:`resample_indices` draws them for callers who want to pass them around.
-- **Permutation tests** (:func:`permutation_test`) swap two measures' standardised scores per
-  system, per input or per cell (both), as Deutsch et al. (2021) and nlpstats do.
+- **Is A better than B**: :func:`permutation_test` swaps the two measures' standardised scores
+  per system, per input or per cell (both), as Deutsch et al. (2021) and nlpstats do;
+  :func:`paired_test` bootstraps the difference; :func:`williams_test` is Williams' test of
+  dependent correlations. Each result records its test, level, coefficient, resampling axis,
+  resamples asked and used, and seed.
+- **Many measures**: :func:`compare_measures` tests every pair and corrects the p-values
+  (:func:`adjust_pvalues`: Holm or Benjamini-Hochberg); :func:`significance_clusters` ranks the
+  measures and groups those not significantly worse (mt-metrics-eval's ranking).
+- **Pairwise accuracy** of systems with tie calibration (:func:`pairwise_accuracy`, acc23 of
+  Deutsch et al. 2023) and **binary labels** (:func:`binary_detection`: ROC AUC, balanced
+  accuracy with the threshold tuned on a validation split).
+
+Modules: ``rows`` (one sample, and many rows at once), ``levels`` / ``pooled`` / ``grouped``
+(the three levels under resampling, vectorised), ``resampling`` (draws, intervals),
+``correlation``, ``permutation``, ``williams``, ``multiple``, ``pairwise``, ``binary``,
+``agreement`` (paper 002), ``layout`` and ``checks`` (frames and inputs).
 """
 from __future__ import annotations
 

@@ -145,7 +145,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
 
     Test: two-sided percentile-bootstrap test of H0: diff = 0. With d*_1..d*_B the defined
     resampled differences, ``p = min(1, 2 * min(1 + #{d* <= 0}, 1 + #{d* >= 0}) / (B + 1))``
-    (twice the smaller tail beyond 0, with the +1 of Davison & Hinkley 1997, Sec. 4.4, so that
+    (twice the smaller tail beyond 0, with the +1 of Davison & Hinkley 1997, so that
     p >= 2/(B+1) rather than 0). It is the inversion of the percentile interval: p < 1 - ci
     roughly when the ``ci`` interval excludes 0.
 

@@ -13,13 +13,18 @@ Both reduce to products with the pairwise matrices of the group's values, comput
     L[i, j] = [v_j < u_i] + [v_j == u_i] / 2.
 
 With weights: Kendall's S = w'Pw / 2 and the x-ties w'T w / 2 + sum_i w_i (w_i - 1) / 2; the
-mid-ranks of the expanded sample are w L^T + 1/2. With swaps (a = 1 - m, sources X and Y):
-S(X') = (a'P_XX a + 2 a'P_XY m + m'P_YY m) / 2 and S(Y') = (a'P_YY a + 2 m'P_XY a + m'P_XX m) / 2
-share the one quadratic form m'(P_XX + P_YY - P_XY - P_XY^T)m, the rest being linear in m; the
-mid-ranks of X' and Y' (1/2 + a_i (a L_XX^T + m L_XY^T)_i + m_i (a L_YX^T + m L_YY^T)_i and the
-mirror, with L_YX^T = J - L_XY) come from two products, one for their sum and one for their
-difference. Every entry is an integer or a half bounded by the total weight, which float32 holds
-exactly (below 2^23), so the products run in float32 without rounding.
+mid-ranks of the expanded sample are w L^T + 1/2.
+
+With swaps (a = 1 - m, sources X and Y): Kendall's S(X') = (a'P_XX a + 2 a'P_XY m + m'P_YY m) / 2
+and S(Y') = (a'P_YY a + 2 m'P_XY a + m'P_XX m) / 2 share the one quadratic form
+m'(P_XX + P_YY - P_XY - P_XY^T)m, the rest being linear in m. The mid-rank of cell i in X' is
+1/2 + a_i (a L_XX^T + m L_XY^T)_i + m_i (a L_YX^T + m L_YY^T)_i (L_YX^T = J - L_XY), and
+Spearman's numerator sum_i c_i r_i (c the centred ranks of Z) is then linear in m but for one
+product (:class:`GroupSwaps`). Ties are classes of equal values, counted by sparse products
+(:class:`_ValueClasses`). Pearson needs the sums of X', X'^2 and X'Z, linear in m.
+
+Every entry of the dense products is an integer or a half bounded by the group's size or total
+weight, which float32 holds exactly (below 2^23): they run in float32 without rounding.
 """
 from __future__ import annotations
 

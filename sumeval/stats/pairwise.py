@@ -1,10 +1,10 @@
 """System-level pairwise accuracy, with metric ties calibrated (acc23).
 
-Pairwise accuracy (Kocmi et al. 2021, "To Ship or Not to Ship", WMT, Sec. 3.1): the share of
+Pairwise accuracy (Kocmi et al. 2021, "To Ship or Not to Ship", WMT): the share of
 system pairs that the metric orders as the humans do, sign(Delta metric) == sign(Delta human).
 
 acc23 (Deutsch, Foster & Freitag 2023, "Ties Matter: Meta-Evaluating Modern Metrics with Pairwise
-Accuracy and Tie Calibration", EMNLP, Sec. 4-5): with a metric tie threshold epsilon, a pair is
+Accuracy and Tie Calibration", EMNLP): with a metric tie threshold epsilon, a pair is
 
 - a **human tie** when the two systems' human scores (their means) are exactly equal;
 - a **metric tie** when |Delta metric| <= epsilon;

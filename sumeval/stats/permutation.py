@@ -1,6 +1,6 @@
 """Permutation test of the difference between two measures' correlations with a human score.
 
-Deutsch, Dror & Roth (2021, TACL, Sec. 5, "PERM-SYSTEMS / PERM-INPUTS / PERM-BOTH"), as their
+Deutsch, Dror & Roth (2021, TACL: "PERM-SYSTEMS", "PERM-INPUTS", "PERM-BOTH"), as their
 package nlpstats implements it: the three score grids X (measure A), Y (measure B) and Z (human)
 are standardised ((v - mean) / std over their present cells, std with ddof 0), so that swapping
 scores between A and B makes sense; the observed statistic is d = corr(X, Z) - corr(Y, Z); each
@@ -13,7 +13,9 @@ share of permutations at least as extreme as d:
   ``"less"``: d* <= d;
 
 ``p = count / n_used``, without the +1 of Phipson & Smyth (2010), as nlpstats and mt-metrics-eval
-compute it (so p = 0 reads "p < 1 / n_used"). Statistics within 1e-12 of d count as equal to it,
+compute it (so p = 0 reads "p < 1 / n_used"). When an observed correlation is undefined (a
+constant measure or human score on the rows used), there is nothing to test: p is NaN and no
+permutation is run. Statistics within 1e-12 of d count as equal to it,
 so that two permutations giving the same value in exact arithmetic are counted alike whatever
 their rounding. A permutation whose statistic is undefined (NaN) counts as not extreme.
 
@@ -80,7 +82,8 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
     """(grid - mean) / std over the present cells (ddof 0), summed in nlpstats' order (the
     (systems, inputs) matrix, row by row) so that the values agree to the last bit."""
     g = np.ascontiguousarray(grid.T)
-    return ((g - np.nanmean(g)) / np.nanstd(g)).T
+    with np.errstate(invalid="ignore", divide="ignore"):  # a constant column: NaN
+        return ((g - np.nanmean(g)) / np.nanstd(g)).T
 
 
 def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str):
@@ -196,7 +199,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         kernel = _kernel(canon, *grids, method)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
-        block = early_stop or B
+        if not all(map(math.isfinite, (d0, ea.value, eb.value))):
+            B = 0  # a correlation is undefined (e.g. a constant measure): nothing to test
+        block = early_stop or max(B, 1)
         step = max(1, checks.BLOCK_ELEMENTS // max(lay.n_docs * lay.n_sys, 1))
         samples, count, used = [], 0, 0
         for s in range(0, B, block):
@@ -214,9 +219,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
            "method": method, "corr_a": ea.value, "corr_b": eb.value,
            "diff": ea.value - eb.value, "p_value": count / used if used else math.nan,
            "alternative": alternative, "test": "permutation", "resampling": resample,
-           "n": ea.n, "n_resamples": B, "n_resamples_used": used,
+           "n": ea.n, "n_resamples": masks.shape[0], "n_resamples_used": used,
            "seed": None if given else seed_record(seed),
            "early_stop": early_stop}
     if return_samples:
-        out["samples"] = np.concatenate(samples)
+        out["samples"] = np.concatenate(samples) if samples else np.empty(0)
     return out

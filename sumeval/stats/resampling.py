@@ -1,7 +1,7 @@
 """Bootstrap resamples of the (inputs x systems) grid: drawing them, counting them, intervals.
 
 Resampling follows Deutsch, Dror & Roth (2021, TACL, "A Statistical Analysis of Summarization
-Evaluation Metrics using Resampling Methods", Sec. 4): a resample draws **inputs** (documents)
+Evaluation Metrics using Resampling Methods"): a resample draws **inputs** (documents)
 with replacement, **systems** with replacement, or **both** (systems, then inputs). A drawn
 system or input keeps its multiplicity: drawn twice, it counts twice (as indexing the rows /
 columns of the score matrix with the drawn indices does).
@@ -135,7 +135,7 @@ def _resample_counts(n_docs: int, n_boot: int, seed: int | np.random.Generator) 
 
 
 def percentile_interval(boot: np.ndarray | None, ci: float) -> tuple[float, float]:
-    """Percentile interval of the defined replicates (Efron & Tibshirani 1993, Sec. 13.3):
+    """Percentile interval of the defined replicates (Efron & Tibshirani 1993, "An Introduction to the Bootstrap"):
     the (1 - ci)/2 and (1 + ci)/2 quantiles, linearly interpolated; NaN if none is defined."""
     if boot is None:
         return math.nan, math.nan

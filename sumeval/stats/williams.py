@@ -1,8 +1,8 @@
 """Williams' test of two dependent correlations sharing the human score.
 
-Williams (1959, "Regression Analysis", Wiley, Sec. 5.6), in the form of Steiger (1980, Psychol.
-Bulletin 87, eq. 7) that R's ``psych::r.test`` computes and WMT (Graham & Baldwin 2014) and
-nlpstats use: with r12 = |corr(A, H)|, r13 = |corr(B, H)|, r23 = |corr(A, B)| (absolute values,
+Williams (1959, "Regression Analysis", Wiley), as Steiger (1980, "Tests for comparing elements
+of a correlation matrix", Psychol. Bulletin 87) writes it, R's ``psych::r.test`` computes it and
+WMT (Graham & Baldwin 2014) and nlpstats use it: with r12 = |corr(A, H)|, r13 = |corr(B, H)|, r23 = |corr(A, B)| (absolute values,
 as the WMT scripts), K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23,
 
     t = (r12 - r13) sqrt((n - 1)(1 + r23) / (2 K (n - 1)/(n - 3) + ((r12 + r13)/2)^2 (1 - r23)^3))
