@@ -436,6 +436,10 @@ def build_parser() -> argparse.ArgumentParser:
         _add_judgments_arguments(d)
     da.set_defaults(func=cmd_data)
 
+    from sumeval.meta_eval.command import add_command as add_meta_eval_command
+
+    add_meta_eval_command(sub)
+
     ix = sub.add_parser("index", help="build or list retrieval indexes (SERA / GeSERA)")
     ix.add_argument("action", choices=["build", "list"])
     ix.add_argument("--corpus", help="wikipedia-2015, wikipedia-2018, wikipedia, reuters21578, 20newsgroups, "
