@@ -249,3 +249,29 @@ def test_ranking_table_marks_clusters_and_bolds_the_best():
     assert bold[("h", "system")].tolist() == [False, True, False]
     assert marks[("h", "system")].tolist() == ["1", "1", "2"]
     assert np.isfinite(values.to_numpy()).all()
+
+
+# --------------------------------------------------------------------------------------------
+# the same user class in `sumeval score`
+# --------------------------------------------------------------------------------------------
+def test_score_with_a_user_class_signs_it_and_checks_options(tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    text = "The council approved a bike lane on Tuesday. Works start in May."
+    refs = ["Bike lane works start in May."]
+    src.write_text(json.dumps({"summary": "Works start in May.", "text": text, "references": refs}) + "\n"
+                   + json.dumps({"summary": "A bike lane.", "text": text, "references": refs}) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["score", "rouge-1", "--measure-class", "fragments:ExtractiveFragments", "--module-path",
+                 str(EXAMPLES), "-O", "min_length=2", "-i", str(src), "-o", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    # "works start in may" copies 4 article tokens in one fragment: coverage 1, density 4^2 / 4 = 4
+    assert rows[0]["coverage"] == 1.0 and rows[0]["density"] == 4.0
+    # "a bike lane": one fragment of 3 tokens of 3 -> coverage 1, density 3
+    assert rows[1]["coverage"] == 1.0 and rows[1]["density"] == 3.0
+    meta = json.loads(Path(str(out) + ".meta.json").read_text())
+    assert "|class=fragments:ExtractiveFragments|" in meta["measures"]["fragments"]
+    assert "min_length=2" in meta["measures"]["fragments"]
+    capsys.readouterr()
+    rc = main(["score", "--measure-class", "fragments:ExtractiveFragments", "--module-path", str(EXAMPLES),
+               "-O", "min_lenght=2", "-i", str(src), "-o", str(tmp_path / "o2.jsonl")])
+    assert rc == 2 and "min_lenght" in capsys.readouterr().err and not (tmp_path / "o2.jsonl").exists()
