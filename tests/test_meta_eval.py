@@ -275,3 +275,21 @@ def test_score_with_a_user_class_signs_it_and_checks_options(tmp_path, capsys):
     rc = main(["score", "--measure-class", "fragments:ExtractiveFragments", "--module-path", str(EXAMPLES),
                "-O", "min_lenght=2", "-i", str(src), "-o", str(tmp_path / "o2.jsonl")])
     assert rc == 2 and "min_lenght" in capsys.readouterr().err and not (tmp_path / "o2.jsonl").exists()
+
+
+def test_study_notebook_on_the_user_data_set(registered, tmp_path, monkeypatch):
+    """`sumeval run meta_evaluation -p dataset=NAME` with a column measure and a user class."""
+    monkeypatch.setenv("SUMEVAL_RUNS", str(tmp_path / "runs"))
+    monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))
+    rc = main(["run", "meta_evaluation", "--params", "smoke", "-p", f"dataset={registered}", "-p", "humans=overall",
+               "-p", "measures=my_metric,rouge-1", "-p", "measure_classes=fragments:ExtractiveFragments",
+               "-p", f"module_path={EXAMPLES}", "-p", "n_docs=0", "-q"])
+    assert rc == 0
+    (run,) = (tmp_path / "runs" / "meta_evaluation").iterdir()
+    res = json.loads((run / "results.json").read_text())["results"]
+    assert res["n_rows"] == 12 and res["n_measures"] == 3
+    corr = pd.DataFrame(res["correlations"])
+    raw = _user_frame()
+    got = corr[(corr.measure == "my_metric") & (corr.level == "global")]["value"].item()
+    assert got == pytest.approx(ss.kendalltau(raw["my_metric"], raw["overall"]).statistic, abs=1e-12)
+    assert (run / "meta-eval" / "manifest.json").is_file() and (run / "tables" / "table_kendall_b.tex").is_file()
