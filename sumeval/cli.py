@@ -166,6 +166,23 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
 
 
+def _build_scorers(names: list[str], classes: list[str], module_path: list[str],
+                   options: dict[str, Any]) -> list:
+    """Registered measures by name, then users' Scorer classes (``--measure-class``), each given the
+    options its constructor accepts; an option no measure accepts is an error."""
+    from sumeval import metrics
+    from sumeval.metrics.sources import build_scorer_class, load_scorer_class
+
+    built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
+    taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}
+    if not names:
+        unused = sorted(set(options) - taken)
+        if unused:
+            raise InputError(f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(classes)}")
+        return built
+    return metrics.get_scorers(names, used_elsewhere=taken, **options) + built
+
+
 def _score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
@@ -174,8 +191,9 @@ def _score(args: argparse.Namespace) -> int:
             needs = ", ".join(("summary",) + info.needs)
             print(f"{info.name:<16} needs {needs:<28} {info.description}")
         return 0
-    if not args.measures:
-        raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`), or use --list")
+    if not args.measures and not args.measure_class:
+        raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`, or "
+                         "--measure-class pkg.mod:MyScorer), or use --list")
     if not args.input or not args.output:
         raise InputError("--input and --output are required")
     options: dict[str, Any] = {}
@@ -190,7 +208,7 @@ def _score(args: argparse.Namespace) -> int:
     if twice:
         raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
     options.update(extra)
-    scorers = metrics.get_scorers(args.measures, **options)
+    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, options)
 
     inp = check_input_path(args.input)
     out = check_output_path(args.output, inputs=[inp])
@@ -394,6 +412,10 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--aggregate", choices=["mean", "max"], help="how to combine several references (ROUGE)")
     sc.add_argument("--option", "-O", action="append", metavar="KEY=VALUE",
                     help="any other scorer option, its value read as YAML (true, 4, 0.5, text)")
+    sc.add_argument("--measure-class", dest="measure_class", action="append", default=[], metavar="MOD:CLASS",
+                    help="a user's Scorer subclass to import and score with (repeatable; see examples/README.md)")
+    sc.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
+                    help="a folder searched first when importing a --measure-class (repeatable)")
     sc.add_argument("--progress", action="store_true", help="show progress bars")
     sc.set_defaults(func=cmd_score)
 
@@ -435,6 +457,10 @@ def build_parser() -> argparse.ArgumentParser:
         d.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents")
         _add_judgments_arguments(d)
     da.set_defaults(func=cmd_data)
+
+    from sumeval.meta_eval.command import add_command as add_meta_eval_command
+
+    add_meta_eval_command(sub)
 
     ix = sub.add_parser("index", help="build or list retrieval indexes (SERA / GeSERA)")
     ix.add_argument("action", choices=["build", "list"])

@@ -149,14 +149,15 @@ def _accepted(cls, options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k in params}
 
 
-def get_scorers(names: Sequence[str], **options: Any) -> list[Scorer]:
+def get_scorers(names: Sequence[str], *, used_elsewhere: Iterable[str] = (), **options: Any) -> list[Scorer]:
     """Build the scorers of ``names``, giving each only the ``options`` it accepts.
 
     ``get_scorers(["rouge-1", "estime"], use_stemmer=False, layer=9)`` passes ``use_stemmer`` to
-    ROUGE and ``layer`` to ESTIME. An option no measure accepts is an error (a typo, usually).
+    ROUGE and ``layer`` to ESTIME. An option no measure accepts is an error (a typo, usually),
+    unless it is in ``used_elsewhere`` (options a caller's other scorers take).
     """
     _load_builtin()
-    scorers, used = [], set()
+    scorers, used = [], set(used_elsewhere)
     for name in names:
         info = _REGISTRY.get(name.lower())
         if info is None:

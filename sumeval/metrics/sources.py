@@ -72,7 +72,7 @@ from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
 
 __all__ = ["MeasureSpec", "MeasureScores", "ENTRY_POINT_GROUP", "resolve_measures", "score_judgments",
-           "load_scorer_class", "entry_point_measures"]
+           "load_scorer_class", "entry_point_measures", "build_scorer_class"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
 SOURCES = ("registered", "column", "class", "entry-point")
@@ -293,8 +293,9 @@ def _build(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer
     return scorer
 
 
-def _user_signature(scorer: Scorer, identity: Mapping[str, str]) -> str:
-    return scorer.signature() + "".join(f"|{k}={v}" for k, v in identity.items())
+def _user_signature(signature: str, identity: Mapping[str, str]) -> str:
+    """A user class's signature: its scorer's, then its import path, version and source hash."""
+    return signature + "".join(f"|{k}={v}" for k, v in identity.items())
 
 
 # --------------------------------------------------------------------------------------------
@@ -450,7 +451,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         if not isinstance(cols, (list, tuple)) or not cols or not all(isinstance(c, str) for c in cols):
             raise InputError(f"measure {text!r}: {cls.__name__}.columns() returned {cols!r}; it must "
                              "return a non-empty list of column names")
-        sig = _user_signature(scorer, _class_identity(cls, path))
+        sig = _user_signature(scorer.signature(), _class_identity(cls, path))
         name, col = pick(scorer)
         return MeasureSpec(name, source, col, bool(scorer.higher_is_better), sig, spec=text,
                            scorer=scorer)
@@ -617,3 +618,19 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         result[spec.label] = spec.sign * scores[spec.column].to_numpy(dtype=float)
         from_cache[spec.label] = hit
     return MeasureScores(result, signatures, not_scored, list(measures), from_cache)
+
+
+def build_scorer_class(path: str, *, options: Mapping[str, Any] | None = None,
+                       module_path: Sequence[str | Path] = ()) -> Scorer:
+    """A user's scorer, built from its class path (``"pkg.mod:MyScorer"``) with the ``options``
+    its constructor accepts; its :meth:`~Scorer.signature` also records the class's import path,
+    version and source hash (as :func:`resolve_measures` does), so it is signed like a built-in
+    measure wherever it is used (``sumeval score --measure-class``)."""
+    from sumeval.metrics import _accepted
+
+    cls = load_scorer_class(path, module_path)
+    scorer = _build(cls, cls, _accepted(cls, dict(options or {})), path)
+    identity = _class_identity(cls, path)
+    base = scorer.signature
+    scorer.signature = lambda: _user_signature(base(), identity)  # type: ignore[method-assign]
+    return scorer

@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["correlation_intervals", "pvalue_matrix", "ranking_bars", "pvalue_grid"]
+__all__ = ["correlation_intervals", "pvalue_matrix", "ranking_bars", "pvalue_grid", "ranking_grid"]
 
 
 def _order(values: Sequence, order: Sequence | None) -> list:
@@ -122,9 +122,12 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
             if np.isnan(p):
                 continue
             sig = p < alpha
-            ax.text(b, a, f"{p:.2f}" if p >= 0.01 else f"{p:.0e}", ha="center", va="center", fontsize=6,
-                    fontweight="bold" if sig else "normal", color="white" if p < 0.5 else "black")
-    fig.colorbar(im, ax=ax, label=f"{'Holm/BH-adjusted ' if adjusted else ''}p-value")
+            # magma_r is light at small p and dark at large p
+            ax.text(b, a, f"{p:.2f}" if p >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
+                    fontweight="bold" if sig else "normal", color="black" if p < 0.5 else "white")
+    correction = str(sub["correction"].iloc[0]) if adjusted and "correction" in sub and len(sub) else ""
+    names = {"holm": "Holm-adjusted ", "bh": "BH-adjusted "}
+    fig.colorbar(im, ax=ax, label=f"{names.get(correction, 'adjusted ' if adjusted else '')}p-value")
     test = sub["test"].iloc[0] if "test" in sub and len(sub) else ""
     ax.set_title(f"{human} / {level}: {test} ({coefficient})")
     return fig, ax
@@ -180,3 +183,21 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     ax.set_xlabel(coefficient)
     ax.set_title(f"{human} / {level}: ranking [cluster]")
     return fig, ax
+
+
+def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
+                 human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None):
+    """:func:`ranking_bars` for every (level, human), one panel each; returns ``(fig, axes)``."""
+    import matplotlib.pyplot as plt
+
+    coefficient = coefficient or ranking["coefficient"].iloc[0]
+    levels = _order(ranking["level"], level_order)
+    humans = _order(ranking["human"], human_order)
+    n = ranking["measure"].nunique()
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
+                             figsize=(3.6 * len(humans) + 0.6, (0.26 * n + 1.0) * len(levels)))
+    for i, level in enumerate(levels):
+        for j, human in enumerate(humans):
+            ranking_bars(ranking, human=human, level=level, coefficient=coefficient, ax=axes[i, j])
+    fig.tight_layout()
+    return fig, axes

@@ -1,0 +1,20 @@
+"""Meta-evaluation of measures on any judgments data: ``sumeval meta-eval`` and its Python API.
+
+>>> from sumeval.datasets.judgments import load_judgments          # doctest: +SKIP
+>>> from sumeval.metrics.sources import resolve_measures
+>>> from sumeval import meta_eval
+>>> j = load_judgments("summeval")
+>>> specs = resolve_measures(["rouge-2", "bleu", "js-2"], j)
+>>> result = meta_eval.meta_evaluate(j, specs, meta_eval.Settings(humans=("relevance",)))
+>>> meta_eval.write_meta_evaluation(result, "out/")
+
+:mod:`~sumeval.meta_eval.analysis` computes (correlations with intervals, tests between
+measures, rankings with significance clusters, pairwise accuracy, binary detection);
+:mod:`~sumeval.meta_eval.output` writes the CSV files, tables, figures and manifest;
+:mod:`~sumeval.meta_eval.command` is the command line.
+"""
+from sumeval.meta_eval.analysis import LEVELS, TESTS, MetaEvaluation, Settings, meta_evaluate, parse_test
+from sumeval.meta_eval.output import check_out_dir, ranking_table, write_meta_evaluation
+
+__all__ = ["LEVELS", "TESTS", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test", "check_out_dir",
+           "ranking_table", "write_meta_evaluation"]

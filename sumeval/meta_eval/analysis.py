@@ -1,0 +1,317 @@
+"""How well do measures agree with people? Correlations, tests between measures, rankings.
+
+:func:`meta_evaluate` takes a judgments data set (:mod:`sumeval.datasets.judgments`) and
+measures from any source (:mod:`sumeval.metrics.sources`) and computes, for every human column,
+level and coefficient:
+
+- each measure's correlation with the human scores and its bootstrap interval (resampling
+  systems, inputs or both; Deutsch, Dror & Roth 2021, TACL, Sec. 4);
+- a test of every pair of measures (Williams 1959; or a permutation or bootstrap test over
+  systems, inputs or both, Deutsch et al. 2021, Sec. 5), p-values corrected for the number of
+  pairs within each (human, level, coefficient) by Holm (1979) or Benjamini & Hochberg (1995);
+- the ranking with significance clusters (mt-metrics-eval's ranking: a measure starts a new
+  cluster where it is significantly worse than a measure above it in the current one);
+- system-level pairwise accuracy with tie calibration (acc23; Deutsch et al. 2023, "Ties
+  Matter", Sec. 3-4), for each human column with at least 3 systems;
+- for a binary human column (values 0 and 1 only), ROC AUC and balanced accuracy with the
+  threshold tuned on a validation split and applied to the test split.
+
+The statistics are those of :mod:`sumeval.stats`; this module only arranges them.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+
+__all__ = ["TESTS", "LEVELS", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test"]
+
+#: ``--test`` values -> (test, what is resampled or permuted)
+TESTS: dict[str, tuple[str, str | None]] = {
+    "williams": ("williams", None),
+    **{f"permutation-{a}": ("permutation", a) for a in ("systems", "inputs", "both")},
+    **{f"bootstrap-{a}": ("bootstrap", a) for a in ("systems", "inputs", "both")},
+}
+#: the three levels, in the order tables show them
+LEVELS: tuple[str, ...] = ("input", "system", "global")
+_CORRELATION_COLUMNS = ["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
+                        "n_skipped", "resampling", "n_resamples", "seed"]
+_PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test", "resampling",
+                     "alternative", "corr_a", "corr_b", "diff", "p_value", "p_adjusted", "correction",
+                     "n", "n_resamples", "n_resamples_used", "seed"]
+_RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster"]
+
+
+def parse_test(test: str) -> tuple[str, str | None]:
+    """``"permutation-both"`` -> ``("permutation", "both")``; ``"williams"`` -> ``("williams", None)``."""
+    if test not in TESTS:
+        raise InputError(f"--test {test!r} is not a test; choose one of {', '.join(TESTS)}")
+    return TESTS[test]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a meta-evaluation computes (every field is recorded in its manifest).
+
+    humans: the human columns correlated with.
+    levels: of :data:`LEVELS` (``document`` / ``summary`` are accepted as the older names of
+        ``input`` / ``global`` and shown as given).
+    coefficients: of ``pearson, spearman, kendall_b, kendall_c``.
+    test: of :data:`TESTS`.
+    ci_resampling: what the bootstrap intervals resample: ``inputs``, ``systems`` or ``both``
+        (the default, as Deutsch et al. 2021 recommend).
+    n_resamples: bootstrap resamples for the intervals and permutations (or bootstrap
+        resamples) per pair of measures.
+    seed: seeds the resamples and permutations (the same draws for every measure and pair).
+    correction: ``holm`` or ``bh``; alpha: significance level of the clusters.
+    ci: coverage of the intervals; early_stop: a block size for the permutation test's early
+        stop (mt-metrics-eval's rule; None: every permutation).
+    detection_validation: the share of each label in the validation split of the binary
+        detection (threshold tuned there, reported on the rest).
+    """
+
+    humans: tuple[str, ...]
+    levels: tuple[str, ...] = LEVELS
+    coefficients: tuple[str, ...] = ("kendall_b",)
+    test: str = "permutation-both"
+    ci_resampling: str = "both"
+    n_resamples: int = 1000
+    seed: int = 0
+    correction: str = "holm"
+    alpha: float = 0.05
+    ci: float = 0.95
+    early_stop: int | None = None
+    detection_validation: float = 0.5
+
+    def check(self) -> None:
+        """InputError naming the setting and its value when one is not valid."""
+        from sumeval.stats import LEVEL_ALIASES, LEVELS as STAT_LEVELS, METHODS, RESAMPLINGS
+
+        if not self.humans:
+            raise InputError("name at least one human column (--human COL)")
+        for lv in self.levels:
+            if lv not in STAT_LEVELS and lv not in LEVEL_ALIASES:
+                raise InputError(f"--level {lv!r} is not a level; choose of {', '.join(LEVELS)}")
+        if not self.levels:
+            raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
+        for c in self.coefficients:
+            if c not in METHODS:
+                raise InputError(f"--coefficient {c!r} is not a coefficient; choose of {', '.join(METHODS)}")
+        if not self.coefficients:
+            raise InputError(f"name at least one coefficient (--coefficient, of {', '.join(METHODS)})")
+        parse_test(self.test)
+        if self.ci_resampling not in RESAMPLINGS:
+            raise InputError(f"--ci-resampling {self.ci_resampling!r}: choose of {', '.join(RESAMPLINGS)}")
+        if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, (int, np.integer)) \
+                or self.n_resamples < 1:
+            raise InputError(f"--n-resamples must be a whole number >= 1, got {self.n_resamples!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise InputError(f"--seed must be a whole number >= 0, got {self.seed!r}")
+        if self.correction not in ("holm", "bh"):
+            raise InputError(f"--correction {self.correction!r}: choose holm or bh")
+        if not 0 < self.alpha < 1:
+            raise InputError(f"--alpha must be between 0 and 1 (e.g. 0.05), got {self.alpha!r}")
+        if not 0 < self.ci < 1:
+            raise InputError(f"--ci must be between 0 and 1 (e.g. 0.95), got {self.ci!r}")
+        if self.early_stop is not None and (isinstance(self.early_stop, bool) or self.early_stop < 1):
+            raise InputError(f"--early-stop must be a block size >= 1, got {self.early_stop!r}")
+        if not 0 < self.detection_validation < 1:
+            raise InputError(f"the validation share must be between 0 and 1, got {self.detection_validation!r}")
+
+
+@dataclass
+class MetaEvaluation:
+    """A meta-evaluation's results, as tidy frames (the columns of the files it writes).
+
+    correlations: ``measure, human, level, coefficient, value, ci_low, ci_high, n, n_skipped,
+        resampling, n_resamples, seed``.
+    pairwise: ``measure_a, measure_b, human, level, coefficient, test, resampling, alternative,
+        corr_a, corr_b, diff, p_value, p_adjusted, correction, n, n_resamples,
+        n_resamples_used, seed`` (empty with one measure).
+    ranking: ``measure, human, level, coefficient, value, rank, cluster``.
+    pairwise_accuracy: ``measure, human, level, accuracy, epsilon, calibrated, n_systems,
+        n_pairs, n_human_ties`` (system level, acc23 with tie calibration).
+    detection: ``measure, human, roc_auc, balanced_accuracy, threshold, ...`` for binary humans.
+    dataset, measures: what was evaluated (name, sha256, ...; label, source, signature, ...).
+    not_scored: the (row, measure) pairs a measure could not score, with the reason.
+    """
+
+    settings: Settings
+    dataset: dict[str, Any]
+    measures: list[dict[str, Any]]
+    correlations: pd.DataFrame
+    pairwise: pd.DataFrame
+    ranking: pd.DataFrame
+    pairwise_accuracy: pd.DataFrame
+    detection: pd.DataFrame
+    not_scored: list[dict[str, Any]] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def labels(self) -> list[str]:
+        """The measures' labels, in the order given."""
+        return [m["label"] for m in self.measures]
+
+
+def _check_levels(judgments, settings: Settings) -> None:
+    from sumeval.datasets.judgments import check_level
+
+    for human in settings.humans:
+        for lv in settings.levels:
+            check_level(judgments, lv, human)
+
+
+def _binary(values: np.ndarray) -> bool:
+    v = values[~np.isnan(values)]
+    return v.size > 0 and set(np.unique(v)) == {0.0, 1.0}
+
+
+def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress: bool) -> pd.DataFrame:
+    from sumeval import stats
+
+    out = stats.correlate(frame, list(labels), list(s.humans), level=list(s.levels),
+                          methods=list(s.coefficients), n_boot=s.n_resamples, ci=s.ci, seed=s.seed,
+                          resample=s.ci_resampling, progress=progress)
+    out = out.rename(columns={"metric": "measure", "method": "coefficient"})
+    out["resampling"] = s.ci_resampling
+    out["n_resamples"] = s.n_resamples
+    out["seed"] = s.seed
+    return out[_CORRELATION_COLUMNS]
+
+
+def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress: bool) -> pd.DataFrame:
+    from sumeval import stats
+
+    if len(labels) < 2:
+        return pd.DataFrame(columns=_PAIRWISE_COLUMNS)
+    test, axis = parse_test(s.test)
+    parts = [stats.compare_measures(frame, list(labels), list(s.humans), level=list(s.levels), method=c,
+                                    test=test, resample=axis or "both", n_resamples=s.n_resamples,
+                                    seed=s.seed, correction=s.correction,
+                                    early_stop=s.early_stop if test == "permutation" else None,
+                                    progress=progress)
+             for c in s.coefficients]
+    out = pd.concat(parts, ignore_index=True)
+    if test == "williams":
+        out["resampling"] = None
+    out["test"] = s.test
+    return out[_PAIRWISE_COLUMNS]
+
+
+def _ranking(correlations: pd.DataFrame, pairwise: pd.DataFrame, s: Settings) -> pd.DataFrame:
+    from sumeval import stats
+
+    if len(pairwise):
+        ranked = stats.significance_clusters(pairwise, alpha=s.alpha)
+        return ranked[_RANKING_COLUMNS]
+    one = correlations.assign(rank=1, cluster=1)
+    return one[_RANKING_COLUMNS]
+
+
+def _pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], s: Settings) -> pd.DataFrame:
+    from sumeval import stats
+
+    if frame["system"].nunique() < 3:
+        return pd.DataFrame()
+    parts = [stats.pairwise_accuracy(frame, list(labels), h, calibrate=True) for h in s.humans]
+    return pd.concat(parts, ignore_index=True).rename(columns={"metric": "measure"})
+
+
+def _detection(frame: pd.DataFrame, labels: Sequence[str], s: Settings) -> pd.DataFrame:
+    from sumeval import stats
+
+    rows = []
+    for h in s.humans:
+        y = frame[h].to_numpy(float)
+        if not _binary(y):
+            continue
+        for m in labels:
+            r = stats.binary_detection(frame[m].to_numpy(float), y, validation=s.detection_validation,
+                                       seed=s.seed)
+            rows.append({"measure": m, "human": h, **r})
+    return pd.DataFrame(rows)
+
+
+def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, progress: bool = False,
+                  cache: bool = True, scores=None) -> MetaEvaluation:
+    """Meta-evaluate ``measures`` against the human columns of ``judgments``.
+
+    Args:
+        judgments: a :class:`~sumeval.datasets.judgments.Judgments`.
+        measures: :class:`~sumeval.metrics.sources.MeasureSpec` objects (from
+            :func:`~sumeval.metrics.sources.resolve_measures`).
+        settings: what to compute; checked first (:meth:`Settings.check`), as is every level
+            against the data (e.g. the system level needs at least 3 systems).
+        progress: progress bars while scoring and testing.
+        cache: read and write measure scores in the cache.
+        scores: a :class:`~sumeval.metrics.sources.MeasureScores` already computed (skips scoring).
+
+    Returns:
+        A :class:`MetaEvaluation`.
+    """
+    from sumeval.metrics.sources import score_judgments
+
+    settings.check()
+    missing = [h for h in settings.humans if h not in judgments.frame.columns]
+    if missing:
+        raise InputError(f"human column(s) {missing} are not in data set {judgments.name!r}; its human "
+                         f"columns are {list(judgments.humans)}")
+    _check_levels(judgments, settings)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    if scores is None:
+        scores = score_judgments(judgments, list(measures), progress=progress, cache=cache)
+    timings["scoring_s"] = time.perf_counter() - t0
+    labels = [spec.label for spec in scores.specs]
+    clash = [lab for lab in labels if lab in settings.humans or lab in ("doc_id", "system")]
+    if clash:
+        raise InputError(f"measure(s) {clash} have the name of a human or id column; name the human "
+                         "column as the human, not as a measure")
+    frame = pd.concat([judgments.frame[["doc_id", "system", *settings.humans]].reset_index(drop=True),
+                       scores.frame[labels].reset_index(drop=True)], axis=1)
+
+    t = time.perf_counter()
+    correlations = _correlations(frame, labels, settings, progress)
+    timings["correlations_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    pairwise = _pairwise(frame, labels, settings, progress)
+    timings["tests_s"] = time.perf_counter() - t
+    ranking = _ranking(correlations, pairwise, settings)
+    t = time.perf_counter()
+    accuracy = _pairwise_accuracy(frame, labels, settings)
+    detection = _detection(frame, labels, settings)
+    timings["accuracy_detection_s"] = time.perf_counter() - t
+    timings["total_s"] = time.perf_counter() - t0
+
+    notes = []
+    if len(labels) < 2:
+        notes.append("one measure: no pairwise tests; every measure is in cluster 1")
+    if judgments.systems_missing_documents:
+        notes.append(f"{len(judgments.systems_missing_documents)} system(s) lack some documents: system-level "
+                     "means are over different documents")
+    if accuracy.empty:
+        notes.append("fewer than 3 systems: no pairwise accuracy")
+    dataset = {"name": judgments.name, "path": str(judgments.path) if judgments.path else None,
+               "sha256": judgments.sha256, "format": judgments.format, "rows": len(judgments.frame),
+               "documents": int(judgments.frame["doc_id"].nunique()),
+               "systems": int(judgments.frame["system"].nunique()), "humans": list(settings.humans)}
+    described = [{"label": spec.label, "name": spec.name, "source": spec.source, "column": spec.column,
+                  "higher_is_better": spec.higher_is_better, "negated": not spec.higher_is_better,
+                  "signature": scores.signatures.get(spec.label, spec.signature), "spec": spec.spec,
+                  "from_cache": bool(scores.from_cache.get(spec.label, False))}
+                 for spec in scores.specs]
+    return MetaEvaluation(settings=settings, dataset=dataset, measures=described, correlations=correlations,
+                          pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
+                          not_scored=list(scores.not_scored), timings=timings, notes=notes)
+
+
+def settings_dict(settings: Settings) -> dict[str, Any]:
+    """The settings as plain JSON values."""
+    d = asdict(settings)
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}

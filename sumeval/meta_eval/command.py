@@ -1,0 +1,172 @@
+"""``sumeval meta-eval``: how well do measures agree with people, on any judgments data.
+
+    sumeval meta-eval summeval --human relevance consistency --measures rouge-2 bleu js-2 --out out/
+    sumeval meta-eval mine --human overall --measures rouge-l my_metric --measure-class pkg.mod:Mine \\
+        --level system global --coefficient kendall_b pearson --test permutation-both \\
+        --n-resamples 1000 --seed 0 --out out/
+
+Everything is checked before any work starts (settings, output folder, data, measures); the
+results are written only when all of them are computed (:mod:`sumeval.meta_eval.output`).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from sumeval.errors import InputError
+
+__all__ = ["add_command", "cmd_meta_eval"]
+
+
+def _split(values: list[str] | None) -> list[str]:
+    """``["a,b", "c"]`` -> ``["a", "b", "c"]`` (lists may be given either way)."""
+    out: list[str] = []
+    for v in values or []:
+        out.extend(p.strip() for p in v.split(",") if p.strip())
+    return out
+
+
+def _split_measures(values: list[str] | None) -> list[str]:
+    """Measure specs: commas separate specs except inside ``[...]`` options."""
+    out: list[str] = []
+    for v in values or []:
+        depth, start = 0, 0
+        for i, ch in enumerate(v):
+            depth += ch == "["
+            depth -= ch == "]"
+            if ch == "," and depth == 0:
+                out.append(v[start:i].strip())
+                start = i + 1
+        out.append(v[start:].strip())
+    return [o for o in out if o]
+
+
+def _scorer_options(args: argparse.Namespace) -> dict[str, Any]:
+    from sumeval.runner import parse_overrides
+
+    options: dict[str, Any] = {}
+    for flag in ("model", "layer", "text_layer", "index"):
+        value = getattr(args, flag, None)
+        if value is not None:
+            options[flag] = value
+    extra = parse_overrides(args.option or [], flag="-O")
+    twice = sorted(set(options) & set(extra))
+    if twice:
+        raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
+    options.update(extra)
+    return options
+
+
+def settings_from_args(args: argparse.Namespace):
+    """The :class:`~sumeval.meta_eval.Settings` the options ask for (checked)."""
+    from sumeval.meta_eval import LEVELS, Settings
+
+    settings = Settings(humans=tuple(_split(args.human)), levels=tuple(_split(args.level) or LEVELS),
+                        coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
+                        ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
+                        correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
+                        detection_validation=args.validation)
+    settings.check()
+    return settings
+
+
+def cmd_meta_eval(args: argparse.Namespace) -> int:
+    """Run ``sumeval meta-eval``; 0 when every result was written."""
+    from sumeval import meta_eval
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.metrics.sources import resolve_measures
+
+    settings = settings_from_args(args)
+    out = meta_eval.check_out_dir(args.out)
+    measures = _split_measures(args.measures)
+    classes = _split(args.measure_class)
+    if not measures and not classes:
+        raise InputError("name at least one measure: --measures M [M ...] (registered measures, columns of the "
+                         "data, module:Class) and/or --measure-class module:Class")
+    columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
+    judgments = load_judgments(args.data, human=list(settings.humans), lower_is_better=_split(args.lower_is_better),
+                               n_docs=args.n_docs, **columns)
+    specs = resolve_measures(measures, judgments, measure_classes=classes, options=_scorer_options(args),
+                             module_path=args.module_path or ())
+    progress = not args.quiet
+    if progress:
+        print(judgments.describe(), file=sys.stderr)
+    result = meta_eval.meta_evaluate(judgments, specs, settings, progress=progress, cache=not args.no_cache)
+    written = meta_eval.write_meta_evaluation(result, out, figures=not args.no_figures,
+                                              command=["sumeval", *sys.argv[1:]] if sys.argv else None)
+    from sumeval import tables
+
+    for coef in settings.coefficients:
+        values, bold, marks = meta_eval.ranking_table(result, coef)
+        print(f"\n{coef} (bold: best per column; superscript: significance cluster, {settings.test}, "
+              f"{settings.correction}, alpha {settings.alpha})")
+        print(tables.to_markdown(values, bold=bold, marks=marks))
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if result.not_scored:
+        print(f"warning: {len(result.not_scored)} (row, measure) pairs not scored; see {out / 'not_scored.csv'}",
+              file=sys.stderr)
+    print(f"\nwrote {len(written)} files to {out} in {result.timings.get('total_s', 0):.1f} s "
+          f"(scoring {result.timings.get('scoring_s', 0):.1f} s, statistics "
+          f"{result.timings.get('correlations_s', 0) + result.timings.get('tests_s', 0):.1f} s)", file=sys.stderr)
+    return 0
+
+
+def add_command(subparsers) -> None:
+    """Add ``meta-eval`` to the ``sumeval`` command."""
+    from sumeval.meta_eval import LEVELS, TESTS
+
+    me = subparsers.add_parser(
+        "meta-eval", help="correlate measures with human judgments, test them against each other, rank them",
+        description="Meta-evaluate measures on a judgments data set: correlations with bootstrap intervals at "
+                    "the input, system and global levels, a test of every pair of measures with Holm or "
+                    "Benjamini-Hochberg correction, significance clusters, pairwise accuracy (acc23), and "
+                    "tables (CSV, LaTeX, Markdown), figures and a manifest in --out.")
+    me.add_argument("data", help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a "
+                    "judgments file (.jsonl .csv .tsv .parquet)")
+    me.add_argument("--human", nargs="+", required=True, metavar="COL", help="the human columns (space- or comma-separated)")
+    me.add_argument("--measures", nargs="+", default=[], metavar="M",
+                    help="registered measures (sumeval score --list), columns of the data, module:Class, "
+                         "entry points; `rouge-2[use_stemmer=false]` sets one measure's options, `col:lower` "
+                         "marks a lower-is-better column")
+    me.add_argument("--measure-class", dest="measure_class", action="append", default=[], metavar="MOD:CLASS",
+                    help="a Scorer subclass to import (repeatable)")
+    me.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
+                    help="a folder searched first when importing a measure class (repeatable)")
+    me.add_argument("--lower-is-better", dest="lower_is_better", action="append", default=[], metavar="COL",
+                    help="a measure column whose lower values are better (shown negated; repeatable)")
+    for role, default in (("doc", "doc_id"), ("system", "system"), ("summary", "summary"), ("text", "text"),
+                          ("references", "references")):
+        me.add_argument(f"--{role}-col", dest=f"{role}_col", metavar="COL",
+                        help=f"column of the {role if role != 'doc' else 'document'} ids/texts (a file only; default {default})")
+    me.add_argument("--level", nargs="+", default=[], metavar="LEVEL",
+                    help=f"levels ({', '.join(LEVELS)}; default all three)")
+    me.add_argument("--coefficient", nargs="+", default=[], metavar="C",
+                    help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
+    me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",
+                    help=f"test of each pair of measures: {', '.join(TESTS)} (default permutation-both)")
+    me.add_argument("--ci-resampling", dest="ci_resampling", default="both", choices=["inputs", "systems", "both"],
+                    help="what the bootstrap intervals resample (default both)")
+    me.add_argument("--n-resamples", dest="n_resamples", type=int, default=1000,
+                    help="bootstrap resamples and permutations (default 1000)")
+    me.add_argument("--seed", type=int, default=0, help="seed of the resamples and permutations (default 0)")
+    me.add_argument("--correction", default="holm", choices=["holm", "bh"], help="multiple-comparison correction")
+    me.add_argument("--alpha", type=float, default=0.05, help="significance level of the clusters (default 0.05)")
+    me.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
+    me.add_argument("--early-stop", dest="early_stop", type=int, metavar="BLOCK",
+                    help="stop a permutation test early (checked every BLOCK permutations, mt-metrics-eval's rule)")
+    me.add_argument("--validation", type=float, default=0.5,
+                    help="share of each label used to tune the threshold of binary human columns (default 0.5)")
+    me.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents (a quick look)")
+    me.add_argument("--model", help="model of the model-based measures")
+    me.add_argument("--layer", type=int, help="layer of the model-based measures")
+    me.add_argument("--text-layer", dest="text_layer", type=int, help="text layer of the ESTIME family")
+    me.add_argument("--index", help="retrieval index of the SERA family (CORPUS:SIZE:SEED[:BACKEND])")
+    me.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="any other scorer option")
+    me.add_argument("--out", required=True, metavar="DIR", help="folder for the results (new, empty or an earlier "
+                    "meta-eval's)")
+    me.add_argument("--no-figures", dest="no_figures", action="store_true", help="skip the figures")
+    me.add_argument("--no-cache", dest="no_cache", action="store_true", help="recompute every measure")
+    me.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    me.set_defaults(func=cmd_meta_eval)
