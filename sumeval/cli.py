@@ -182,8 +182,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         if not rows:
             print("no indexes built yet (sumeval index build --corpus wikipedia --size 10000)")
         for r in rows:
-            state = "complete" if r["complete"] else "INCOMPLETE (will be rebuilt)"
-            print(f"{r['name']:<40} {r['n']:>7} of {r['n_corpus']} docs  {state}  {r['folder']}")
+            docs = f"{r['n']:>7} of {r['n_corpus']} docs" if r["n"] is not None else f"{'?':>7} docs"
+            print(f"{r['name']:<40} {docs}  {r['state']}  {r['folder']}")
         return 0
     if not args.corpus or not args.size:
         raise InputError("index build needs --corpus NAME (or a folder / JSONL) and --size N")
