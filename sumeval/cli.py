@@ -145,6 +145,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         return batch.cmd_run_all(args)
 
+    if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
+        raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
+                         f"`sumeval run {args.study}` runs one study in this process - drop them")
     overrides = runner.parse_overrides(args.param or [])
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
@@ -266,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     except SumevalError as exc:
         _err(str(exc))
         return 2
-    except KeyboardInterrupt:
-        _err("interrupted")
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP inside runstate.signals_interrupt
+        print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
 
 
