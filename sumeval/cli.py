@@ -269,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     except SumevalError as exc:
         _err(str(exc))
         return 2
+    except BrokenPipeError:  # the output went into `head` or a pager that quit: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP inside runstate.signals_interrupt
         print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130

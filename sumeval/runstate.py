@@ -116,7 +116,12 @@ def signals_interrupt() -> Iterator[None]:
         yield
         return
 
+    fired = []
+
     def handler(signum, frame):  # noqa: ARG001
+        if fired:  # already stopping: a second SIGTERM must not break the clean-up of the first
+            return
+        fired.append(signum)
         raise Interrupted(signal_name=signal.Signals(signum).name)
 
     saved = {}
@@ -139,18 +144,21 @@ def signal_name(exc: BaseException) -> str:
 def die_with_parent(parent_pid: int, *, poll_s: float = 1.0) -> None:
     """End this process (SIGTERM to itself) when process ``parent_pid`` ends.
 
-    On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon
-    thread also polls the parent pid. Call it first thing in a worker process, with the pid of
+    On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``); elsewhere a daemon
+    thread polls the parent pid. Call it first thing in a worker process, with the pid of
     the process that started it (a worker started by a process that is already gone ends now).
     """
+    kernel_does_it = False
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
             import ctypes
 
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+            kernel_does_it = libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0  # PR_SET_PDEATHSIG = 1
     if os.getppid() != parent_pid:
         os.kill(os.getpid(), signal.SIGTERM)
+        return
+    if kernel_does_it:
         return
 
     def watch() -> None:

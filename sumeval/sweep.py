@@ -195,15 +195,20 @@ def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
     env = {**os.environ, **spec.env, "PYTHONUNBUFFERED": "1", _PARENT_ENV: str(os.getpid())}
     env.setdefault("MPLBACKEND", "Agg")
     t0 = time.perf_counter()
-    proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.sweep", "--worker"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    with _WORKERS_LOCK:
-        _WORKERS.add(proc)
-    try:
-        stdout, stderr = proc.communicate(spec.to_json())
-    finally:
+    # the worker writes into files, not pipes: if this process dies, its last words still land
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
+        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.sweep", "--worker"], stdin=subprocess.PIPE,
+                                stdout=out, stderr=err, text=True, env=env)
         with _WORKERS_LOCK:
-            _WORKERS.discard(proc)
+            _WORKERS.add(proc)
+        try:
+            proc.communicate(spec.to_json())
+        finally:
+            with _WORKERS_LOCK:
+                _WORKERS.discard(proc)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
     for line in reversed(stdout.splitlines()):
         if line.startswith(_RESULT_MARK):
             out = json.loads(line[len(_RESULT_MARK):])

@@ -14,7 +14,7 @@
   (the corpus positions ``order[:n]``), ``whoosh/`` (whoosh backend) and ``COMPLETE``,
   written last. ``meta.json`` records the sha256 of every other file, ``COMPLETE`` the sha256
   of ``meta.json``, so a damaged index (a truncated or altered file) is found on load and by
-  :func:`list_indexes`. A build writes into ``<key>.partial-*`` (with ``BUILDING.json``: the
+  :func:`list_indexes`. A build writes into ``<key>.partial-*`` (with ``BUILDER.json``: the
   builder's pid, host and start) and renames it into place, so an interrupted build never
   looks complete; the folder of a build whose process is gone is removed by the next build or
   listing. A folder without ``COMPLETE``, a damaged one, or one whose ``meta.json`` disagrees
@@ -50,9 +50,9 @@ __all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_
 BACKENDS = ("sparse", "whoosh")
 DEFAULT_INDEX = "wikipedia:10000:0:sparse"
 _COMPLETE = "COMPLETE"
-_BUILDING = "BUILDING.json"
+_BUILDING = "BUILDER.json"  # pid, host and start of the build (kept in the finished index)
 _PARTIAL = ".partial-"
-_LEGACY_PARTIAL_GRACE_S = 600  # a partial folder without BUILDING.json this old is abandoned
+_LEGACY_PARTIAL_GRACE_S = 600  # a partial folder without BUILDER.json this old is abandoned
 
 
 def _analyzer_id() -> str:
@@ -323,7 +323,7 @@ def verify_index(folder: Path) -> str | None:
 
 
 def _build_state(folder: Path) -> tuple[str, dict[str, Any]]:
-    """``("building" | "abandoned", BUILDING.json record)`` of a ``.partial-*`` build folder."""
+    """``("building" | "abandoned", BUILDER.json record)`` of a ``.partial-*`` build folder."""
     from sumeval.runstate import owner_alive
 
     try:
@@ -394,9 +394,11 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
             return _load(spec, folder, corp, root=root_p, progress=progress)
         _LOADED.pop((str(folder), spec.key()), None)
         if not rebuild:
+            differ = recorded is not None and recorded != asdict(spec)
             why = ("an interrupted build (no COMPLETE marker)" if not (folder / _COMPLETE).is_file() else
-                   "an index whose recorded parameters differ from the ones asked for"
-                   if recorded is not None and recorded != asdict(spec) else f"a damaged index ({problem})")
+                   f"a damaged index ({problem})" if problem else "") + \
+                ("; " if problem and differ else "") + \
+                ("an index whose recorded parameters differ from the ones asked for" if differ else "")
             warnings.warn(f"index cache {folder} holds {why}; rebuilding {spec.name}", stacklevel=2)
         shutil.rmtree(folder)
 
@@ -425,7 +427,6 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
             tm_seconds = time.perf_counter() - t1
         with open(tmp / "docs.npz", "wb") as fh:
             np.savez(fh, rows=rows)
-        (tmp / _BUILDING).unlink()
         from sumeval import __version__
         from sumeval.retrieval.whoosh_backend import whoosh_version
 
