@@ -316,6 +316,22 @@ def read_manifest(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
     return manifest
 
 
+def mark_dead_runs(study: str) -> list[Path]:
+    """Mark every run of ``study`` left ``running`` by a process that is gone as interrupted
+    (:func:`read_manifest`); return their folders. Every new run of the study does this first,
+    so a killed run does not stay ``running`` in its manifest."""
+    marked = []
+    for path in sorted((runs_dir() / study).glob("*/manifest.json")):
+        try:
+            if '"running"' not in path.read_text(encoding="utf-8"):
+                continue
+        except OSError:
+            continue
+        if read_manifest(path.parent).get("status") == "interrupted":
+            marked.append(path.parent)
+    return marked
+
+
 def _silence_abandoned_tasks() -> None:
     """Collect the asyncio tasks an interrupted notebook execution left behind without the
     'Task exception was never retrieved' report (hundreds of lines of nbclient internals)."""
@@ -373,6 +389,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     study = get_study(name)
     params = resolve_parameters(study, params_name, overrides)
     kname = kernel_name(kernel)
+    mark_dead_runs(name)
     run_id, run_dir = _claim_run_dir(name, run_id or new_run_id(params_name, params), chosen=run_id is not None)
     executed = run_dir / "executed.ipynb"
     manifest: dict[str, Any] = {

@@ -48,6 +48,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
 
 # environment the driver hands to every run (a Dask worker may have been started elsewhere)
@@ -710,17 +711,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             print(f"sumeval: error: run {row.run_id} {row.status}: {row.error}", file=sys.stderr)
         return 1
     return 0
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1 (``--jobs``, ``--timeout``); anything else is refused."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
-    return v
 
 
 def executor_choice(args: argparse.Namespace) -> tuple[int, str | None]:

@@ -505,6 +505,25 @@ def test_damaged_run_files_and_bad_output_are_messages(trained_run, tmp_path, ca
     assert rc == 2 and "config.json or vocab.json is damaged" in err
 
 
+def test_training_status_tells_finished_running_and_killed(trained_run, tmp_path):
+    from sumeval.ordering.train import training_status
+    from sumeval.runstate import owner_record
+
+    assert training_status(trained_run)["status"] == "finished"
+    run = _copy_run(trained_run, tmp_path)
+    cfg = json.loads((run / "config.json").read_text())
+    cfg["train"]["max_epochs"] = 5  # asked for 5 epochs, 2 done
+    (run / "config.json").write_text(json.dumps(cfg))
+    (run / "status.json").write_text(json.dumps({"status": "running", "owner": owner_record()}))
+    st = training_status(run)
+    assert (st["finished"], st["status"], st["epochs_run"], st["max_epochs"]) == (False, "running", 2, 5)
+    gone = subprocess.Popen([PY, "-c", "pass"])
+    gone.wait()
+    (run / "status.json").write_text(json.dumps({"status": "running", "owner": owner_record(gone.pid)}))
+    st = training_status(run)
+    assert st["status"] == "interrupted" and st["pid"] == gone.pid and "killed" in st["signal"]
+
+
 def test_damaged_checkpoint_in_the_model_cache_is_retrained(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     from sumeval.ordering.data import load_ordering_set
@@ -768,6 +787,22 @@ def test_manifest_of_a_dead_owner_reads_interrupted_of_a_live_one_running(tmp_pa
     assert dead["status"] == "interrupted" and f"pid {gone.pid}" in dead["error"]
     assert json.loads((tmp_path / "dead" / "manifest.json").read_text())["status"] == "interrupted"
     assert read_manifest(tmp_path / "nothing") == {}
+
+
+def test_a_new_run_marks_the_killed_runs_of_its_study(tmp_path, monkeypatch):
+    from sumeval.runner import mark_dead_runs
+    from sumeval.runstate import owner_record
+
+    monkeypatch.setenv("SUMEVAL_RUNS", str(tmp_path))
+    gone = subprocess.Popen([PY, "-c", "pass"])
+    gone.wait()
+    for name, status, owner in (("a", "running", owner_record(gone.pid) | {"proc_start": 1}),
+                                ("b", "running", owner_record()), ("c", "ok", None)):
+        (tmp_path / "s" / name).mkdir(parents=True)
+        (tmp_path / "s" / name / "manifest.json").write_text(json.dumps({"status": status, "owner": owner}))
+    assert mark_dead_runs("s") == [tmp_path / "s" / "a"]
+    statuses = [json.loads((tmp_path / "s" / n / "manifest.json").read_text())["status"] for n in "abc"]
+    assert statuses == ["interrupted", "running", "ok"]
 
 
 # ------------------------------------------------------------------------------------------

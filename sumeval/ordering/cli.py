@@ -14,51 +14,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
+from sumeval.argtypes import count as _count
+from sumeval.argtypes import fraction as _fraction
+from sumeval.argtypes import positive_float as _positive_float
+from sumeval.argtypes import positive_int as _positive
 from sumeval.errors import InputError
 from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS
 from sumeval.ordering.models import MODEL_NAMES
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate"]
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
-    return v
-
-
-def _count(text: str) -> int:
-    v = _positive(text) if text.strip() != "0" else 0
-    return v
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{text} must be a finite number > 0")
-    return v
-
-
-def _fraction(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= v < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be in [0, 1)")
-    return v
 
 
 def _threads(n: int | None) -> None:

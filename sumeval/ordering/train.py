@@ -139,7 +139,7 @@ def load_checkpoint(path: str | Path, device: Any = "cpu", *, needs: tuple[str, 
     try:
         ck = torch.load(p, map_location=device, weights_only=True)
     except Exception as exc:  # noqa: BLE001 - truncation, bad zip, refused pickle: all unreadable
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0].split(". ")[0][:200]
         raise DamagedCheckpoint(f"{p} is damaged or not a sumeval ordering checkpoint "
                                 f"({type(exc).__name__}: {first})" + (f"; {fix}" if fix else "")) from None
     if not isinstance(ck, dict) or any(k not in ck for k in needs):
