@@ -54,20 +54,26 @@ def _with_header(payload: bytes) -> bytes:
     return _MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload
 
 
-def _payload(data: bytes) -> bytes:
-    """The payload of a stored entry, checked against its header (entries without the header,
-    written by older versions, are returned whole). Raises ValueError for a mismatch."""
-    if not data.startswith(_MAGIC):
-        return data
-    if len(data) < _HEADER_LEN or data[_HEADER_LEN - 1:_HEADER_LEN] != b"\n":
+def _check_payload(fh) -> None:
+    """Check the entry open in binary file ``fh`` against its header and leave ``fh`` at the
+    start of its payload (an entry without the header, written by an older version, is left
+    unchecked at offset 0). The payload is hashed in blocks, never held in memory whole.
+    Raises ValueError when it does not match its sha256."""
+    head = fh.read(_HEADER_LEN)
+    if not head.startswith(_MAGIC):
+        fh.seek(0)
+        return
+    if len(head) != _HEADER_LEN or not head.endswith(b"\n"):
         raise ValueError("its checksum line is cut short")
-    want = data[len(_MAGIC):_HEADER_LEN - 1].decode("ascii", "replace")
-    payload = data[_HEADER_LEN:]
-    got = hashlib.sha256(payload).hexdigest()
-    if got != want:
-        raise ValueError(f"the sha256 of its {len(payload)} payload bytes is {got[:12]}..., "
+    want = head[len(_MAGIC):-1].decode("ascii", "replace")
+    h, n = hashlib.sha256(), 0
+    for block in iter(lambda: fh.read(1 << 20), b""):
+        h.update(block)
+        n += len(block)
+    if h.hexdigest() != want:
+        raise ValueError(f"the sha256 of its {n} payload bytes is {h.hexdigest()[:12]}..., "
                          f"its header says {want[:12]}...")
-    return payload
+    fh.seek(_HEADER_LEN)
 
 
 def _canonical(value: Any) -> Any:
@@ -166,19 +172,22 @@ class Store:
 
     # reading and dropping -----------------------------------------------------------------
     def _read(self, key: str, ext: str, decode) -> Any | None:
-        """``decode(payload)`` of the entry, or None when it is absent or damaged (then removed)."""
+        """``decode(fh)`` of the entry (``fh``: the file, at the start of the checked payload),
+        or None when it is absent or damaged (then removed)."""
         p = self.path(key, ext)
         try:
-            with open(p, "rb") as fh:
-                stat = os.fstat(fh.fileno())
-                data = fh.read()
+            fh = open(p, "rb")
         except FileNotFoundError:
             return None
-        try:
-            return decode(_payload(data))
-        except Exception as exc:  # noqa: BLE001 - an entry that cannot be read back is damaged
-            self._drop(p, stat, f"{type(exc).__name__}: {str(exc)[:160]}")
-            return None
+        with fh:
+            stat = os.fstat(fh.fileno())
+            try:
+                _check_payload(fh)
+                return decode(fh)
+            except Exception as exc:  # noqa: BLE001 - an entry that cannot be read back is damaged
+                why = f"{type(exc).__name__}: {str(exc)[:160]}"
+        self._drop(p, stat, why)
+        return None
 
     def _drop(self, p: Path, stat: os.stat_result, why: str) -> None:
         """Remove damaged entry ``p`` (unless another process replaced it meanwhile); warn once
@@ -208,8 +217,9 @@ class Store:
     # numpy arrays -------------------------------------------------------------------------
     def get_arrays(self, key: str) -> dict[str, np.ndarray] | None:
         """The arrays stored under ``key``, or None when absent or damaged."""
-        def decode(payload: bytes) -> dict[str, np.ndarray]:
-            with np.load(io.BytesIO(payload), allow_pickle=False) as z:
+        def decode(fh) -> dict[str, np.ndarray]:
+            # the zip reader finds its members past the header line (data before a zip is allowed)
+            with np.load(fh, allow_pickle=False) as z:
                 return {name: z[name] for name in z.files}
 
         return self._read(key, "npz", decode)
@@ -222,7 +232,7 @@ class Store:
     # JSON ---------------------------------------------------------------------------------
     def get_json(self, key: str) -> Any | None:
         """The JSON value stored under ``key``, or None when absent or damaged."""
-        return self._read(key, "json", lambda payload: json.loads(payload.decode("utf-8")))
+        return self._read(key, "json", lambda fh: json.loads(fh.read().decode("utf-8")))
 
     def put_json(self, key: str, obj: Any) -> Path:
         text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
@@ -233,7 +243,7 @@ class Store:
         """The frame stored under ``key``, or None when absent or damaged."""
         import pandas as pd
 
-        return self._read(key, "parquet", lambda payload: pd.read_parquet(io.BytesIO(payload)))
+        return self._read(key, "parquet", lambda fh: pd.read_parquet(io.BytesIO(fh.read())))
 
     def put_frame(self, key: str, frame) -> Path:
         buf = io.BytesIO()
