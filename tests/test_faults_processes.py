@@ -611,20 +611,24 @@ def test_ctrl_c_in_training_marks_the_run_and_prints_one_line(tmp_path):
 # ------------------------------------------------------------------------------------------
 # studies, sweeps: interrupted runs, processes that die with their parent, options
 # ------------------------------------------------------------------------------------------
-@pytest.fixture()
-def waiting_study(tmp_path):
+def _waiting_notebook(folder: Path, wait_for: str = "", wait_x: int = 0) -> Path:
     """The fixture study with one more cell that waits for the file ``wait_for`` when ``x == wait_x``."""
     import nbformat
 
-    folder = tmp_path / "notebooks"
     folder.mkdir()
     nb = nbformat.read(FIXTURES / "studies" / "tiny.ipynb", as_version=4)
-    nb.cells[1].source += "\nwait_for: str = ''  # a file to wait for\nwait_x: int = 0  # which x waits\n"
+    nb.cells[1].source += (f"\nwait_for: str = {wait_for!r}  # a file to wait for"
+                           f"\nwait_x: int = {wait_x}  # which x waits\n")
     nb.cells.insert(3, nbformat.v4.new_code_cell(
         "import os, time\nwhile wait_for and x == wait_x and not os.path.exists(wait_for):\n    time.sleep(0.1)"))
     nbformat.write(nb, folder / "waiting.ipynb")
     shutil.copy(FIXTURES / "studies" / "tiny.params.yaml", folder / "waiting.params.yaml")
     return folder
+
+
+@pytest.fixture()
+def waiting_study(tmp_path):
+    return _waiting_notebook(tmp_path / "notebooks")
 
 
 def _manifests(runs: Path, study: str = "waiting") -> list[dict]:
@@ -718,6 +722,25 @@ def test_ctrl_c_in_a_sweep_stops_its_workers_and_marks_everything(tmp_path, wait
     sj = json.loads(sweep_json.read_text())
     assert sj["status"] == "interrupted" and sj["signal"] == "SIGINT"
     assert [r["status"] for r in sj["runs"]] == ["ok", "interrupted"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_run_all_writes_the_report_and_marks_the_study(tmp_path):
+    notebooks = _waiting_notebook(tmp_path / "notebooks", wait_for=str(tmp_path / "never"), wait_x=2)
+    env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(notebooks))
+    proc = _spawn([PY, "-m", "sumeval.cli", "run", "all", "--params", "smoke", "-q"], env, tmp_path)
+    _wait_for(lambda: _kernel_running_under(proc.pid) and _manifests(tmp_path / "runs"), what="the study to run")
+    time.sleep(1.5)
+    tree = _descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(90) == 130
+    lines = [ln for ln in _stderr(tmp_path).splitlines() if ln.strip()]
+    assert len(lines) == 1 and "0 of 1 studies ok" in lines[0] and "report:" in lines[0], lines
+    _assert_all_gone(tree)
+    [m] = _manifests(tmp_path / "runs")
+    assert m["status"] == "interrupted" and m["signal"] == "SIGINT"
+    [summary] = (tmp_path / "runs").glob("report-*/summary.json")
+    assert [o["status"] for o in json.loads(summary.read_text())["studies"]] == ["interrupted"]
 
 
 def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
