@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -72,10 +73,11 @@ def model_config(name: str, vocab_size: int, **sizes: Any) -> ModelConfig:
         raise InputError(f"unknown model settings {bad}; known: {sorted(known)}")
     for key, v in sizes.items():
         if key == "dropout":
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1:
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v < 1:
                 raise InputError(f"model setting dropout = {v!r}; it must be a number in [0, 1)")
-        elif isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        elif isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
             raise InputError(f"model setting {key} = {v!r}; it must be a whole number >= 1")
+    sizes = {k: (v if k == "dropout" else int(v)) for k, v in sizes.items()}  # numpy integers -> int
     mc = ModelConfig(name=name, vocab_size=vocab_size, **sizes)
     if name == "attordernet" and mc.hidden % mc.heads:
         raise InputError(f"attordernet: heads = {mc.heads} must divide hidden = {mc.hidden} "

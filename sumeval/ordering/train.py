@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -56,20 +57,21 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("max_epochs", "batch_size", "patience", "dev_beam", "max_tokens"):
+        """Refuse settings no training can use (InputError naming the setting), before anything runs."""
+        for name in ("max_epochs", "batch_size", "patience", "dev_beam", "max_tokens", "seed"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise InputError(f"training setting {name} = {v!r}; it must be a whole number >= 1")
-        for name, low_ok in (("lr", False), ("weight_decay", True), ("clip", False)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or (v < 1 and name != "seed"):
+                raise InputError(f"training setting {name} = {v!r}; it must be a whole number"
+                                 + ("" if name == "seed" else " >= 1"))
+            object.__setattr__(self, name, int(v))  # a numpy integer becomes a plain one
+        for name, zero_ok in (("lr", False), ("weight_decay", True), ("clip", False)):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
-                    or v < 0 or (v == 0 and not low_ok):
-                need = "a finite number >= 0" if low_ok else "a finite number > 0"
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) \
+                    or v < 0 or (v == 0 and not zero_ok):
+                need = "a finite number >= 0" if zero_ok else "a finite number > 0"
                 raise InputError(f"training setting {name} = {v!r}; it must be {need}")
         if self.dev_metric not in DEV_METRICS:
             raise InputError(f"dev_metric = {self.dev_metric!r}; use pmr, acc, tau or wlcs_l")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise InputError(f"training setting seed = {self.seed!r}; it must be a whole number")
 
 
 DEV_METRICS = ("pmr", "acc", "tau", "wlcs_l")
