@@ -309,11 +309,34 @@ def read_manifest(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
         manifest.update(status="interrupted", interrupted=now_iso(), signal="killed",
                         error=f"the process that ran it ({describe_owner(manifest.get('owner'))}) "
                               "is gone: killed or crashed")
-        try:
-            atomic_write_json(path, manifest)
-        except OSError:
-            pass
+        _record_fix(Path(run_dir), manifest)
     return manifest
+
+
+def run_lock_path(run_dir: str | os.PathLike[str]) -> Path:
+    """The lock a process holds while it (re)makes run folder ``runs/<study>/<run-id>``:
+    ``runs/<study>/.locks/<run-id>.lock``."""
+    run_dir = Path(run_dir)
+    return run_dir.parent / ".locks" / f"{run_dir.name}.lock"
+
+
+def _record_fix(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest`` back, unless another process holds the run (a sweep worker about to
+    run it again) or the folder is gone; never re-creates the folder."""
+    import tempfile
+
+    from sumeval.runstate import exclusive_lock
+
+    if not run_dir.is_dir():
+        return
+    try:
+        with exclusive_lock(run_lock_path(run_dir), what=f"run {run_dir.name}", wait=False):
+            fd, tmp = tempfile.mkstemp(prefix=".manifest.json.", suffix=".partial", dir=run_dir)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+            os.replace(tmp, run_dir / "manifest.json")
+    except (InputError, OSError):
+        pass  # taken, or read-only: the corrected status is still returned
 
 
 def mark_dead_runs(study: str) -> list[Path]:

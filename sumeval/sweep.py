@@ -42,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -224,7 +225,7 @@ def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
 _KERNEL_TMP: list[str] = []
 _PARENT_ENV = "SUMEVAL_SWEEP_PARENT"  # pid of the process that started a worker
 _WORKERS: set[subprocess.Popen] = set()  # worker processes of this process, while they run
-_WORKERS_LOCK = __import__("threading").Lock()
+_WORKERS_LOCK = threading.Lock()
 
 
 def stop_workers(wait_s: float = 3.0, grace_s: float = 15.0) -> int:
@@ -295,7 +296,7 @@ def _worker_main() -> int:
         t0 = time.perf_counter()
         code = 0
         try:
-            with exclusive_lock(runs_dir() / spec.study / ".locks" / f"{spec.run_id}.lock", what=f"run {spec.run_id}",
+            with exclusive_lock(runner.run_lock_path(run_dir), what=f"run {spec.run_id}",
                                 on_wait=lambda m: print(f"sumeval: {m}", file=sys.stderr, flush=True)):
                 if is_finished(run_dir):
                     out.update(status="ok", duration_s=0.0, error=None, skipped=True)
@@ -480,39 +481,34 @@ def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = No
     started: set[int] = set()
     pending = set(futures)
     try:
-        _collect(specs, futures, outcomes, started, pending, progress, poll_s, runs_dir)
-    except KeyboardInterrupt:
+        while pending:
+            for i in sorted(pending - started):  # in flight once its manifest exists
+                run_dir = runs_dir() / specs[i].study / specs[i].run_id
+                if progress is not None and (run_dir / "manifest.json").is_file():
+                    started.add(i)
+                    progress.started(str(i), specs[i].label or specs[i].run_id, run_dir)
+            finished = [i for i in pending if futures[i].done()]
+            for i in finished:
+                pending.discard(i)
+                spec = specs[i]
+                try:
+                    out = futures[i].result()
+                except Exception as exc:  # a lost Dask worker, a cancelled task
+                    out = {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
+                           "duration_s": None, "error": f"executor: {type(exc).__name__}: {exc}"}
+                outcomes[i] = out
+                if progress is not None:
+                    progress.finished(str(i), spec.label or spec.run_id, out["status"], out.get("duration_s"))
+            if pending:
+                if progress is not None:
+                    progress.poll()
+                time.sleep(poll_s)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM of this process: stop the runs in flight too
         for f in futures.values():
             f.cancel()
         stop_workers()
         raise
     return [o for o in outcomes if o is not None]
-
-
-def _collect(specs, futures, outcomes, started, pending, progress, poll_s, runs_dir) -> None:
-    """The polling loop of :func:`run_specs`: fills ``outcomes`` as futures finish."""
-    while pending:
-        for i in sorted(pending - started):  # in flight once its manifest exists
-            run_dir = runs_dir() / specs[i].study / specs[i].run_id
-            if progress is not None and (run_dir / "manifest.json").is_file():
-                started.add(i)
-                progress.started(str(i), specs[i].label or specs[i].run_id, run_dir)
-        finished = [i for i in pending if futures[i].done()]
-        for i in finished:
-            pending.discard(i)
-            spec = specs[i]
-            try:
-                out = futures[i].result()
-            except Exception as exc:  # a lost Dask worker, a cancelled task
-                out = {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
-                       "duration_s": None, "error": f"executor: {type(exc).__name__}: {exc}"}
-            outcomes[i] = out
-            if progress is not None:
-                progress.finished(str(i), spec.label or spec.run_id, out["status"], out.get("duration_s"))
-        if pending:
-            if progress is not None:
-                progress.poll()
-            time.sleep(poll_s)
 
 
 # ------------------------------------------------------------------------------------------
