@@ -116,6 +116,17 @@ def _assert_all_gone(pids: list[int], timeout: float = 20.0) -> None:
     assert not left, f"processes outlived their parent: {left}"
 
 
+def _interrupt_when(proc: subprocess.Popen, tmp_path: Path, ready, what: str, sig: str = "SIGINT"):
+    """Once ``ready()``, signal the job's whole process group (as Ctrl-C at a terminal does); assert
+    it exits with 130; return its non-empty stderr lines and the processes it had started."""
+    _wait_for(ready, what=what)
+    time.sleep(1.5)
+    tree = _descendants(proc.pid)
+    os.killpg(proc.pid, getattr(signal, sig))
+    assert proc.wait(90) == 130
+    return [ln for ln in _stderr(tmp_path).splitlines() if ln.strip()], tree
+
+
 def _hook_script(tmp_path: Path, patch: str) -> Path:
     """A script that applies ``patch`` (Python code) and then runs ``sumeval`` with its argv."""
     p = tmp_path / "hooked_sumeval.py"
@@ -641,13 +652,9 @@ def test_interrupted_study_run_is_marked_and_says_one_line(tmp_path, waiting_stu
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(waiting_study))
     proc = _spawn([PY, "-m", "sumeval.cli", "run", "waiting", "--params", "smoke", "-q",
                    "-p", f"wait_for={tmp_path / 'never'}", "-p", "wait_x=2"], env, tmp_path)
-    _wait_for(lambda: _kernel_running_under(proc.pid) and list((tmp_path / "runs").rglob("executed.ipynb")),
-              what="the kernel to run the notebook")
-    time.sleep(1.5)
-    tree = _descendants(proc.pid)
-    os.killpg(proc.pid, getattr(signal, sig))  # Ctrl-C at a terminal signals the whole job
-    assert proc.wait(90) == 130
-    lines = [ln for ln in _stderr(tmp_path).splitlines() if ln.strip()]
+    lines, tree = _interrupt_when(
+        proc, tmp_path, lambda: _kernel_running_under(proc.pid) and list((tmp_path / "runs").rglob("executed.ipynb")),
+        "the kernel to run the notebook", sig)
     assert len(lines) == 1 and f"stopped by {sig}" in lines[0] and "marked interrupted" in lines[0], lines
     [m] = _manifests(tmp_path / "runs")
     assert m["status"] == "interrupted" and m["signal"] == sig and m["interrupted"] and m["finished"]
@@ -709,13 +716,9 @@ def test_killed_sweep_leaves_no_process_and_its_rerun_equals_an_uninterrupted_on
 def test_ctrl_c_in_a_sweep_stops_its_workers_and_marks_everything(tmp_path, waiting_study):
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(waiting_study))
     proc = _spawn([PY, "-m", "sumeval.cli", *_sweep_argv(tmp_path)], env, tmp_path)
-    _wait_for(lambda: any(m.get("parameters", {}).get("x") == 2 for m in _manifests(tmp_path / "runs"))
-              and _kernel_running_under(proc.pid), what="grid point x=2 to run")
-    time.sleep(1.5)
-    tree = _descendants(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)
-    assert proc.wait(90) == 130
-    lines = [ln for ln in _stderr(tmp_path).splitlines() if ln.strip()]
+    lines, tree = _interrupt_when(
+        proc, tmp_path, lambda: any(m.get("parameters", {}).get("x") == 2 for m in _manifests(tmp_path / "runs"))
+        and _kernel_running_under(proc.pid), "grid point x=2 to run")
     assert len(lines) == 1 and "stopped by SIGINT" in lines[0] and "1 of 2 runs finished" in lines[0], lines
     _assert_all_gone(tree)
     [sweep_json] = (tmp_path / "runs" / "waiting").glob("sweeps/*/sweep.json")
@@ -729,12 +732,8 @@ def test_ctrl_c_in_run_all_writes_the_report_and_marks_the_study(tmp_path):
     notebooks = _waiting_notebook(tmp_path / "notebooks", wait_for=str(tmp_path / "never"), wait_x=2)
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(notebooks))
     proc = _spawn([PY, "-m", "sumeval.cli", "run", "all", "--params", "smoke", "-q"], env, tmp_path)
-    _wait_for(lambda: _kernel_running_under(proc.pid) and _manifests(tmp_path / "runs"), what="the study to run")
-    time.sleep(1.5)
-    tree = _descendants(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)
-    assert proc.wait(90) == 130
-    lines = [ln for ln in _stderr(tmp_path).splitlines() if ln.strip()]
+    lines, tree = _interrupt_when(proc, tmp_path, lambda: _kernel_running_under(proc.pid) and _manifests(tmp_path / "runs"),
+                                  "the study to run")
     assert len(lines) == 1 and "0 of 1 studies ok" in lines[0] and "report:" in lines[0], lines
     _assert_all_gone(tree)
     [m] = _manifests(tmp_path / "runs")
