@@ -93,13 +93,22 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         run_id = runner.new_run_id(params_name, params)
         outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=params)
         specs.append(sweep.RunSpec(name, params_name, {}, run_id, kernel, timeout_s, env, label=name))
+    stopped_by = None
     if specs:
+        from sumeval.runstate import signal_name, signals_interrupt
+
         own = executor is None
         executor = executor or sweep.make_executor(jobs, scheduler)
         progress = sweep.Progress(len(specs), f"run all --params {params_name}", quiet=quiet, per_run=True,
                                   unit="study")
+        done: list[dict[str, Any]] = []
         try:
-            done = sweep.run_specs(specs, executor, progress)
+            with signals_interrupt():
+                done = sweep.run_specs(specs, executor, progress)
+        except KeyboardInterrupt as exc:
+            stopped_by = signal_name(exc)
+            done = [{"study": s.study, "status": "interrupted", "error": f"interrupted by {stopped_by}"}
+                    for s in specs]
         finally:
             progress.close()
             if own:
@@ -107,7 +116,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         for out in done:
             o = outcomes[out["study"]]
             run_dir = runner.runs_dir() / o.study / o.run_id
-            manifest = _read_json(run_dir / "manifest.json")
+            manifest = runner.read_manifest(run_dir)  # a killed worker's run reads 'interrupted'
             results = _read_json(run_dir / "results.json")
             o.status = manifest.get("status") or out["status"]
             if o.status == "running":  # the worker died before the runner could finish the manifest
@@ -119,6 +128,12 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
             o.results = results.get("results", {})
     ordered = [outcomes[n] for n in names]
     report = write_report(ordered, params_name, started, _dt.datetime.now().astimezone())
+    if stopped_by:
+        from sumeval.runstate import Interrupted
+
+        n_ok = sum(o.ok for o in ordered)
+        raise Interrupted(f"run all --params {params_name} stopped by {stopped_by}: {n_ok} of {len(ordered)} "
+                          f"studies ok, the others interrupted; report: {report}", stopped_by)
     return BatchResult(params_name, report, ordered)
 
 
@@ -255,7 +270,10 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     if getattr(args, "param", None):
         raise InputError(f"-p {args.param[0]} applies to one study; `run all` runs each study's parameter set "
                          f"{args.params!r} as it is (use `sumeval sweep STUDY` or `sumeval run STUDY -p ...`)")
-    res = run_all(args.params, jobs=getattr(args, "jobs", 1), scheduler=getattr(args, "scheduler", None),
+    from sumeval.sweep import executor_choice
+
+    jobs, scheduler = executor_choice(args)
+    res = run_all(args.params, jobs=jobs, scheduler=scheduler,
                   kernel=getattr(args, "kernel", None), quiet=getattr(args, "quiet", False))
     for o in res.outcomes:
         dur = f" in {o.duration_s:.1f}s" if o.duration_s is not None else ""

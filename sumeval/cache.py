@@ -6,6 +6,13 @@ the same folder and renamed into place, so a reader never sees a half-written en
 interrupted writer leaves nothing behind but a stray temporary file (ignored, and removed by
 ``Store.clear_partial``).
 
+Every entry verifies itself: its first line is ``sumeval-store-v1 sha256=<hex>``, the sha256 of
+the rest of the file (the payload: an ``.npz``, UTF-8 JSON or parquet file). An entry that was
+truncated, bit-flipped or is otherwise unreadable is removed on load, with one warning
+(:class:`DamagedCacheWarning`) per store folder and process, and read as absent, so the caller
+computes it again. Entries written before the header existed are read as they are; a damaged
+one of those is caught by its format (zip CRC, JSON syntax, parquet footer).
+
 Example::
 
     store = Store("masked_embeddings")
@@ -19,9 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -31,6 +40,40 @@ from sumeval import __version__
 from sumeval.paths import cache_dir
 
 _PARTIAL_SUFFIX = ".partial"
+_MAGIC = b"sumeval-store-v1 sha256="
+_HEADER_LEN = len(_MAGIC) + 64 + 1  # magic, hex digest, newline
+_WARNED: set[str] = set()  # store folders whose first damaged entry was reported
+
+
+class DamagedCacheWarning(UserWarning):
+    """A cache entry could not be read back (truncated, altered); it was removed and is recomputed."""
+
+
+def _with_header(payload: bytes) -> bytes:
+    """``payload`` behind its check line ``sumeval-store-v1 sha256=<hex of sha256(payload)>``."""
+    return _MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload
+
+
+def _check_payload(fh) -> None:
+    """Check the entry open in binary file ``fh`` against its header and leave ``fh`` at the
+    start of its payload (an entry without the header, written by an older version, is left
+    unchecked at offset 0). The payload is hashed in blocks, never held in memory whole.
+    Raises ValueError when it does not match its sha256."""
+    head = fh.read(_HEADER_LEN)
+    if not head.startswith(_MAGIC):
+        fh.seek(0)
+        return
+    if len(head) != _HEADER_LEN or not head.endswith(b"\n"):
+        raise ValueError("its checksum line is cut short")
+    want = head[len(_MAGIC):-1].decode("ascii", "replace")
+    h, n = hashlib.sha256(), 0
+    for block in iter(lambda: fh.read(1 << 20), b""):
+        h.update(block)
+        n += len(block)
+    if h.hexdigest() != want:
+        raise ValueError(f"the sha256 of its {n} payload bytes is {h.hexdigest()[:12]}..., "
+                         f"its header says {want[:12]}...")
+    fh.seek(_HEADER_LEN)
 
 
 def _canonical(value: Any) -> Any:
@@ -144,6 +187,7 @@ class Store:
             raise ValueError(f"Store: bad namespace {namespace!r}; use a plain folder name")
         self.namespace = namespace
         self.root = Path(root) if root is not None else cache_dir()
+        self.damaged = 0  # damaged entries this Store removed
 
     @property
     def folder(self) -> Path:
@@ -155,46 +199,85 @@ class Store:
     def has(self, key: str, ext: str) -> bool:
         return self.path(key, ext).is_file()
 
+    # reading and dropping -----------------------------------------------------------------
+    def _read(self, key: str, ext: str, decode) -> Any | None:
+        """``decode(fh)`` of the entry (``fh``: the file, at the start of the checked payload),
+        or None when it is absent or damaged (then removed)."""
+        p = self.path(key, ext)
+        try:
+            fh = open(p, "rb")
+        except FileNotFoundError:
+            return None
+        with fh:
+            stat = os.fstat(fh.fileno())
+            try:
+                _check_payload(fh)
+                return decode(fh)
+            except Exception as exc:  # noqa: BLE001 - an entry that cannot be read back is damaged
+                why = f"{type(exc).__name__}: {str(exc)[:160]}"
+        self._drop(p, stat, why)
+        return None
+
+    def _drop(self, p: Path, stat: os.stat_result, why: str) -> None:
+        """Remove damaged entry ``p`` (unless another process replaced it meanwhile); warn once
+        per store folder and process."""
+        removed = False
+        with contextlib.suppress(OSError):
+            now = os.stat(p)
+            if (now.st_ino, now.st_size, now.st_mtime_ns) == (stat.st_ino, stat.st_size, stat.st_mtime_ns):
+                p.unlink()
+                removed = True
+        self.damaged += 1
+        folder = str(self.folder.resolve())
+        if folder in _WARNED:
+            return
+        _WARNED.add(folder)
+        what = "removed it" if removed else "could not remove it"
+        warnings.warn(f"cache entry {p} is damaged ({why}); {what} and will compute it again "
+                      f"(further damaged entries under {self.folder} are handled the same way "
+                      "without another warning)", DamagedCacheWarning, stacklevel=4)
+
+    def _write(self, key: str, ext: str, payload: bytes) -> Path:
+        p = self.path(key, ext)
+        with atomic_path(p) as tmp:
+            tmp.write_bytes(_with_header(payload))
+        return p
+
     # numpy arrays -------------------------------------------------------------------------
     def get_arrays(self, key: str) -> dict[str, np.ndarray] | None:
-        """The arrays stored under ``key``, or None when absent."""
-        p = self.path(key, "npz")
-        if not p.is_file():
-            return None
-        with np.load(p, allow_pickle=False) as z:
-            return {name: z[name] for name in z.files}
+        """The arrays stored under ``key``, or None when absent or damaged."""
+        def decode(fh) -> dict[str, np.ndarray]:
+            # the zip reader finds its members past the header line (data before a zip is allowed)
+            with np.load(fh, allow_pickle=False) as z:
+                return {name: z[name] for name in z.files}
+
+        return self._read(key, "npz", decode)
 
     def put_arrays(self, key: str, arrays: Mapping[str, np.ndarray]) -> Path:
-        p = self.path(key, "npz")
-        with atomic_path(p) as tmp:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, **{k: np.asarray(v) for k, v in arrays.items()})
-        return p
+        buf = io.BytesIO()
+        np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+        return self._write(key, "npz", buf.getvalue())
 
     # JSON ---------------------------------------------------------------------------------
     def get_json(self, key: str) -> Any | None:
-        p = self.path(key, "json")
-        if not p.is_file():
-            return None
-        return json.loads(p.read_text(encoding="utf-8"))
+        """The JSON value stored under ``key``, or None when absent or damaged."""
+        return self._read(key, "json", lambda fh: json.loads(fh.read().decode("utf-8")))
 
     def put_json(self, key: str, obj: Any) -> Path:
-        return atomic_write_json(self.path(key, "json"), obj)
+        text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+        return self._write(key, "json", text.encode("utf-8"))
 
     # pandas frames ------------------------------------------------------------------------
     def get_frame(self, key: str):
-        p = self.path(key, "parquet")
-        if not p.is_file():
-            return None
+        """The frame stored under ``key``, or None when absent or damaged."""
         import pandas as pd
 
-        return pd.read_parquet(p)
+        return self._read(key, "parquet", lambda fh: pd.read_parquet(io.BytesIO(fh.read())))
 
     def put_frame(self, key: str, frame) -> Path:
-        p = self.path(key, "parquet")
-        with atomic_path(p) as tmp:
-            frame.to_parquet(tmp, index=False)
-        return p
+        buf = io.BytesIO()
+        frame.to_parquet(buf, index=False)
+        return self._write(key, "parquet", buf.getvalue())
 
     # housekeeping -------------------------------------------------------------------------
     def clear_partial(self) -> int:

@@ -278,6 +278,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         return batch.cmd_run_all(args)
 
+    if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
+        raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
+                         f"`sumeval run {args.study}` runs one study in this process - drop them")
     overrides = runner.parse_overrides(args.param or [])
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
@@ -367,8 +370,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         if not rows:
             print("no indexes built yet (sumeval index build --corpus wikipedia --size 10000)")
         for r in rows:
-            state = "complete" if r["complete"] else "INCOMPLETE (will be rebuilt)"
-            print(f"{r['name']:<40} {r['n']:>7} of {r['n_corpus']} docs  {state}  {r['folder']}")
+            docs = f"{r['n']:>7} of {r['n_corpus']} docs" if r["n"] is not None else f"{'?':>7} docs"
+            print(f"{r['name']:<40} {docs}  {r['state']}  {r['folder']}")
         return 0
     if not args.corpus:
         raise InputError("index build needs --corpus NAME (or a folder / JSONL) and --size N")
@@ -489,12 +492,17 @@ def main(argv: list[str] | None = None) -> int:
     except SumevalError as exc:
         _err(str(exc))
         return 2
+    except BrokenPipeError:  # the output went into `head` or a pager that quit: not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except OSError as exc:  # a disk that fills up, a file that vanishes: a message, not a traceback
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         _err(f"{where}{exc.strerror or exc}")
         return 1
-    except KeyboardInterrupt:
-        _err("interrupted")
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM / SIGHUP inside runstate.signals_interrupt
+        print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
 
 

@@ -12,6 +12,12 @@ kernel and working directory, and writes ``runs/<study>/<run-id>/`` with ``execu
 ``results.json`` (written by the notebook) and ``manifest.json`` (parameters, git commit and dirty
 flag, package versions, data checksums, seed, device, timings). A failing notebook raises
 :class:`~sumeval.errors.NotebookFailed` naming the failing cell; the executed copy is kept.
+
+The manifest says ``"status": "running"`` with its ``owner`` (pid, host, process start) while the
+notebook runs, then ``ok``, ``failed`` or ``interrupted``. Ctrl-C, SIGTERM and SIGHUP stop the
+kernel, mark the run ``interrupted`` (with the time and the signal) and raise
+:class:`~sumeval.runstate.Interrupted`, one line for the command to print; a run whose process
+was killed outright (``kill -9``) is reported ``interrupted`` by :func:`read_manifest`.
 """
 from __future__ import annotations
 
@@ -332,6 +338,101 @@ def new_run_id(params_name: str, params: Mapping[str, Any]) -> str:
     return f"{stamp}-{params_name}-{digest}"
 
 
+def _claim_run_dir(study: str, run_id: str, chosen: bool) -> tuple[str, Path]:
+    """Create ``runs/<study>/<run_id>/``; a generated id that is taken (two runs in the same
+    second) gets ``-2``, ``-3``...; a ``chosen`` id that is taken is an InputError."""
+    base = runs_dir() / study
+    base.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        rid = run_id if n == 1 else f"{run_id}-{n}"
+        try:
+            (base / rid).mkdir()
+            return rid, base / rid
+        except FileExistsError:
+            if chosen:
+                raise InputError(f"run folder {base / rid} exists already; choose another run id") from None
+    raise InputError(f"cannot find a free run folder for {run_id!r} under {base}")  # pragma: no cover
+
+
+def read_manifest(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of a run (``{}`` when it has none or it is unreadable).
+
+    A run left ``running`` by a process that is gone (killed, crashed) is marked
+    ``interrupted`` here, in the file too, so that it is never shown as running.
+    """
+    from sumeval.runstate import describe_owner, now_iso, owner_alive
+
+    path = Path(run_dir) / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(manifest, dict):
+        return {}
+    if manifest.get("status") == "running" and owner_alive(manifest.get("owner")) is False:
+        manifest.update(status="interrupted", interrupted=now_iso(), signal="killed",
+                        error=f"the process that ran it ({describe_owner(manifest.get('owner'))}) "
+                              "is gone: killed or crashed")
+        _record_fix(Path(run_dir), manifest)
+    return manifest
+
+
+def run_lock_path(run_dir: str | os.PathLike[str]) -> Path:
+    """The lock a process holds while it (re)makes run folder ``runs/<study>/<run-id>``:
+    ``runs/<study>/.locks/<run-id>.lock``."""
+    run_dir = Path(run_dir)
+    return run_dir.parent / ".locks" / f"{run_dir.name}.lock"
+
+
+def _record_fix(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest`` back, unless another process holds the run (a sweep worker about to
+    run it again) or the folder is gone; never re-creates the folder."""
+    import tempfile
+
+    from sumeval.runstate import exclusive_lock
+
+    if not run_dir.is_dir():
+        return
+    try:
+        with exclusive_lock(run_lock_path(run_dir), what=f"run {run_dir.name}", wait=False):
+            fd, tmp = tempfile.mkstemp(prefix=".manifest.json.", suffix=".partial", dir=run_dir)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+            os.replace(tmp, run_dir / "manifest.json")
+    except (InputError, OSError):
+        pass  # taken, or read-only: the corrected status is still returned
+
+
+def mark_dead_runs(study: str) -> list[Path]:
+    """Mark every run of ``study`` left ``running`` by a process that is gone as interrupted
+    (:func:`read_manifest`); return their folders. Every new run of the study does this first,
+    so a killed run does not stay ``running`` in its manifest."""
+    marked = []
+    for path in sorted((runs_dir() / study).glob("*/manifest.json")):
+        try:
+            if '"running"' not in path.read_text(encoding="utf-8"):
+                continue
+        except OSError:
+            continue
+        if read_manifest(path.parent).get("status") == "interrupted":
+            marked.append(path.parent)
+    return marked
+
+
+def _silence_abandoned_tasks() -> None:
+    """Collect the asyncio tasks an interrupted notebook execution left behind without the
+    'Task exception was never retrieved' report (hundreds of lines of nbclient internals)."""
+    import gc
+    import logging
+
+    log = logging.getLogger("asyncio")
+    disabled, log.disabled = log.disabled, True
+    try:
+        gc.collect()
+    finally:
+        log.disabled = disabled
+
+
 @dataclass
 class RunResult:
     study: str
@@ -370,12 +471,13 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
+    from sumeval.runstate import Interrupted, now_iso, owner_record, signal_name, signals_interrupt
+
     study = get_study(name)
     params = resolve_parameters(study, params_name, overrides)
     kname = kernel_name(kernel)
-    run_id = run_id or new_run_id(params_name, params)
-    run_dir = runs_dir() / name / run_id
-    run_dir.mkdir(parents=True, exist_ok=False)
+    mark_dead_runs(name)
+    run_id, run_dir = _claim_run_dir(name, run_id or new_run_id(params_name, params), chosen=run_id is not None)
     executed = run_dir / "executed.ipynb"
     manifest: dict[str, Any] = {
         "study": name,
@@ -392,22 +494,28 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         "device": _device(),
         "started": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "status": "running",
+        "owner": owner_record(),
     }
     atomic_write_json(run_dir / "manifest.json", manifest)
     old_env = os.environ.get(RUN_DIR_ENV)
     os.environ[RUN_DIR_ENV] = str(run_dir)
     t0 = time.perf_counter()
     error = None
+    stopped_by = None
     try:
-        papermill.execute_notebook(
-            str(study.notebook), str(executed), parameters=params, kernel_name=kname,
-            cwd=str(run_dir), progress_bar=progress, log_output=False,
-            request_save_on_cell_execute=True, execution_timeout=timeout_s,
-            **dict(engine_kwargs or {}),
-        )
+        with signals_interrupt():
+            papermill.execute_notebook(
+                str(study.notebook), str(executed), parameters=params, kernel_name=kname,
+                cwd=str(run_dir), progress_bar=progress, log_output=False,
+                request_save_on_cell_execute=True, execution_timeout=timeout_s,
+                **dict(engine_kwargs or {}),
+            )
         status = "ok"
     except PapermillExecutionError as exc:
         status, error = "failed", _failing_cell(executed, exc)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: papermill has stopped the kernel
+        stopped_by = signal_name(exc)
+        status, error = "interrupted", f"interrupted by {stopped_by}"
     except Exception as exc:  # kernel died, timeout ...
         status, error = "failed", f"{type(exc).__name__}: {exc}"
     finally:
@@ -415,6 +523,8 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
             os.environ.pop(RUN_DIR_ENV, None)
         else:
             os.environ[RUN_DIR_ENV] = old_env
+    if stopped_by is not None:
+        _silence_abandoned_tasks()
     duration = time.perf_counter() - t0
     results_path = run_dir / "results.json"
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
@@ -434,7 +544,12 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         provenance=results.get("provenance", {}),
         data_files=results.get("provenance", {}).get("data_files", {}),
     )
+    if stopped_by is not None:
+        manifest.update(interrupted=now_iso(), signal=stopped_by)
     atomic_write_json(run_dir / "manifest.json", manifest)
+    if stopped_by is not None:
+        raise Interrupted(f"study {name!r} ({params_name}) stopped by {stopped_by}; the run is marked "
+                          f"interrupted in {run_dir / 'manifest.json'}", stopped_by)
     if status == "ok":
         prune_stale_figures(name, results.get("figures", []))
     result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error)

@@ -17,6 +17,12 @@ The same code path runs on both executors (:class:`LocalExecutor`, :class:`DaskE
 over IPC sockets in a private folder, so parallel kernels never race for TCP ports. With Dask the
 workers must see the same files (runs, notebooks, data) at the same paths as the submitting machine.
 
+Processes die with their parent: a worker ends (and stops its kernel) when the process that started
+it ends, however it ends (``kill -9`` included), and a sweep stopped by Ctrl-C or SIGTERM stops its
+workers, marks their runs interrupted and says so in one line. A worker holds a lock on its run
+(``runs/<study>/.locks/<run-id>.lock``) while it runs, so a second sweep asking for the same run
+waits for the first and then finds it finished.
+
 The results of a sweep are gathered into one tidy frame (:func:`gather`): one row per run, the grid
 parameters as columns, then ``run_id``, ``status``, ``error`` and the run's scalar results flattened
 (``{"a": {"b": 1}}`` -> column ``a.b``), written atomically to
@@ -36,12 +42,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
 
 # environment the driver hands to every run (a Dask worker may have been started elsewhere)
@@ -133,10 +141,9 @@ def point_run_id(study: str, params_name: str, params: Mapping[str, Any],
 
 
 def _manifest(run_dir: Path) -> dict[str, Any]:
-    try:
-        return json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {}
+    from sumeval.runner import read_manifest
+
+    return read_manifest(run_dir)
 
 
 def is_finished(run_dir: Path) -> bool:
@@ -187,23 +194,62 @@ def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
     """
     import platform
 
-    env = {**os.environ, **spec.env, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, **spec.env, "PYTHONUNBUFFERED": "1", _PARENT_ENV: str(os.getpid())}
     env.setdefault("MPLBACKEND", "Agg")
     t0 = time.perf_counter()
-    proc = subprocess.run([python or sys.executable, "-m", "sumeval.sweep", "--worker"], input=spec.to_json(),
-                          capture_output=True, text=True, env=env)
-    for line in reversed(proc.stdout.splitlines()):
+    # the worker writes into files, not pipes: if this process dies, its last words still land
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
+        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.sweep", "--worker"], stdin=subprocess.PIPE,
+                                stdout=out, stderr=err, text=True, env=env)
+        with _WORKERS_LOCK:
+            _WORKERS.add(proc)
+        try:
+            proc.communicate(spec.to_json())
+        finally:
+            with _WORKERS_LOCK:
+                _WORKERS.discard(proc)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    for line in reversed(stdout.splitlines()):
         if line.startswith(_RESULT_MARK):
             out = json.loads(line[len(_RESULT_MARK):])
             out.setdefault("host", platform.node())
             return out
-    tail = (proc.stderr or proc.stdout).strip().splitlines()[-8:]
+    tail = (stderr or stdout).strip().splitlines()[-8:]
     return {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
             "duration_s": round(time.perf_counter() - t0, 3), "host": platform.node(), "pid": None,
             "error": f"worker exited with status {proc.returncode}: " + " | ".join(tail)}
 
 
 _KERNEL_TMP: list[str] = []
+_PARENT_ENV = "SUMEVAL_SWEEP_PARENT"  # pid of the process that started a worker
+_WORKERS: set[subprocess.Popen] = set()  # worker processes of this process, while they run
+_WORKERS_LOCK = threading.Lock()
+
+
+def stop_workers(wait_s: float = 3.0, grace_s: float = 15.0) -> int:
+    """Stop every worker this process started: give them ``wait_s`` to end by themselves (a
+    Ctrl-C at a terminal reached them too), then SIGTERM (each marks its run interrupted and
+    stops its kernel), then SIGKILL those still running after ``grace_s``; return how many."""
+    with _WORKERS_LOCK:
+        procs = [p for p in _WORKERS if p.poll() is None]
+    deadline = time.monotonic() + wait_s
+    for p in procs:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(max(0.0, deadline - time.monotonic()))
+    procs = [p for p in procs if p.poll() is None]
+    for p in procs:
+        with contextlib.suppress(OSError):
+            p.terminate()
+    deadline = time.monotonic() + grace_s
+    for p in procs:
+        try:
+            p.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                p.kill()
+    return len(procs)
 
 
 def ipc_kernel_manager_class():
@@ -233,34 +279,46 @@ def _worker_main() -> int:
     """``python -m sumeval.sweep --worker``: read a RunSpec (JSON) from stdin, run it, print the outcome."""
     import platform
 
-    spec = RunSpec.from_json(sys.stdin.read())
-    os.environ.update(spec.env)
-    from sumeval import runner
-    from sumeval.paths import runs_dir
+    from sumeval.runstate import die_with_parent, exclusive_lock, signals_interrupt
 
-    run_dir = runs_dir() / spec.study / spec.run_id
-    out: dict[str, Any] = {"study": spec.study, "run_id": spec.run_id, "run_dir": str(run_dir),
-                           "host": platform.node(), "pid": os.getpid()}
-    if run_dir.exists() and not is_finished(run_dir):
-        shutil.rmtree(run_dir)  # an interrupted or failed earlier attempt
-    kmc = ipc_kernel_manager_class()
-    t0 = time.perf_counter()
-    try:
-        if is_finished(run_dir):
-            out.update(status="ok", duration_s=0.0, error=None, skipped=True)
-        else:
-            res = runner.run_study(spec.study, spec.params_name, spec.overrides, kernel=spec.kernel,
-                                   run_id=spec.run_id, progress=False, raise_on_error=False,
-                                   timeout_s=spec.timeout_s, engine_kwargs={"kernel_manager_class": kmc})
-            out.update(status=res.status, duration_s=round(res.duration_s, 3), error=res.error)
-    except Exception as exc:  # InputError, kernel start failure ...
-        out.update(status="failed", duration_s=round(time.perf_counter() - t0, 3),
-                   error=f"{type(exc).__name__}: {exc}")
-    finally:
-        for folder in _KERNEL_TMP:
-            shutil.rmtree(folder, ignore_errors=True)
-    print(_RESULT_MARK + json.dumps(out, default=str), flush=True)
-    return 0
+    if os.environ.get(_PARENT_ENV, "").isdigit():
+        die_with_parent(int(os.environ[_PARENT_ENV]))
+    with signals_interrupt():
+        spec = RunSpec.from_json(sys.stdin.read())
+        os.environ.update(spec.env)
+        from sumeval import runner
+        from sumeval.paths import runs_dir
+
+        run_dir = runs_dir() / spec.study / spec.run_id
+        out: dict[str, Any] = {"study": spec.study, "run_id": spec.run_id, "run_dir": str(run_dir),
+                               "host": platform.node(), "pid": os.getpid()}
+        kmc = ipc_kernel_manager_class()
+        t0 = time.perf_counter()
+        code = 0
+        try:
+            with exclusive_lock(runner.run_lock_path(run_dir), what=f"run {spec.run_id}",
+                                on_wait=lambda m: print(f"sumeval: {m}", file=sys.stderr, flush=True)):
+                if is_finished(run_dir):
+                    out.update(status="ok", duration_s=0.0, error=None, skipped=True)
+                else:
+                    if run_dir.exists():
+                        shutil.rmtree(run_dir)  # an interrupted or failed earlier attempt
+                    res = runner.run_study(spec.study, spec.params_name, spec.overrides, kernel=spec.kernel,
+                                           run_id=spec.run_id, progress=False, raise_on_error=False,
+                                           timeout_s=spec.timeout_s, engine_kwargs={"kernel_manager_class": kmc})
+                    out.update(status=res.status, duration_s=round(res.duration_s, 3), error=res.error)
+        except KeyboardInterrupt as exc:  # the sweep stopped (SIGTERM from it, or its death)
+            out.update(status="interrupted", duration_s=round(time.perf_counter() - t0, 3),
+                       error=str(exc) or "interrupted")
+            code = 130
+        except Exception as exc:  # InputError, kernel start failure ...
+            out.update(status="failed", duration_s=round(time.perf_counter() - t0, 3),
+                       error=f"{type(exc).__name__}: {exc}")
+        finally:
+            for folder in _KERNEL_TMP:
+                shutil.rmtree(folder, ignore_errors=True)
+        print(_RESULT_MARK + json.dumps(out, default=str), flush=True)
+    return code
 
 
 # ------------------------------------------------------------------------------------------
@@ -422,28 +480,34 @@ def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = No
     outcomes: list[dict[str, Any] | None] = [None] * len(specs)
     started: set[int] = set()
     pending = set(futures)
-    while pending:
-        for i in sorted(pending - started):  # in flight once its manifest exists
-            run_dir = runs_dir() / specs[i].study / specs[i].run_id
-            if progress is not None and (run_dir / "manifest.json").is_file():
-                started.add(i)
-                progress.started(str(i), specs[i].label or specs[i].run_id, run_dir)
-        finished = [i for i in pending if futures[i].done()]
-        for i in finished:
-            pending.discard(i)
-            spec = specs[i]
-            try:
-                out = futures[i].result()
-            except Exception as exc:  # a lost Dask worker, a cancelled task
-                out = {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
-                       "duration_s": None, "error": f"executor: {type(exc).__name__}: {exc}"}
-            outcomes[i] = out
-            if progress is not None:
-                progress.finished(str(i), spec.label or spec.run_id, out["status"], out.get("duration_s"))
-        if pending:
-            if progress is not None:
-                progress.poll()
-            time.sleep(poll_s)
+    try:
+        while pending:
+            for i in sorted(pending - started):  # in flight once its manifest exists
+                run_dir = runs_dir() / specs[i].study / specs[i].run_id
+                if progress is not None and (run_dir / "manifest.json").is_file():
+                    started.add(i)
+                    progress.started(str(i), specs[i].label or specs[i].run_id, run_dir)
+            finished = [i for i in pending if futures[i].done()]
+            for i in finished:
+                pending.discard(i)
+                spec = specs[i]
+                try:
+                    out = futures[i].result()
+                except Exception as exc:  # a lost Dask worker, a cancelled task
+                    out = {"study": spec.study, "run_id": spec.run_id, "run_dir": None, "status": "failed",
+                           "duration_s": None, "error": f"executor: {type(exc).__name__}: {exc}"}
+                outcomes[i] = out
+                if progress is not None:
+                    progress.finished(str(i), spec.label or spec.run_id, out["status"], out.get("duration_s"))
+            if pending:
+                if progress is not None:
+                    progress.poll()
+                time.sleep(poll_s)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM of this process: stop the runs in flight too
+        for f in futures.values():
+            f.cancel()
+        stop_workers()
+        raise
     return [o for o in outcomes if o is not None]
 
 
@@ -578,11 +642,13 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
     """
     from sumeval.cache import atomic_path, atomic_write_json
     from sumeval.paths import runs_dir
+    from sumeval.runstate import Interrupted, now_iso, owner_record, signal_name, signals_interrupt
 
     points, specs = plan(study, params_name, grid, overrides, kernel=kernel, timeout_s=timeout_s)
     sid = sweep_id(study, params_name, grid, overrides)
     folder = runs_dir() / study / "sweeps" / sid
-    with _sweep_lock(folder):
+    stopped_by = None
+    with _sweep_lock(folder), signals_interrupt():
         todo = [s for s in specs if not is_finished(runs_dir() / study / s.run_id)]
         n_skipped = len(specs) - len(todo)
         started = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
@@ -593,6 +659,8 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
             progress = Progress(len(specs), f"sweep {study} {sid}", quiet=quiet, done=n_skipped)
             try:
                 outcomes = run_specs(todo, executor, progress)
+            except KeyboardInterrupt as exc:
+                stopped_by = signal_name(exc)
             finally:
                 progress.close()
                 if own:
@@ -605,6 +673,8 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
             "study": study, "sweep_id": sid, "parameter_set": params_name, "overrides": dict(overrides or {}),
             "grid": {k: list(v) for k, v in grid.items()}, "started": started,
             "finished": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "status": "interrupted" if stopped_by else "done", "owner": owner_record(),
+            **({"interrupted": now_iso(), "signal": stopped_by} if stopped_by else {}),
             "executor": getattr(executor, "description", None) if todo else None,
             "runs": [{"point": p, "run_id": s.run_id, "skipped": s not in todo, "status": status, "error": error,
                       "duration_s": _manifest(runs_dir() / study / s.run_id).get("duration_s"),
@@ -612,6 +682,11 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
                      for p, s, status, error in zip(points, specs, frame["status"], frame["error"])],
         })
     n_failed = int((frame["status"] != "ok").sum())
+    if stopped_by:
+        n_ok = len(specs) - n_failed
+        raise Interrupted(f"sweep {study} {sid} stopped by {stopped_by}: {n_ok} of {len(specs)} runs finished, "
+                          "the others are marked interrupted; run the same command again to finish it",
+                          stopped_by)
     return SweepResult(study, sid, folder, frame, len(specs), n_skipped, n_failed)
 
 
@@ -621,9 +696,10 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
 def cmd_sweep(args: argparse.Namespace) -> int:
     from sumeval.runner import parse_overrides
 
+    jobs, scheduler = executor_choice(args)
     grid = parse_grid(args.grid or [])
-    res = run_sweep(args.study, args.params, grid, parse_overrides(args.param or []), jobs=args.jobs,
-                    scheduler=args.scheduler, kernel=args.kernel, timeout_s=args.timeout, quiet=args.quiet)
+    res = run_sweep(args.study, args.params, grid, parse_overrides(args.param or []), jobs=jobs,
+                    scheduler=scheduler, kernel=args.kernel, timeout_s=args.timeout, quiet=args.quiet)
     print(f"sweep {res.study} {res.sweep_id}: {res.n_runs} runs ({res.n_skipped} already finished, "
           f"{res.n_runs - res.n_skipped} run, {res.n_failed} failed) -> {res.results_path}")
     if not res.ok:
@@ -633,9 +709,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def executor_choice(args: argparse.Namespace) -> tuple[int, str | None]:
+    """``(jobs, scheduler)`` of parsed ``--jobs`` / ``--scheduler`` (jobs 1 when neither is given);
+    both together is an InputError (a cluster decides its own parallelism)."""
+    jobs, scheduler = getattr(args, "jobs", None), getattr(args, "scheduler", None)
+    if jobs is not None and scheduler:
+        raise InputError(f"--jobs {jobs} and --scheduler {scheduler} exclude each other: the Dask cluster "
+                         "runs as many runs at a time as it has workers; drop --jobs")
+    return (jobs or 1), scheduler
+
+
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     """``--jobs`` and ``--scheduler``, shared by ``sweep`` and ``run all``."""
-    parser.add_argument("--jobs", "-j", type=int, default=1,
+    parser.add_argument("--jobs", "-j", type=positive_int, default=None,
                         help="runs at a time on this machine, each in its own process and kernel (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on an existing Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead")
@@ -651,7 +737,7 @@ def add_commands(subparsers) -> None:
     sw.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="a fixed override for every run")
     add_executor_arguments(sw)
     sw.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
-    sw.add_argument("--timeout", type=int, metavar="S", help="seconds a cell may run (default: no limit)")
+    sw.add_argument("--timeout", type=positive_int, metavar="S", help="seconds a cell may run (default: no limit)")
     sw.add_argument("--quiet", "-q", action="store_true", help="no progress")
     sw.set_defaults(func=cmd_sweep)
 

@@ -15,27 +15,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from sumeval.argtypes import count as _count
+from sumeval.argtypes import fraction as _fraction
+from sumeval.argtypes import positive_float as _positive_float
+from sumeval.argtypes import positive_int as _positive
+from sumeval.errors import InputError
 from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS
 from sumeval.ordering.models import MODEL_NAMES
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate"]
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{v} must be at least 1")
-    return v
-
-
-def _count(text: str) -> int:
-    v = _positive(text) if text != "0" else 0
-    return v
 
 
 def _threads(n: int | None) -> None:
@@ -45,12 +36,35 @@ def _threads(n: int | None) -> None:
         torch.set_num_threads(n)
 
 
+def _check_device(device: str | None) -> None:
+    """InputError for a device torch cannot use here (``cuda`` without a GPU, a typo)."""
+    if device is None:
+        return
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except RuntimeError:
+        raise InputError(f"--device {device!r} is not a device; use cpu or cuda (cuda:N)") from None
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise InputError(f"--device {device}: this machine has no usable CUDA GPU; use --device cpu")
+    if dev.type == "cuda" and dev.index is not None and dev.index >= torch.cuda.device_count():
+        raise InputError(f"--device {device}: there are {torch.cuda.device_count()} CUDA devices "
+                         f"(cuda:0 to cuda:{torch.cuda.device_count() - 1})")
+    if dev.type not in ("cpu", "cuda"):
+        raise InputError(f"--device {device}: use cpu or cuda")
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     """Train (or resume, or reuse) one model; print the run summary as JSON."""
     from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import cap, random_scores, train_cached
     from sumeval.ordering.train import TrainConfig
+    from sumeval.runstate import signals_interrupt
 
+    _check_device(args.device)
+    if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise InputError(f"--out {args.out} is an existing file; give a new folder or a run folder")
     _threads(args.threads)
     train = cap(load_ordering_set(args.dataset, "train", seed=args.shuffle_seed), args.max_train, args.seed)
     dev = cap(load_ordering_set(args.dataset, "dev", seed=args.shuffle_seed), args.max_dev, args.seed)
@@ -59,8 +73,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     sizes: dict[str, Any] = {"hidden": args.hidden, "dropout": args.dropout}
     if args.model == "attordernet":
         sizes.update(layers=args.layers, heads=args.heads)
-    tm = train_cached(args.model, train, dev, sizes=sizes, train_config=tc, glove=not args.no_glove,
-                      run_dir=args.out, device=args.device, progress=not args.quiet)
+    with signals_interrupt():
+        tm = train_cached(args.model, train, dev, sizes=sizes, train_config=tc, glove=not args.no_glove,
+                          run_dir=args.out, device=args.device, progress=not args.quiet)
     summary = {
         "model": args.model, "dataset": args.dataset, "run_dir": str(tm.run_dir), "n_params": tm.n_params,
         "train_documents": len(train), "dev_documents": len(dev), "epochs_run": tm.result.epochs_run,
@@ -77,14 +92,22 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import cap, evaluate_trained, load_trained, random_scores
 
+    _check_device(args.device)
+    if args.output and Path(args.output).is_dir():
+        raise InputError(f"--output {args.output} is a folder; give a file name (e.g. {Path(args.output) / 'pred.jsonl'})")
     _threads(args.threads)
     tm = load_trained(args.run_dir, device=args.device)
     dataset = args.dataset or json.loads((tm.run_dir / "config.json").read_text())["train_set"][0]
     test = cap(load_ordering_set(dataset, args.split, seed=args.shuffle_seed), args.max_test, 0)
     scores, pred = evaluate_trained(tm, test, beam=args.beam, progress=not args.quiet)
+    status = tm.status or {}
     out = {"run_dir": str(tm.run_dir), "model": tm.name, "dataset": dataset, "split": args.split,
-           "documents": len(test), "beam": args.beam, "n_params": tm.n_params, "scores": scores,
-           "random": random_scores(test, seed=0)}
+           "documents": len(test), "beam": args.beam, "n_params": tm.n_params,
+           "training": status, "scores": scores, "random": random_scores(test, seed=0)}
+    if not status.get("finished"):
+        print(f"sumeval: warning: {tm.run_dir} is unfinished: {_unfinished(status)}; these are the scores of "
+              f"its best epoch so far ({status.get('best_epoch')}). Run the same `sumeval ordering train` "
+              f"command again to finish it.", file=sys.stderr)
     if args.output:
         with atomic_path(args.output) as tmp:
             with open(tmp, "w", encoding="utf-8") as fh:
@@ -94,6 +117,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         out["output"] = str(args.output)
     print(json.dumps(out, indent=1))
     return 0
+
+
+def _unfinished(status: dict[str, Any]) -> str:
+    """``"training stopped after 3 of 6 epochs (interrupted at ..., pid 12 on host h, SIGINT)"``."""
+    how = status.get("status", "unknown")
+    where = ", ".join(str(x) for x in (
+        f"at {status['interrupted']}" if status.get("interrupted") else None,
+        f"pid {status['pid']} on host {status.get('host')}" if status.get("pid") else None,
+        status.get("signal")) if x)
+    verb = "is still training" if how == "running" else "training stopped"
+    return (f"{verb} after {status.get('epochs_run')} of {status.get('max_epochs')} epochs "
+            f"({how}{', ' + where if where else ''})")
 
 
 def add_commands(subparsers) -> argparse.ArgumentParser:
@@ -110,9 +145,9 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     tr.add_argument("--epochs", type=_positive, default=30, help="most epochs (paper: until early stopping)")
     tr.add_argument("--patience", type=_positive, default=5, help="epochs without dev improvement before stopping")
     tr.add_argument("--batch-size", type=_positive, default=8)
-    tr.add_argument("--lr", type=float, default=1e-3)
+    tr.add_argument("--lr", type=_positive_float, default=1e-3)
     tr.add_argument("--hidden", type=_positive, default=128, help="hidden size (paper: 300)")
-    tr.add_argument("--dropout", type=float, default=0.1)
+    tr.add_argument("--dropout", type=_fraction, default=0.1, help="dropout rate, in [0, 1)")
     tr.add_argument("--layers", type=_positive, default=2, help="Transformer layers (attordernet)")
     tr.add_argument("--heads", type=_positive, default=8, help="attention heads (attordernet)")
     tr.add_argument("--max-tokens", type=_positive, default=60, help="tokens kept per sentence / paragraph")
@@ -134,7 +169,7 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0, help="training seed / seed of the caps")
         p.add_argument("--shuffle-seed", type=int, default=0, help="seed of the recorded shuffles")
         p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
-        p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+        p.add_argument("--threads", type=_count, default=0, help="torch CPU threads (0: torch's default)")
         p.add_argument("--quiet", action="store_true", help="no progress bars")
     return ordering
 
@@ -151,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     except SumevalError as exc:
         print(f"sumeval: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,11 +9,17 @@ arguments finds the finished run and only loads it; an interrupted run resumes f
 checkpoint (:func:`sumeval.ordering.train.train_model`). The run folder also holds
 ``vocab.json`` and ``config.json``, so :func:`load_trained` can rebuild the model from the
 folder alone (``sumeval ordering evaluate --run-dir``).
+
+A run folder is checked before anything is written to it: a folder holding a run with other
+settings, a non-empty folder that is not a run, or a file is refused and left as it was. A
+damaged checkpoint in the model cache is removed with a warning and the model trained again; in
+a folder the user named it is an error naming the file.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +32,7 @@ from sumeval.ordering.models import MODEL_NAMES, ModelConfig
 from sumeval.ordering.train import TrainConfig, TrainResult
 
 __all__ = ["TrainedModel", "set_fingerprint", "train_cached", "load_trained", "evaluate_trained",
-           "random_scores", "model_config"]
+           "random_scores", "model_config", "check_run_folder"]
 
 
 @dataclass
@@ -40,6 +46,7 @@ class TrainedModel:
     train_config: TrainConfig
     result: TrainResult
     run_dir: Path
+    status: dict[str, Any] | None = None  # training_status() of a loaded run folder
 
     @property
     def n_params(self) -> int:
@@ -64,7 +71,56 @@ def model_config(name: str, vocab_size: int, **sizes: Any) -> ModelConfig:
     bad = sorted(set(sizes) - known)
     if bad:
         raise InputError(f"unknown model settings {bad}; known: {sorted(known)}")
-    return ModelConfig(name=name, vocab_size=vocab_size, **sizes)
+    for key, v in sizes.items():
+        if key == "dropout":
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v < 1:
+                raise InputError(f"model setting dropout = {v!r}; it must be a number in [0, 1)")
+        elif isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
+            raise InputError(f"model setting {key} = {v!r}; it must be a whole number >= 1")
+    sizes = {k: (v if k == "dropout" else int(v)) for k, v in sizes.items()}  # numpy integers -> int
+    mc = ModelConfig(name=name, vocab_size=vocab_size, **sizes)
+    if name == "attordernet" and mc.hidden % mc.heads:
+        raise InputError(f"attordernet: heads = {mc.heads} must divide hidden = {mc.hidden} "
+                         "(e.g. --hidden 128 --heads 8)")
+    return mc
+
+
+_RUN_FILES = {"config.json", "vocab.json", "last.pt", "best.pt", "status.json", ".lock"}
+
+
+def check_run_folder(folder: Path, config_doc: dict[str, Any], settings: dict[str, Any]) -> None:
+    """Refuse (InputError, nothing written) a run folder that cannot take this training: an
+    existing file, a non-empty folder that is not an ordering run, or a run with other settings
+    (``config_doc``: the config.json this training writes; ``settings``: what its checkpoint
+    must agree with). A damaged checkpoint raises DamagedCheckpoint."""
+    from sumeval.ordering.train import load_checkpoint, settings_difference
+
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"run folder {folder} is an existing file; give a new or an existing run folder")
+    if not folder.is_dir():
+        return
+    names = {p.name for p in folder.iterdir() if not p.name.endswith(".partial")}
+    if names and not names & {"config.json", "last.pt"}:
+        raise InputError(f"run folder {folder} is not empty and holds no ordering run "
+                         f"({', '.join(sorted(names)[:5])}{' ...' if len(names) > 5 else ''}); "
+                         "give a new folder")
+    diff: list[str] = []
+    if (folder / "config.json").is_file():
+        try:
+            old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{folder / 'config.json'} is unreadable ({type(exc).__name__}); "
+                             f"delete {folder} to train from scratch, or train into a new folder") from None
+        strip = lambda d: {k: ({kk: vv for kk, vv in v.items() if kk != "max_epochs"} if k == "train" else v)  # noqa: E731
+                           for k, v in d.items() if k != "key"} if isinstance(d, dict) else d
+        diff = settings_difference(strip(old), strip(config_doc))
+    if not diff and (folder / "last.pt").is_file():
+        fix = f"delete {folder} to train from scratch, or train into a new folder"
+        ck = load_checkpoint(folder / "last.pt", needs=("model", "optimizer", "state", "settings"), fix=fix)
+        diff = settings_difference(ck["settings"], settings)
+    if diff:
+        raise InputError(f"{folder}: checkpoint was written with other settings ({'; '.join(diff)}); "
+                         "nothing was changed - train into a new folder, or repeat the run's own settings")
 
 
 def _vocab(train_set: OrderingSet, glove: bool, min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
@@ -117,45 +173,67 @@ def train_cached(
         dev_set=[dev_set.name, dev_set.split, set_fingerprint(dev_set)],
     )
     from sumeval.cache import cache_key
+    from sumeval.ordering.train import DamagedCheckpoint, load_best, run_settings
 
     key = cache_key(**{k: v for k, v in key_parts.items()})
+    in_cache = run_dir is None
     folder = Path(run_dir) if run_dir is not None else cache_dir() / "ordering_models" / f"{name}-{key[:20]}"
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(folder / "vocab.json", {"itos": list(vocab.itos), "in_glove": list(vocab.in_glove)})
-    atomic_write_json(folder / "config.json", {"model": mc.to_dict(), "train": asdict(tc), "key": key,
-                                               "train_set": key_parts["train_set"], "dev_set": key_parts["dev_set"],
-                                               "glove": key_parts["glove"]})
-    result = train_model(train_set, dev_set, vocab, mc, tc, folder, embeddings=emb, device=device,
-                         progress=progress)
-    from sumeval.ordering.train import load_best
+    config_doc = {"model": mc.to_dict(), "train": asdict(tc), "key": key, "train_set": key_parts["train_set"],
+                  "dev_set": key_parts["dev_set"], "glove": key_parts["glove"]}
+    settings = run_settings(train_set, dev_set, vocab, mc, tc)
+    for attempt in (1, 2):
+        try:
+            check_run_folder(folder, config_doc, settings)  # before anything is written
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(folder / "vocab.json", {"itos": list(vocab.itos), "in_glove": list(vocab.in_glove)})
+            atomic_write_json(folder / "config.json", config_doc)
+            result = train_model(train_set, dev_set, vocab, mc, tc, folder, embeddings=emb, device=device,
+                                 progress=progress)
+            model = load_best(folder, mc, device)
+            break
+        except DamagedCheckpoint as exc:
+            if not in_cache or attempt == 2:
+                raise
+            import shutil
+            import warnings
 
-    model = load_best(folder, mc, device)
+            warnings.warn(f"{exc.args[0].split(';')[0]}; removed the cached run {folder} and training it again",
+                          stacklevel=2)
+            shutil.rmtree(folder, ignore_errors=True)
     return TrainedModel(name, model, vocab, mc, tc, result, folder)
 
 
 def load_trained(run_dir: str | Path, device: str | None = None) -> TrainedModel:
     """Rebuild a trained model from its run folder (``config.json``, ``vocab.json``, ``best.pt``)."""
-    import torch
-
     from sumeval.ordering.models import count_parameters
-    from sumeval.ordering.train import load_best
+    from sumeval.ordering.train import load_best, load_checkpoint, training_status
 
     folder = Path(run_dir)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{folder} is a file, not a `sumeval ordering train` run folder")
     for f in ("config.json", "vocab.json", "best.pt"):
         if not (folder / f).is_file():
             raise InputError(f"{folder / f} not found: {folder} is not a finished `sumeval ordering train` run")
-    cfg = json.loads((folder / "config.json").read_text())
-    voc = json.loads((folder / "vocab.json").read_text())
-    mc = ModelConfig(**cfg["model"])
-    tc = TrainConfig(**cfg["train"])
-    vocab = Vocabulary(itos=tuple(voc["itos"]), in_glove=tuple(voc["in_glove"]))
+    try:
+        cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        voc = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+        mc = ModelConfig(**cfg["model"])
+        tc = TrainConfig(**cfg["train"])
+        vocab = Vocabulary(itos=tuple(voc["itos"]), in_glove=tuple(voc["in_glove"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{folder}: config.json or vocab.json is damaged ({type(exc).__name__}: "
+                         f"{str(exc)[:120]}); train the run again") from None
+    if len(vocab) != mc.vocab_size:
+        raise InputError(f"{folder}: vocab.json holds {len(vocab)} words, config.json says "
+                         f"{mc.vocab_size}; the folder mixes two runs - train it again")
     model = load_best(folder, mc, device)
-    state = torch.load(folder / "last.pt", map_location="cpu", weights_only=False)["state"] \
-        if (folder / "last.pt").is_file() else {}
+    state = load_checkpoint(folder / "last.pt", needs=("state",))["state"] if (folder / "last.pt").is_file() else {}
+    status = training_status(folder)
     result = TrainResult(best_epoch=state.get("best_epoch", 0), best_score=state.get("best_score", float("nan")),
-                         epochs_run=state.get("epoch", 0), stopped_early=False, n_params=count_parameters(model),
-                         history=list(state.get("history", [])), run_dir=str(folder))
-    return TrainedModel(mc.name, model, vocab, mc, tc, result, folder)
+                         epochs_run=state.get("epoch", 0), stopped_early=status["stopped_early"],
+                         n_params=count_parameters(model), history=list(state.get("history", [])),
+                         run_dir=str(folder))
+    return TrainedModel(mc.name, model, vocab, mc, tc, result, folder, status)
 
 
 def evaluate_trained(tm: TrainedModel, test_set: OrderingSet, beam: int = 1, progress: bool = False

@@ -5,7 +5,16 @@ in ``run_dir``:
 
 - ``last.pt``: model, optimizer, epoch, best dev score, epochs without improvement, history —
   written atomically at the end of every epoch;
-- ``best.pt``: the model of the best dev epoch.
+- ``best.pt``: the model of the best dev epoch;
+- ``status.json``: ``running`` (with the pid, host and start of the training process),
+  ``finished`` or ``interrupted`` (with the time and the signal); a run left ``running`` by a
+  process that is gone was killed (:func:`training_status` says so).
+
+Checkpoints hold tensors, numbers, strings, lists and dicts only, with a sha256 of their
+content (``digest``): they are read with ``torch.load(weights_only=True)`` (nothing is
+unpickled) and checked, so a damaged or foreign file is an error naming it
+(:class:`DamagedCheckpoint`), never a traceback. One process at a time trains in a run folder
+(a lock; a second waits).
 
 Calling it again with the same arguments resumes after the last finished epoch. Randomness
 comes from ``seed`` only: parameters are initialised under ``seed``, epoch ``e`` draws its
@@ -16,6 +25,10 @@ Dev selection uses Kendall tau of greedy (``dev_beam=1``) decoding by default.
 """
 from __future__ import annotations
 
+import hashlib
+import math
+import numbers
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,6 +55,180 @@ class TrainConfig:
     dev_beam: int = 1
     max_tokens: int = 60
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        """Refuse settings no training can use (InputError naming the setting), before anything runs."""
+        for name in ("max_epochs", "batch_size", "patience", "dev_beam", "max_tokens", "seed"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or (v < 1 and name != "seed"):
+                raise InputError(f"training setting {name} = {v!r}; it must be a whole number"
+                                 + ("" if name == "seed" else " >= 1"))
+            object.__setattr__(self, name, int(v))  # a numpy integer becomes a plain one
+        for name, zero_ok in (("lr", False), ("weight_decay", True), ("clip", False)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) \
+                    or v < 0 or (v == 0 and not zero_ok):
+                need = "a finite number >= 0" if zero_ok else "a finite number > 0"
+                raise InputError(f"training setting {name} = {v!r}; it must be {need}")
+        if self.dev_metric not in DEV_METRICS:
+            raise InputError(f"dev_metric = {self.dev_metric!r}; use pmr, acc, tau or wlcs_l")
+
+
+DEV_METRICS = ("pmr", "acc", "tau", "wlcs_l")
+CHECKPOINT_FORMAT = "sumeval-ordering-checkpoint/1"
+
+
+class DamagedCheckpoint(InputError):
+    """A checkpoint file that cannot be read, fails its checksum, or is not one of ours."""
+
+
+def content_digest(obj: Any) -> str:
+    """sha256 of a checkpoint's content: tensors (dtype, shape, bytes), numbers, strings, None,
+    lists / tuples and dicts (keys in sorted order), walked recursively."""
+    import torch
+
+    h = hashlib.sha256()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, torch.Tensor):
+            t = x.detach().cpu().contiguous().reshape(-1)
+            h.update(f"T{t.dtype}{tuple(x.shape)}".encode())
+            h.update(t.view(torch.uint8).numpy().tobytes())
+        elif isinstance(x, dict):
+            h.update(b"{")
+            for k in sorted(x, key=lambda k: (type(k).__name__, str(k))):
+                h.update(repr(k).encode() + b":")
+                walk(x[k])
+            h.update(b"}")
+        elif isinstance(x, (list, tuple)):
+            h.update(b"[" if isinstance(x, list) else b"(")
+            for v in x:
+                walk(v)
+            h.update(b"]")
+        elif x is None or isinstance(x, (bool, int, float, str)):
+            h.update(repr(x).encode() + b";")
+        else:
+            raise TypeError(f"content_digest: unexpected {type(x).__name__} in a checkpoint")
+
+    walk(obj)
+    return h.hexdigest()
+
+
+def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> None:
+    """Write ``payload`` (plain data and tensors) with its format and digest, atomically."""
+    import torch
+
+    from sumeval.cache import atomic_path
+
+    body = {"format": CHECKPOINT_FORMAT, **payload}
+    with atomic_path(path) as tmp:
+        torch.save({**body, "digest": content_digest(body)}, tmp)
+
+
+def load_checkpoint(path: str | Path, device: Any = "cpu", *, needs: tuple[str, ...] = ("model",),
+                    fix: str = "") -> dict[str, Any]:
+    """A checkpoint written by :func:`save_checkpoint` (or an older sumeval), loaded without
+    unpickling (``weights_only=True``) and checked against its digest.
+
+    Raises :class:`DamagedCheckpoint` naming ``path`` and ``fix`` for a truncated, altered or
+    foreign file, and InputError when it does not exist.
+    """
+    import torch
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{p} not found" + (f"; {fix}" if fix else ""))
+    try:
+        ck = torch.load(p, map_location=device, weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - truncation, bad zip, refused pickle: all unreadable
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0].split(". ")[0][:200]
+        raise DamagedCheckpoint(f"{p} is damaged or not a sumeval ordering checkpoint "
+                                f"({type(exc).__name__}: {first})" + (f"; {fix}" if fix else "")) from None
+    if not isinstance(ck, dict) or any(k not in ck for k in needs):
+        what = sorted(ck) if isinstance(ck, dict) else type(ck).__name__
+        raise DamagedCheckpoint(f"{p} is not a sumeval ordering checkpoint (it holds {what}, "
+                                f"needs {list(needs)})" + (f"; {fix}" if fix else ""))
+    if "digest" in ck:
+        body = {k: v for k, v in ck.items() if k != "digest"}
+        if content_digest(body) != ck["digest"]:
+            raise DamagedCheckpoint(f"{p} is damaged (its content does not match the sha256 it "
+                                    "was written with)" + (f"; {fix}" if fix else ""))
+    return ck
+
+
+def run_settings(train_set: OrderingSet, dev_set: OrderingSet, vocab: Vocabulary, model_config,
+                 config: TrainConfig) -> dict[str, Any]:
+    """Everything that changes an epoch's computation (``max_epochs`` only says where to stop,
+    so a run may be resumed with a larger one): what a checkpoint must agree with to resume."""
+    train_settings = {k: v for k, v in asdict(config).items() if k != "max_epochs"}
+    return {"model": model_config.to_dict(), "train": train_settings, "vocab_size": len(vocab),
+            "train_set": [train_set.name, train_set.split, len(train_set), train_set.seed],
+            "dev_set": [dev_set.name, dev_set.split, len(dev_set), dev_set.seed]}
+
+
+def settings_difference(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """``["train.lr: 0.001 in the run, 0.5 asked", ...]``: where two settings records differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for k in sorted(set(old) | set(new), key=str):
+            if old.get(k) != new.get(k):
+                out.extend(settings_difference(old.get(k), new.get(k), f"{prefix}{k}."))
+        return out
+    return [f"{prefix.rstrip('.')}: {old!r} in the run, {new!r} asked"] if old != new else []
+
+
+def _write_status(run_dir: Path, status: str, **fields: Any) -> None:
+    from sumeval.cache import atomic_write_json
+    from sumeval.runstate import now_iso
+
+    atomic_write_json(run_dir / "status.json", {"status": status, "updated": now_iso(), **fields})
+
+
+def training_status(run_dir: str | Path) -> dict[str, Any]:
+    """Whether the training in ``run_dir`` finished, from its files.
+
+    Returns ``{"finished", "status", "epochs_run", "max_epochs", "best_epoch", "stopped_early"}``
+    plus ``pid``, ``host``, ``interrupted`` (time) and ``signal`` where known. ``status`` is
+    ``finished``, ``running`` (its process is alive), ``interrupted`` (stopped by a signal, or
+    left ``running`` by a process that is gone) or ``unknown``. A run counts as finished when
+    its last checkpoint reached ``max_epochs`` or early stopping (``patience`` epochs without a
+    better dev score).
+    """
+    import json
+
+    from sumeval.runstate import owner_alive
+
+    folder = Path(run_dir)
+    try:
+        cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        max_epochs, patience = int(cfg["train"]["max_epochs"]), int(cfg["train"]["patience"])
+    except (OSError, ValueError, KeyError, TypeError):
+        max_epochs = patience = None
+    state: dict[str, Any] = {}
+    if (folder / "last.pt").is_file():
+        state = load_checkpoint(folder / "last.pt", needs=("state",))["state"]
+    try:
+        rec = json.loads((folder / "status.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        rec = {}
+    epochs = int(state.get("epoch", 0))
+    early = patience is not None and int(state.get("bad_epochs", 0)) >= patience
+    finished = bool(state) and max_epochs is not None and (epochs >= max_epochs or early)
+    status = rec.get("status", "unknown")
+    if finished:
+        status = "finished"
+    elif status == "running" and owner_alive(rec.get("owner")) is False:
+        status = "interrupted"
+        rec = {**rec, "signal": "killed (its process is gone)"}
+    elif status == "finished":  # finished with fewer epochs than config.json asks now
+        status = "interrupted"
+    out = {"finished": finished, "status": status, "epochs_run": epochs, "max_epochs": max_epochs,
+           "best_epoch": state.get("best_epoch"), "stopped_early": early}
+    owner = rec.get("owner") or {}
+    out.update({k: v for k, v in (("pid", owner.get("pid")), ("host", owner.get("host")),
+                                  ("interrupted", rec.get("interrupted")), ("signal", rec.get("signal")))
+                if v is not None})
+    return out
 
 
 @dataclass
@@ -129,39 +316,73 @@ def train_model(
 ) -> TrainResult:
     """Train (or resume training) a pointer ordering model; see the module docstring."""
     import torch
-    from tqdm.auto import tqdm
 
-    from sumeval.cache import atomic_path
-    from sumeval.ordering.data import with_entities
-    from sumeval.ordering.models import build_model, count_parameters, encode_batch, encode_graphs, graph_to
+    from sumeval.ordering.models import build_model
 
-    if config.dev_metric not in ("pmr", "acc", "tau", "wlcs_l"):
-        raise InputError(f"dev_metric = {config.dev_metric!r}; use pmr, acc, tau or wlcs_l")
+    from sumeval.runstate import Interrupted, exclusive_lock, now_iso, owner_record, signal_name
+
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise InputError(f"run folder {run_dir} is an existing file; give a folder")
     dev_ = _device(device)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(config.seed)
         model = build_model(model_config, embeddings).to(dev_)
     opt = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    # everything that changes an epoch's computation (max_epochs only says where to stop,
-    # so a run may be resumed with a larger one)
-    train_settings = {k: v for k, v in asdict(config).items() if k != "max_epochs"}
-    settings = {"model": model_config.to_dict(), "train": train_settings, "vocab_size": len(vocab),
-                "train_set": [train_set.name, train_set.split, len(train_set), train_set.seed],
-                "dev_set": [dev_set.name, dev_set.split, len(dev_set), dev_set.seed]}
+    settings = run_settings(train_set, dev_set, vocab, model_config, config)
     state = {"epoch": 0, "best_score": -float("inf"), "best_epoch": 0, "bad_epochs": 0, "history": []}
     last = run_dir / "last.pt"
+    fix = f"delete {run_dir} to train from scratch, or train into a new folder"
+    ckpt = None
     if resume and last.is_file():
-        ckpt = torch.load(last, map_location=dev_, weights_only=False)
-        if ckpt["settings"] != settings:
-            raise InputError(
-                f"{last}: checkpoint was written with other settings ({ckpt['settings']}); "
-                "use a new run_dir or resume=False"
-            )
-        model.load_state_dict(ckpt["model"])
-        opt.load_state_dict(ckpt["optimizer"])
-        state = ckpt["state"]
+        ckpt = load_checkpoint(last, dev_, needs=("model", "optimizer", "state", "settings"), fix=fix)
+        diff = settings_difference(ckpt["settings"], settings)
+        if diff:
+            raise InputError(f"{last}: checkpoint was written with other settings ({'; '.join(diff)}); "
+                             "use a new run_dir or resume=False")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with exclusive_lock(run_dir / ".lock", what=f"ordering run {run_dir}",
+                        on_wait=lambda m: print(f"sumeval: {m}", file=sys.stderr, flush=True)):
+        if resume and last.is_file():  # another process may have trained meanwhile
+            ckpt = load_checkpoint(last, dev_, needs=("model", "optimizer", "state", "settings"), fix=fix)
+        if ckpt is not None:
+            try:
+                model.load_state_dict(ckpt["model"])
+                opt.load_state_dict(ckpt["optimizer"])
+            except (RuntimeError, ValueError, KeyError) as exc:
+                raise DamagedCheckpoint(f"{last} does not fit the model it names "
+                                        f"({str(exc).splitlines()[0][:200]}); {fix}") from None
+            state = ckpt["state"]
+        owner = owner_record()
+        _write_status(run_dir, "running", owner=owner, max_epochs=config.max_epochs, epochs_run=state["epoch"])
+        try:
+            result = _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_config,
+                                   config, run_dir, dev_, progress)
+        except KeyboardInterrupt as exc:
+            _write_status(run_dir, "interrupted", owner=owner, interrupted=now_iso(), signal=signal_name(exc),
+                          max_epochs=config.max_epochs, epochs_run=state["epoch"])
+            raise Interrupted(f"training stopped after {state['epoch']} of {config.max_epochs} epochs "
+                              f"({signal_name(exc)}); {run_dir} resumes from there when the same "
+                              "training is started again", signal_name(exc)) from None
+        except BaseException as exc:
+            _write_status(run_dir, "failed", owner=owner, error=f"{type(exc).__name__}: {exc}"[:500],
+                          max_epochs=config.max_epochs, epochs_run=state["epoch"])
+            raise
+        _write_status(run_dir, "finished", owner=owner, max_epochs=config.max_epochs,
+                      epochs_run=state["epoch"], stopped_early=result.stopped_early)
+    return result
+
+
+def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_config, config,
+                  run_dir: Path, dev_, progress: bool) -> TrainResult:
+    """The epochs of :func:`train_model` from ``state["epoch"] + 1`` on; updates ``state``."""
+    import torch
+    from tqdm.auto import tqdm
+
+    from sumeval.ordering.data import with_entities
+    from sumeval.ordering.models import count_parameters, encode_batch, encode_graphs, graph_to
+
+    last = run_dir / "last.pt"
 
     tr_ids, tr_gold = set_token_ids(train_set, vocab)
     dv_ids, dv_gold = set_token_ids(dev_set, vocab)
@@ -200,16 +421,15 @@ def train_model(
         improved = score > state["best_score"]
         if improved:
             state.update(best_score=score, best_epoch=epoch, bad_epochs=0)
-            with atomic_path(run_dir / "best.pt") as tmp:
-                torch.save({"model": model.state_dict(), "settings": settings, "epoch": epoch}, tmp)
+            save_checkpoint(run_dir / "best.pt", {"model": model.state_dict(), "settings": settings,
+                                                  "epoch": epoch})
         else:
             state["bad_epochs"] += 1
         state["epoch"] = epoch
         state["history"].append({"epoch": epoch, "loss": float(np.mean(losses)), "seconds": time.time() - t0,
                                  **{f"dev_{k}": v for k, v in scores.items()}})
-        with atomic_path(last) as tmp:
-            torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state,
-                        "settings": settings}, tmp)
+        save_checkpoint(last, {"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state,
+                               "settings": settings})
         stopped = state["bad_epochs"] >= config.patience
     return TrainResult(
         best_epoch=state["best_epoch"], best_score=state["best_score"], epochs_run=state["epoch"],
@@ -228,5 +448,11 @@ def load_best(run_dir: str | Path, model_config, device: str | None = None):
         raise InputError(f"{p} not found: train_model has not finished an epoch in {run_dir}")
     dev_ = _device(device)
     model = build_model(model_config).to(dev_)
-    model.load_state_dict(torch.load(p, map_location=dev_, weights_only=False)["model"])
+    fix = f"train the run again (delete {run_dir}, then `sumeval ordering train ... --out {run_dir}`)"
+    state_dict = load_checkpoint(p, dev_, fix=fix)["model"]
+    try:
+        model.load_state_dict(state_dict)
+    except (RuntimeError, KeyError) as exc:
+        raise DamagedCheckpoint(f"{p} does not fit the model of {Path(run_dir) / 'config.json'} "
+                                f"({str(exc).splitlines()[0][:200]}); {fix}") from None
     return model.eval()

@@ -12,16 +12,21 @@
   (corpus name, corpus content sha256, n, seed, analyzer + Whoosh version, backend, sumeval
   version). The folder holds ``meta.json`` (every parameter, N, build time), ``docs.npz``
   (the corpus positions ``order[:n]``), ``whoosh/`` (whoosh backend) and ``COMPLETE``,
-  written last. A build writes into ``<key>.partial-*`` and renames it into place, so an
-  interrupted build never looks complete; a folder without ``COMPLETE``, or whose
-  ``meta.json`` disagrees with the parameters asked for, is rebuilt (with a warning) -
-  an index is never reused for other parameters.
+  written last. ``meta.json`` records the sha256 of every other file, ``COMPLETE`` the sha256
+  of ``meta.json``, so a damaged index (a truncated or altered file) is found on load and by
+  :func:`list_indexes`. A build writes into ``<key>.partial-*`` (with ``BUILDER.json``: the
+  builder's pid, host and start) and renames it into place, so an interrupted build never
+  looks complete; the folder of a build whose process is gone is removed by the next build or
+  listing. A folder without ``COMPLETE``, a damaged one, or one whose ``meta.json`` disagrees
+  with the parameters asked for, is rebuilt (with a warning) - an index is never reused for
+  other parameters.
 * The sparse backend's tokenised corpus is cached once per (corpus, analyzer) in the store
   ``retrieval_terms`` and sliced for every (n, seed); a loaded sparse index is kept in
   memory for the process (the last four), so several scorers share it.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -40,11 +45,14 @@ from sumeval.errors import InputError
 from sumeval.paths import cache_dir
 
 __all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes",
-           "parse_index_name", "shuffle_order", "DEFAULT_INDEX"]
+           "parse_index_name", "shuffle_order", "verify_index", "remove_abandoned_builds", "DEFAULT_INDEX"]
 
 BACKENDS = ("sparse", "whoosh")
 DEFAULT_INDEX = "wikipedia:10000:0:sparse"
 _COMPLETE = "COMPLETE"
+_BUILDING = "BUILDER.json"  # pid, host and start of the build (kept in the finished index)
+_PARTIAL = ".partial-"
+_LEGACY_PARTIAL_GRACE_S = 600  # a partial folder without BUILDER.json this old is abandoned
 
 
 def _analyzer_id() -> str:
@@ -266,7 +274,8 @@ def _load(spec: IndexSpec, folder: Path, corpus: Corpus, *, root: Path | None,
     if spec.backend == "sparse" and memo in _LOADED:
         return _LOADED[memo]
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-    rows = np.load(folder / "docs.npz")["rows"]
+    with np.load(folder / "docs.npz", allow_pickle=False) as z:
+        rows = z["rows"]
     ids = meta.get("ids")
     if spec.backend == "sparse":
         from sumeval.retrieval.sparse_backend import BM25F
@@ -281,12 +290,99 @@ def _load(spec: IndexSpec, folder: Path, corpus: Corpus, *, root: Path | None,
     return WhooshIndex(spec, folder, ids, meta)
 
 
-def _meta_matches(folder: Path, spec: IndexSpec) -> bool:
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _file_digests(folder: Path) -> dict[str, str]:
+    """``{relative path: sha256}`` of every file under ``folder`` (``docs.npz``, ``whoosh/...``)."""
+    return {f.relative_to(folder).as_posix(): _sha256(f)
+            for f in sorted(folder.rglob("*")) if f.is_file() and f.name not in (_BUILDING, _COMPLETE)}
+
+
+def verify_index(folder: Path) -> str | None:
+    """What is wrong with the built index in ``folder``, or None when it is whole.
+
+    Checks ``COMPLETE``, ``meta.json`` against the sha256 that ``COMPLETE`` records, every file
+    against the sha256 that ``meta.json`` records, and that ``docs.npz`` holds ``n`` positions.
+    Indexes built before the checksums were recorded get the last check only (the zip CRC of
+    ``docs.npz`` catches a changed byte of it).
+    """
+    folder = Path(folder)
+    try:
+        complete = (folder / _COMPLETE).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return "no COMPLETE marker (an interrupted build)"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"COMPLETE is unreadable ({type(exc).__name__})"
+    want_meta = next((ln.split("sha256=", 1)[1] for ln in complete if ln.startswith("meta.json sha256=")), None)
+    try:
+        if want_meta is not None and _sha256(folder / "meta.json") != want_meta:
+            return "meta.json differs from the sha256 recorded in COMPLETE"
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "meta.json is missing"
+    except (OSError, ValueError) as exc:
+        return f"meta.json is unreadable ({type(exc).__name__})"
+    for rel, want in (meta.get("files") or {}).items():
+        f = folder / rel
+        if not f.is_file():
+            return f"{rel} is missing"
+        if _sha256(f) != want:
+            return f"{rel} differs from the sha256 recorded in meta.json"
+    try:
+        with np.load(folder / "docs.npz", allow_pickle=False) as z:
+            rows = z["rows"]
+    except FileNotFoundError:
+        return "docs.npz is missing"
+    except Exception as exc:  # noqa: BLE001 - BadZipFile, CRC errors, bad headers: all damage
+        return f"docs.npz is unreadable ({type(exc).__name__}: {str(exc)[:80]})"
+    n = (meta.get("spec") or {}).get("n")
+    if rows.ndim != 1 or (n is not None and len(rows) != n):
+        return f"docs.npz holds {rows.shape} positions, meta.json says n={n}"
+    return None
+
+
+def _build_state(folder: Path) -> tuple[str, dict[str, Any]]:
+    """``("building" | "abandoned", BUILDER.json record)`` of a ``.partial-*`` build folder."""
+    from sumeval.runstate import owner_alive
+
+    try:
+        rec = json.loads((folder / _BUILDING).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        rec = {}
+    if rec:
+        return ("abandoned" if owner_alive(rec) is False else "building"), rec
+    try:
+        age = time.time() - folder.stat().st_mtime
+    except OSError:
+        return "abandoned", rec
+    return ("abandoned" if age > _LEGACY_PARTIAL_GRACE_S else "building"), rec
+
+
+def remove_abandoned_builds(base: Path) -> list[Path]:
+    """Remove the ``.partial-*`` folders under ``base`` whose builder is gone (killed, crashed);
+    return them. Builds of live processes, and of other hosts, are left alone."""
+    removed = []
+    if base.is_dir():
+        for folder in sorted(base.iterdir()):
+            if folder.is_dir() and _PARTIAL in folder.name and _build_state(folder)[0] == "abandoned":
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+    return removed
+
+
+def _recorded_spec(folder: Path) -> dict[str, Any] | None:
+    """The spec that ``folder/meta.json`` records, or None when it cannot be read."""
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return meta.get("spec") == asdict(spec) and (folder / "docs.npz").is_file()
+        return None
+    return meta.get("spec") if isinstance(meta, dict) else None
 
 
 def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, seed: int = 0,
@@ -315,14 +411,19 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
     spec = IndexSpec(corp.name, corp.fingerprint(), int(n), int(seed), _analyzer_id(), backend)
     base = _index_root(root_p)
     folder = base / spec.key()
+    remove_abandoned_builds(base)
     if folder.exists():
-        complete = (folder / _COMPLETE).is_file()
-        if complete and _meta_matches(folder, spec) and not rebuild:
+        problem = verify_index(folder)
+        recorded = _recorded_spec(folder)
+        if problem is None and recorded == asdict(spec) and not rebuild:
             return _load(spec, folder, corp, root=root_p, progress=progress)
         _LOADED.pop((str(folder), spec.key()), None)
         if not rebuild:
-            why = "an interrupted build (no COMPLETE marker)" if not complete else \
-                "an index whose recorded parameters differ from the ones asked for"
+            differ = recorded is not None and recorded != asdict(spec)
+            why = ("an interrupted build (no COMPLETE marker)" if not (folder / _COMPLETE).is_file() else
+                   f"a damaged index ({problem})" if problem else "") + \
+                ("; " if problem and differ else "") + \
+                ("an index whose recorded parameters differ from the ones asked for" if differ else "")
             warnings.warn(f"index cache {folder} holds {why}; rebuilding {spec.name}", stacklevel=2)
         shutil.rmtree(folder)
 
@@ -334,9 +435,12 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
                          f"choose n <= {n_corpus}")
     rows = shuffle_order(n_corpus, seed)[:n]
     base.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}.partial-", dir=base))
+    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}{_PARTIAL}", dir=base))
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a cache folder is as readable as its files
     try:
+        from sumeval.runstate import owner_record
+
+        atomic_write_json(tmp / _BUILDING, {"name": spec.name, "key": spec.key(), **owner_record()})
         tm_seconds = None
         if backend == "whoosh":
             from sumeval.retrieval.whoosh_backend import build
@@ -361,9 +465,11 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
             "build_seconds": round(time.perf_counter() - t0, 3),
             "term_matrix_seconds": None if tm_seconds is None else round(tm_seconds, 3),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "files": _file_digests(tmp),
         }
         atomic_write_json(tmp / "meta.json", meta)
-        (tmp / _COMPLETE).write_text(spec.key() + "\n", encoding="utf-8")
+        (tmp / _COMPLETE).write_text(f"{spec.key()}\nmeta.json sha256={_sha256(tmp / 'meta.json')}\n",
+                                     encoding="utf-8")
         try:
             os.replace(tmp, folder)
         except OSError:
@@ -386,25 +492,50 @@ def open_index(name: str = DEFAULT_INDEX, *, root: "str | Path | None" = None,
 
 def list_indexes(root: "str | Path | None" = None) -> list[dict[str, Any]]:
     """The cached indexes: one dict each with name, key, corpus, n, seed, backend, n_corpus,
-    complete (False for an interrupted build), build_seconds, created, folder."""
+    complete (True only for a whole, verified index), state (``complete``, ``damaged: ...``,
+    ``incomplete: ...``, ``building (pid ... on host ...)`` or ``interrupted build (removed)``),
+    build_seconds, created, folder.
+
+    Build folders whose process is gone are removed here (and listed once as removed); every
+    index is verified (:func:`verify_index`), so a damaged one is never called complete.
+    """
     base = _index_root(Path(root) if root is not None else None)
     out: list[dict[str, Any]] = []
     if not base.is_dir():
         return out
+    from sumeval.runstate import describe_owner
+
     for folder in sorted(base.iterdir()):
         if not folder.is_dir():
             continue
-        partial = ".partial-" in folder.name
+        if _PARTIAL in folder.name:
+            state, rec = _build_state(folder)
+            if state == "abandoned":
+                shutil.rmtree(folder, ignore_errors=True)
+                state = "interrupted build (its process is gone; removed)"
+            else:
+                state = f"building ({describe_owner(rec)})" if rec else "building"
+            out.append({"name": rec.get("name") or folder.name.split(_PARTIAL)[0], "key": folder.name.split(_PARTIAL)[0],
+                        "corpus": None, "n": None, "seed": None, "backend": None, "n_corpus": None,
+                        "complete": False, "state": state, "build_seconds": None, "created": None,
+                        "folder": str(folder)})
+            continue
         try:
             meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             meta = {}
-        spec = meta.get("spec", {})
+        spec = meta.get("spec", {}) if isinstance(meta, dict) else {}
+        problem = verify_index(folder)
+        if problem is None:
+            state = "complete"
+        elif not (folder / _COMPLETE).is_file():
+            state = f"incomplete: {problem}; rebuilt on next use"
+        else:
+            state = f"damaged: {problem}; rebuilt on next use"
         out.append({
-            "name": meta.get("name"), "key": folder.name, "corpus": spec.get("corpus"),
+            "name": meta.get("name") or folder.name, "key": folder.name, "corpus": spec.get("corpus"),
             "n": spec.get("n"), "seed": spec.get("seed"), "backend": spec.get("backend"),
-            "n_corpus": meta.get("n_corpus"),
-            "complete": (not partial) and (folder / _COMPLETE).is_file(),
+            "n_corpus": meta.get("n_corpus"), "complete": problem is None, "state": state,
             "build_seconds": meta.get("build_seconds"), "created": meta.get("created"),
             "folder": str(folder),
         })

@@ -1,0 +1,213 @@
+"""Who is running what: owner records, interruption by signals, per-run locks, dying with the parent.
+
+A long job (a study run, a sweep worker, an index build, a training run) records its *owner*
+(:func:`owner_record`: pid, host, start time of the process) where others can read it. A reader
+that finds a job marked running asks :func:`owner_alive`; a job whose process is gone was killed
+(``kill -9``, a crash, a lost machine) and is reported as interrupted, never as running.
+
+``SIGTERM`` and ``SIGHUP`` become :class:`Interrupted` (a ``KeyboardInterrupt``, like Ctrl-C)
+inside :func:`signals_interrupt`, so the job can mark itself interrupted before it exits.
+:func:`die_with_parent` makes a worker process end when the process that started it ends, and
+:func:`exclusive_lock` keeps two processes out of the same run folder.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import platform
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+__all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "signals_interrupt", "signal_name",
+           "die_with_parent", "exclusive_lock", "now_iso"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """A job stopped by a signal (SIGINT, SIGTERM, SIGHUP); ``str()`` says what was left behind."""
+
+    def __init__(self, message: str = "", signal_name: str = "SIGINT"):
+        super().__init__(message)
+        self.signal_name = signal_name
+
+
+def now_iso() -> str:
+    """The local time with its offset, to the second (``2025-01-31T12:00:00+01:00``)."""
+    return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _proc_start(pid: int) -> int | None:
+    """Start time of process ``pid`` in clock ticks since boot (Linux ``/proc``), else None.
+
+    With the pid it identifies a process: a pid reused by a later process has another start time.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # the command name (field 2) may hold spaces and parentheses: split after the last ')'
+    fields = stat[stat.rfind(")") + 2:].split()
+    try:
+        return int(fields[19])  # field 22 of proc(5), counted from field 3
+    except (IndexError, ValueError):
+        return None
+
+
+def owner_record(pid: int | None = None) -> dict[str, Any]:
+    """``{"pid", "host", "proc_start", "since"}`` of this process (or of ``pid`` on this host)."""
+    pid = os.getpid() if pid is None else int(pid)
+    return {"pid": pid, "host": platform.node(), "proc_start": _proc_start(pid), "since": now_iso()}
+
+
+def owner_alive(rec: dict[str, Any] | None) -> bool | None:
+    """Whether the process of owner record ``rec`` still runs: True / False, or None when it ran
+    on another host (or ``rec`` is not an owner record) and cannot be asked from here."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("pid"), int):
+        return None
+    if rec.get("host") != platform.node():
+        return None
+    pid = rec["pid"]
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, owned by another user
+        return True
+    start = _proc_start(pid)
+    if start is not None and rec.get("proc_start") is not None and start != rec["proc_start"]:
+        return False  # the pid now belongs to another process
+    if start is not None and _is_zombie(pid):
+        return False
+    return True
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:].split()[:1] == ["Z"]
+
+
+def describe_owner(rec: dict[str, Any] | None) -> str:
+    """``"pid 123 on host h since 2025-..."`` (what messages say about an owner)."""
+    if not isinstance(rec, dict):
+        return "an unknown process"
+    since = f" since {rec['since']}" if rec.get("since") else ""
+    return f"pid {rec.get('pid')} on host {rec.get('host')}{since}"
+
+
+_CATCH = ("SIGTERM", "SIGHUP")
+
+
+@contextlib.contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP raise :class:`Interrupted` (as Ctrl-C raises
+    ``KeyboardInterrupt``) so that ``finally`` / ``except`` clauses run; restored afterwards.
+
+    A no-op outside the main thread (Python delivers signals to the main thread only).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    fired = []
+
+    def handler(signum, frame):  # noqa: ARG001
+        if fired:  # already stopping: a second SIGTERM must not break the clean-up of the first
+            return
+        fired.append(signum)
+        raise Interrupted(signal_name=signal.Signals(signum).name)
+
+    saved = {}
+    for name in _CATCH:
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            saved[sig] = signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            signal.signal(sig, old)
+
+
+def signal_name(exc: BaseException) -> str:
+    """The signal behind an interruption (``SIGINT`` for a plain KeyboardInterrupt)."""
+    return getattr(exc, "signal_name", "SIGINT")
+
+
+def die_with_parent(parent_pid: int, *, poll_s: float = 1.0) -> None:
+    """End this process (SIGTERM to itself) when process ``parent_pid`` ends.
+
+    On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``); elsewhere a daemon
+    thread polls the parent pid. Call it first thing in a worker process, with the pid of
+    the process that started it (a worker started by a process that is already gone ends now).
+    """
+    kernel_does_it = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            kernel_does_it = libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent_pid:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    if kernel_does_it:
+        return
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent_pid:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+
+    threading.Thread(target=watch, name="sumeval-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True,
+                   on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created) for the block; the lock file records
+    the owner (pid, host, time), so that a process that finds it taken can say who holds it.
+
+    The operating system releases the lock when its process dies, however it dies, so a lock
+    is never stale. ``wait``: block until the holder is done (``on_wait`` gets a message first),
+    else raise :class:`~sumeval.errors.InputError` naming the holder. ``what`` names the thing
+    locked in messages (``"run g-smoke-x=1-ab12"``).
+    """
+    import fcntl
+
+    from sumeval.errors import InputError
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(p, "a+", encoding="utf-8")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            try:
+                holder = describe_owner(json.loads(fh.read() or "null"))
+            except ValueError:
+                holder = "another process"
+            msg = f"{what} is in use by {holder} (lock {p})"
+            if not wait:
+                raise InputError(f"{msg}; wait for it to finish or stop it") from None
+            if on_wait is not None:
+                on_wait(f"{msg}; waiting for it to finish")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(json.dumps(owner_record()))
+        fh.flush()
+        yield
+    finally:
+        fh.close()
