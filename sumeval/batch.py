@@ -37,6 +37,7 @@ class StudyOutcome:
     parameters: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     figures: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -125,6 +126,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
             o.run_dir = str(run_dir) if run_dir.is_dir() else None
             o.duration_s = manifest.get("duration_s", out.get("duration_s"))
             o.figures = list(manifest.get("figures") or results.get("figures") or [])
+            o.tables = list(manifest.get("tables") or results.get("tables") or [])
             o.results = results.get("results", {})
     ordered = [outcomes[n] for n in names]
     report = write_report(ordered, params_name, started, _dt.datetime.now().astimezone())
@@ -193,10 +195,36 @@ def _table_html(rows: Sequence[Mapping[str, Any]], limit: int = 200) -> str:
     return f"<table><tr>{head}</tr>{body}</table>{more}"
 
 
+def _study_tables(o: StudyOutcome, folder: Path, rel) -> list[str]:
+    """The study's tables (``ctx.save_table``) as HTML, each with links to its CSV, LaTeX and
+    Markdown copies (copied into the report folder, so the report survives later runs)."""
+    from sumeval.tables import FORMATS
+
+    parts = []
+    for table in o.tables:
+        src = Path(table)
+        fragment = src.with_suffix(".html")
+        if not fragment.is_file():
+            continue
+        dest = folder / "tables" / o.study
+        dest.mkdir(parents=True, exist_ok=True)
+        links = []
+        for suffix in FORMATS:
+            f = src.with_suffix(f".{suffix}")
+            if f.is_file():
+                shutil.copy2(f, dest / f.name)
+                if suffix != "html":
+                    links.append(f'<a href="{html.escape(rel(dest / f.name))}">{suffix}</a>')
+        parts.append(f"<h3>{html.escape(src.stem)} <small>({' · '.join(links)})</small></h3>"
+                     f"<div class='tbl'>{fragment.read_text(encoding='utf-8')}</div>")
+    return parts
+
+
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:90%;text-align:left}
 .ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}
-img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border-top:2px solid #888;margin-top:2em}"""
+img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border-top:2px solid #888;margin-top:2em}
+.tbl{overflow-x:auto}.tbl td,.tbl th{text-align:right}"""
 
 
 def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _dt.datetime,
@@ -222,13 +250,18 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
         params = ", ".join(f"{k}={v!r}" for k, v in o.parameters.items())
         rows.append(f'<tr><td><a href="#{html.escape(o.study)}">{html.escape(o.study)}</a></td>'
                     f'<td class="{cls}">{html.escape(o.status)}</td><td>{dur}</td>'
-                    f'<td>{len([f for f in o.figures if f.endswith(".png")])}</td><td>{links}</td></tr>')
+                    f'<td>{len([f for f in o.figures if f.endswith(".png")])}</td><td>{len(o.tables)}</td>'
+                    f'<td>{links}</td></tr>')
         parts = [f'<section id="{html.escape(o.study)}"><h2>{html.escape(o.study)} '
                  f'<span class="{cls}">{html.escape(o.status)}</span></h2>',
                  f"<p>run <code>{html.escape(o.run_id or '—')}</code>, {dur}. {links}</p>",
                  f"<p>parameters ({html.escape(params_name)}): <code>{html.escape(params or '—')}</code></p>"]
         if o.error:
             parts.append(f"<pre>{html.escape(o.error)}</pre>")
+        scalars = _scalars(o.results)
+        if scalars:  # the key numbers first, then the tables, then the figures
+            parts.append("<h3>Key numbers</h3>" + _table_html([{"result": k, "value": v} for k, v in scalars]))
+        parts.extend(_study_tables(o, folder, rel))
         for fig in o.figures:
             src = Path(fig)
             if src.suffix != ".png" or not src.is_file():
@@ -240,9 +273,6 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
             pdf_link = f' (<a href="{html.escape(rel(pdf))}">PDF</a>)' if pdf.is_file() else ""
             parts.append(f'<figure><img src="{html.escape(rel(dest))}" alt="{html.escape(src.stem)}">'
                          f"<figcaption>{html.escape(src.stem)}{pdf_link}</figcaption></figure>")
-        scalars = _scalars(o.results)
-        if scalars:
-            parts.append("<h3>Key numbers</h3>" + _table_html([{"result": k, "value": v} for k, v in scalars]))
         for name, table in _tables(o.results):
             parts.append(f"<details><summary>{html.escape(name)} ({len(table)} rows)</summary>"
                          f"{_table_html(table)}</details>")
@@ -253,7 +283,7 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<p>started {started.isoformat(timespec='seconds')}, finished {finished.isoformat(timespec='seconds')} "
             f"({(finished - started).total_seconds():.0f} s)</p>"
-            "<table><tr><th>study</th><th>status</th><th>duration</th><th>figures</th><th>files</th></tr>"
+            "<table><tr><th>study</th><th>status</th><th>duration</th><th>figures</th><th>tables</th><th>files</th></tr>"
             + "".join(rows) + "</table>" + "\n".join(sections) + "</body></html>\n")
     atomic_write_json(folder / "summary.json", {
         "parameter_set": params_name, "started": started.isoformat(timespec="seconds"),

@@ -49,6 +49,11 @@ TRACKED_PACKAGES = (
 RUNNER_SET = {"interactive": False}
 
 
+FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, not a parameter set
+TABLES_KEY = "tables"  # likewise the tables (ctx.save_table) it promises
+PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
+
+
 @dataclass(frozen=True)
 class Study:
     name: str
@@ -62,37 +67,46 @@ class Study:
             data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
-        sets = {k: v for k, v in data.items() if k != FIGURES_KEY} if isinstance(data, dict) else None
+        sets = {k: v for k, v in data.items() if k not in PROMISE_KEYS} if isinstance(data, dict) else None
         if sets is None or not all(isinstance(v, (dict, type(None))) for v in sets.values()):
             raise InputError(
                 f"{self.params_file}: expected a mapping of parameter-set names to mappings "
-                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' (a list of figure names)"
+                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' and 'tables:' (lists of names)"
             )
         return {str(k): dict(v or {}) for k, v in sets.items()}
 
-    def promised_figures(self) -> list[str]:
-        """The figures the study promises: the ``figures:`` list of its parameter file (names
-        without extension; ``*`` and ``?`` match any text, e.g. ``table3_*_tau``)."""
+    def promised(self, kind: str = FIGURES_KEY) -> list[str]:
+        """The figures (``kind="figures"``) or tables (``"tables"``) the study promises: that list
+        of its parameter file (names without extension; ``*`` and ``?`` match any text, e.g.
+        ``table3_*_tau``)."""
         import yaml
 
         try:
             data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
-        names = data.get(FIGURES_KEY) if isinstance(data, dict) else None
+        names = data.get(kind) if isinstance(data, dict) else None
         if names is None:
             return []
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-            raise InputError(f"{self.params_file}: 'figures' must be a list of figure names, e.g. "
+            raise InputError(f"{self.params_file}: '{kind}' must be a list of names, e.g. "
                              f"['fig2_index_size', 'table2_*'], got {names!r}")
         return list(names)
 
-    def missing_figures(self, written: Sequence[str]) -> list[str]:
-        """The promised figure names that none of the ``written`` files (paths) matches."""
+    def promised_figures(self) -> list[str]:
+        """The figures the study promises (:meth:`promised`)."""
+        return self.promised(FIGURES_KEY)
+
+    def missing(self, written: Sequence[str], kind: str = FIGURES_KEY) -> list[str]:
+        """The promised names of ``kind`` that none of the ``written`` files (paths) matches."""
         import fnmatch
 
         stems = {Path(f).stem for f in written}
-        return [p for p in self.promised_figures() if not any(fnmatch.fnmatchcase(s, p) for s in stems)]
+        return [p for p in self.promised(kind) if not any(fnmatch.fnmatchcase(s, p) for s in stems)]
+
+    def missing_figures(self, written: Sequence[str]) -> list[str]:
+        """The promised figure names that none of the ``written`` files (paths) matches."""
+        return self.missing(written, FIGURES_KEY)
 
     def declared_parameters(self) -> dict[str, dict[str, Any]]:
         """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``.
@@ -140,7 +154,6 @@ def studies() -> dict[str, Study]:
 
 
 RESERVED_NAMES = {"all"}  # `sumeval run all` runs every study
-FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, not a parameter set
 
 
 def get_study(name: str) -> Study:
@@ -530,10 +543,11 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
     if status == "ok" and not results:
         status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
-    missing = study.missing_figures(results.get("figures", [])) if status == "ok" else []
-    if missing:
-        status, error = "failed", (f"the notebook finished without writing the promised figure(s) "
-                                   f"{', '.join(missing)} (the 'figures' list of {study.params_file.name})")
+    for kind in PROMISE_KEYS:
+        missing = study.missing(results.get(kind, []), kind) if status == "ok" else []
+        if missing:
+            status, error = "failed", (f"the notebook finished without writing the promised {kind[:-1]}(s) "
+                                       f"{', '.join(missing)} (the '{kind}' list of {study.params_file.name})")
     manifest.update(
         status=status,
         error=error,
@@ -541,6 +555,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         duration_s=round(duration, 3),
         cell_durations_s=_cell_durations(executed),
         figures=results.get("figures", []),
+        tables=results.get("tables", []),
         provenance=results.get("provenance", {}),
         data_files=results.get("provenance", {}).get("data_files", {}),
     )
@@ -551,25 +566,30 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         raise Interrupted(f"study {name!r} ({params_name}) stopped by {stopped_by}; the run is marked "
                           f"interrupted in {run_dir / 'manifest.json'}", stopped_by)
     if status == "ok":
-        prune_stale_figures(name, results.get("figures", []))
+        prune_stale_figures(name, results.get("figures", []), results.get("tables", []))
     result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error)
     if status != "ok" and raise_on_error:
         raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
     return result
 
 
-def prune_stale_figures(study: str, written: Sequence[str]) -> list[Path]:
-    """Remove the PDF / PNG files of ``figures/<study>/`` that the latest successful run did not
-    write (figures of an earlier parameter set), so that the folder shows one run's figures;
-    every run keeps its own copies in ``<run dir>/figures/``. Returns the removed paths."""
+def prune_stale_figures(study: str, written: Sequence[str], tables: Sequence[str] = ()) -> list[Path]:
+    """Remove the figure (PDF / PNG) and table (CSV / TeX / Markdown / HTML) files of
+    ``figures/<study>/`` that the latest successful run did not write (those of an earlier
+    parameter set), so that the folder shows one run's output; every run keeps its own copies in
+    ``<run dir>/figures/`` and ``<run dir>/tables/``. ``tables`` are the run's table paths (one
+    file per table, any suffix). Returns the removed paths."""
     from sumeval.paths import figures_dir
+    from sumeval.tables import FORMATS
 
     folder = figures_dir() / study
     keep = {Path(p).name for p in written}
+    keep |= {f"{Path(t).stem}.{suffix}" for t in tables for suffix in FORMATS}
+    suffixes = {".pdf", ".png", *(f".{s}" for s in FORMATS)}
     removed = []
     if folder.is_dir():
         for f in sorted(folder.iterdir()):
-            if f.is_file() and f.suffix in (".pdf", ".png") and f.name not in keep:
+            if f.is_file() and f.suffix in suffixes and f.name not in keep:
                 f.unlink()
                 removed.append(f)
     return removed

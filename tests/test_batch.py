@@ -29,6 +29,12 @@ def _cli(argv: list[str]) -> int:
     return args.func(args)
 
 
+def summary_has_table(runs: Path) -> bool:
+    (summary,) = runs.glob("report-*/summary.json")
+    alpha = [s for s in json.loads(summary.read_text())["studies"] if s["study"] == "alpha"][0]
+    return [Path(t).name for t in alpha["tables"]] == ["means.csv"]
+
+
 def _links(page: str) -> list[str]:
     return re.findall(r'(?:href|src)="([^"#][^"]*)"', page)
 
@@ -45,6 +51,9 @@ def test_run_all_smoke_writes_the_report(batch_studies, capsys):
     assert "n=4" in page and "x=2" in page  # the parameters of each study
     assert "mean_value" in page and "x_squared" in page and "nested.half" in page  # key numbers
     assert "table (12 rows)" in page  # tables folded
+    assert "<h3>means <small>" in page and "<table" in page.split("<h3>means")[1]  # a saved table, shown as HTML
+    assert page.index("Key numbers") < page.index("<h3>means") < page.index('<img src="')  # key numbers first
+    assert summary_has_table(batch_studies)
     links = _links(page)
     assert any(l.endswith("executed.ipynb") for l in links)
     imgs = re.findall(r'<img src="([^"]+)"', page)

@@ -142,8 +142,30 @@ def test_a_promised_figure_not_written_fails_the_run(tmp_path, monkeypatch):
 
 def test_bad_figures_list_is_explained(tmp_path, monkeypatch):
     study = _copy_tiny(tmp_path, monkeypatch, "figures: fig1\nsmoke: {x: 2}\n")
-    with pytest.raises(InputError, match="'figures' must be a list of figure names"):
+    with pytest.raises(InputError, match="'figures' must be a list of names"):
         study.promised_figures()
+
+
+def test_a_promised_table_not_written_fails_the_run(tmp_path, monkeypatch):
+    study = _copy_tiny(tmp_path, monkeypatch, "figures: [line]\ntables: [table1_*]\nsmoke: {x: 2}\n")
+    assert "tables" not in study.parameter_sets() and study.promised("tables") == ["table1_*"]
+    assert study.missing(["/r/tables/table1_rouge.csv"], "tables") == []
+    with pytest.raises(NotebookFailed, match="promised table.*table1_\\*.*tiny.params.yaml"):
+        runner.run_study("tiny", "smoke", run_id="t-table")
+    manifest = json.loads((runner.runs_dir() / "tiny" / "t-table" / "manifest.json").read_text())
+    assert manifest["status"] == "failed" and manifest["tables"] == []
+
+
+def test_stale_tables_are_pruned_with_stale_figures(fixture_studies):
+    from sumeval.paths import figures_dir
+
+    folder = figures_dir() / "prune_tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("old_table.tex", "old_table.md", "old_table.csv", "old_table.html", "keep.csv", "keep.tex"):
+        (folder / name).write_text("x")
+    removed = runner.prune_stale_figures("prune_tables", [], [str(tmp := folder / "keep.csv")])
+    assert sorted(p.name for p in removed) == ["old_table.csv", "old_table.html", "old_table.md", "old_table.tex"]
+    assert tmp.exists() and (folder / "keep.tex").exists()
 
 
 def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies):
