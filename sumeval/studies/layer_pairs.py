@@ -35,6 +35,7 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.similarity.scorers import default_layer
+from sumeval.studies.study_data import selection_human
 from sumeval.studies.summeval_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder, iter_documents,
                                                  pairs_key)
 
@@ -262,18 +263,6 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
     top = sub.iloc[0]
     return {"summary_layer": int(top["summary_layer"]), "text_layer": int(top["text_layer"]),
             "value": float(top["value"]), "chosen": True}
-
-
-def selection_human(humans: Sequence[str], preferred: str = "consistency") -> str:
-    """The human column a best layer is chosen by: ``preferred`` (the paper's choice) when it is
-    one of ``humans``, else the first of ``humans``.
-
-    Raises:
-        InputError: no human column.
-    """
-    if not humans:
-        raise InputError("no human column to choose a layer by; give the data set's human columns")
-    return preferred if preferred in humans else humans[0]
 
 
 def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int], *,

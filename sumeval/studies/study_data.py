@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 
-__all__ = ["load", "split_names", "is_builtin", "cache_name", "slug", "describe", "FLAGS"]
+__all__ = ["load", "split_names", "selection_human", "is_builtin", "cache_name", "slug", "file_part", "describe", "FLAGS"]
 
 #: the ``sumeval data add`` option that maps each text field
 FLAGS = {"summary": "--summary-col", "text": "--text-col", "references": "--references-col"}
@@ -110,9 +110,27 @@ def cache_name(judgments) -> str:
     return f"{judgments.name}@{judgments.sha256}"
 
 
+def file_part(text: str) -> str:
+    """``text`` as a piece of a figure or table file name: runs of other characters than letters,
+    digits, ``_ . -`` become ``_`` (``"my data/v2" -> "my_data_v2"``)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text)).strip("._") or "dataset"
+
+
 def slug(judgments) -> str:
     """The data set's name as a piece of a figure or table file name (``table1_<slug>``)."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(judgments.name)).strip("._") or "dataset"
+    return file_part(judgments.name)
+
+
+def selection_human(humans: Sequence[str], preferred: str = "consistency") -> str:
+    """The human column a study's choice (a best layer, the human of a section) is made by:
+    ``preferred`` (the paper's choice) when it is one of ``humans``, else the first of ``humans``.
+
+    Raises:
+        InputError: no human column.
+    """
+    if not humans:
+        raise InputError("no human column to choose by; give the data set's human columns")
+    return preferred if preferred in humans else humans[0]
 
 
 def describe(judgments, humans: Sequence[str]) -> dict[str, Any]:
