@@ -8,6 +8,7 @@ computations on the file (scipy, numpy); the bad inputs get errors that say what
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -322,3 +323,46 @@ def test_names_and_choices():
     with pytest.raises(InputError):
         study_data.selection_human([])
     assert study_data.split_names(" a, b,,a ") == ["a", "b"]
+
+
+def _annotated(tmp_path):
+    """4 documents x 3 systems, human ``q`` with annotators x and y, two references per row."""
+    frame = _roles_frame(n_docs=4)
+    frame["x"] = [1, 2, 3, 2, 2, 4, 1, 3, 5, 2, 4, 4]
+    frame["y"] = [1, 3, 3, 1, 2, 5, 2, 3, 4, 2, 5, 5]
+    frame["q"] = (frame["x"] + frame["y"]) / 2
+    frame = frame.rename(columns={"x": "q/x", "y": "q/y"}).drop(columns=["score"])
+    frame["references"] = [json.dumps(["first reference", "second reference"])] * len(frame)
+    judgments, _ = study_data.load(str(_user_shaped(tmp_path, frame)), humans="q")
+    return judgments
+
+
+def test_annotator_scores_by_hand(tmp_path):
+    from sumeval.studies import annotator_impact as ai
+
+    judgments = _annotated(tmp_path)
+    rows = ai.annotator_judgments(judgments, "q")
+    assert len(rows) == 24 and set(rows["worker"]) == {"x", "y"}
+    # the mean of both annotators is the file's q; one drawn annotator per summary gives x or y
+    assert ai.mean_of_annotators(rows, "q")["q"].tolist() == judgments.frame["q"].tolist()
+    drawn = ai.annotator_subset_scores(rows, "q", [1], 3, seed=0)
+    assert sorted(set(drawn["n_workers"])) == [0, 1] and set(drawn["draw"]) == {0, 1, 2}
+    one = drawn[drawn["n_workers"] == 1].merge(judgments.frame, on=["doc_id", "system"], suffixes=("", "_file"))
+    assert ((one["q"] == one["q/x"]) | (one["q"] == one["q/y"])).all()
+    # the same seed draws the same annotators
+    pd.testing.assert_frame_equal(drawn, ai.annotator_subset_scores(rows, "q", [1], 3, seed=0))
+    with pytest.raises(InputError, match=r"human column 'nothing' has no annotator columns.*annotated: q"):
+        ai.annotator_judgments(judgments, "nothing")
+
+
+def test_reference_pairs_need_the_same_number_of_references(tmp_path):
+    from sumeval.studies import annotator_impact as ai
+
+    judgments = _annotated(tmp_path)
+    assert list(ai.reference_pairs(judgments, "q").columns) == ["doc_id", "system", "summary", "references", "q"]
+    assert ai.reference_label(0, None) == "R0" and ai.reference_label(0) == "R0 (CNN/DM)"
+    frame = judgments.frame.copy()
+    frame.loc[4, "references"] = ["only one"]
+    bad = dataclasses.replace(judgments, frame=frame)
+    with pytest.raises(InputError, match=r"same number \(at least 2\) of references on every row; .*j\.csv:6 has 1"):
+        ai.reference_pairs(bad, "q")

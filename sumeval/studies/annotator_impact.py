@@ -111,8 +111,6 @@ def summeval_per_reference(index_name: str, variants: Sequence[str], *, n_docs: 
     Returns:
         ``(pairs, {measure: array (n, 11)})``.
     """
-    from sumeval.retrieval.index import open_index
-
     pairs = summeval_pairs(n_docs)
     return pairs, measures_per_reference(pairs, index_name, variants, rouge=rouge, progress=progress)
 
