@@ -366,3 +366,12 @@ def test_reference_pairs_need_the_same_number_of_references(tmp_path):
     bad = dataclasses.replace(judgments, frame=frame)
     with pytest.raises(InputError, match=r"same number \(at least 2\) of references on every row; .*j\.csv:6 has 1"):
         ai.reference_pairs(bad, "q")
+
+
+def test_workers_table_puts_all_workers_last():
+    from sumeval.studies import annotator_impact as ai
+
+    summary = pd.DataFrame({"metric": ["m"] * 4, "method": ["pearson", "pearson", "pearson", "spearman"],
+                            "n_workers": [0, 1, 2, 1], "mean": [0.9, 0.5, 0.7, 0.1]})
+    table = ai.workers_table(summary)
+    assert list(table.columns) == ["1", "2", "all"] and table.loc["m"].tolist() == [0.5, 0.7, 0.9]

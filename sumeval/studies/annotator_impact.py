@@ -421,6 +421,16 @@ def worker_summary(worker_corr: pd.DataFrame) -> pd.DataFrame:
     return g.agg(["mean", "std", "min", "max", "count"]).rename(columns={"count": "draws"}).reset_index()
 
 
+def workers_table(summary: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
+    """:func:`worker_summary` as a table: one row per metric, one column per number of workers
+    drawn (then ``all``), cells the mean correlation (``method``) over the draws."""
+    sub = summary[summary["method"] == method]
+    wide = sub.pivot_table(index="metric", columns="n_workers", values="mean", sort=False)
+    wide = wide[[c for c in wide.columns if c > 0] + [c for c in wide.columns if c == 0]]
+    wide.columns = [str(c) if c > 0 else "all" for c in wide.columns]
+    return wide
+
+
 # --------------------------------------------------------------------------------------------
 # (c) agreement
 # --------------------------------------------------------------------------------------------
