@@ -17,6 +17,16 @@ correlations of SERA, GeSERA and ROUGE (paper 001 Sec. 4.3, Fig. 3, Table 3).
     JSONL is a copy of ``ext/bart_out`` (see :mod:`sumeval.datasets.realsumm`).
 (c) Inter-rater agreement: Krippendorff's alpha of the SCU judgments (nominal), of the
     per-worker LitePyramid (interval), and of SummaC's 3 expert consistency scores.
+
+On a judgments data set of a user's (the study's ``dataset``), the same questions are asked of
+what it holds: (a) of its references when every row has the same number (at least 2) of them
+(:func:`reference_pairs`; reference 0 is then not labelled CNN/DM); (b) of the annotators of
+each human column with ``<human>/<annotator>`` columns - the human score recomputed as the mean
+of ``n`` annotators drawn per summary (:func:`annotator_subset_scores`), and of all annotators but
+one (:func:`annotator_effects`), against its measures (its precomputed measure columns, the
+study's ``measures``, and the per-reference measures of (a)); (c) their agreement
+(:func:`annotator_agreement`). REALSumm's SCU judgments and SummaC's experts belong to the
+SummEval run only. A section whose data the data set lacks is skipped, and the notebook says why.
 """
 from __future__ import annotations
 
@@ -35,20 +45,26 @@ ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "worker_counts": ">=1", "n_draws": ">=1"}
 
 
-def reference_label(m: int) -> str:
-    """``0 -> "R0 (CNN/DM)"``, ``3 -> "R3"``."""
-    return "R0 (CNN/DM)" if m == 0 else f"R{m}"
+#: what SummEval's reference 0 is (the other ten were written by crowd workers)
+SUMMEVAL_R0 = "CNN/DM"
 
 
-def reference_subsets(n_refs: int) -> list[tuple[str, str, int, tuple[int, ...]]]:
+def reference_label(m: int, source0: str | None = SUMMEVAL_R0) -> str:
+    """``0 -> "R0 (CNN/DM)"``, ``3 -> "R3"``; ``source0=None`` (a data set other than SummEval):
+    ``0 -> "R0"``."""
+    return f"R0 ({source0})" if m == 0 and source0 else f"R{m}"
+
+
+def reference_subsets(n_refs: int, source0: str | None = SUMMEVAL_R0) -> list[tuple[str, str, int, tuple[int, ...]]]:
     """``(subset, kind, reference, columns)``: ``all``; ``only Rm`` (kind ``single``);
     ``without Rm`` (kind ``leave-one-out``). With 3 references: all (0, 1, 2); only R0 (0,);
-    ...; without R0 (1, 2); without R1 (0, 2); without R2 (0, 1)."""
+    ...; without R0 (1, 2); without R1 (0, 2); without R2 (0, 1). ``source0``: see
+    :func:`reference_label`."""
     if n_refs < 2:
         raise InputError(f"reference subsets need at least 2 references, got {n_refs}")
     out = [("all", "all", -1, tuple(range(n_refs)))]
-    out += [(f"only {reference_label(m)}", "single", m, (m,)) for m in range(n_refs)]
-    out += [(f"without {reference_label(m)}", "leave-one-out", m,
+    out += [(f"only {reference_label(m, source0)}", "single", m, (m,)) for m in range(n_refs)]
+    out += [(f"without {reference_label(m, source0)}", "leave-one-out", m,
              tuple(j for j in range(n_refs) if j != m)) for m in range(n_refs)]
     return out
 
@@ -56,11 +72,13 @@ def reference_subsets(n_refs: int) -> list[tuple[str, str, int, tuple[int, ...]]
 # --------------------------------------------------------------------------------------------
 # (a) references as annotators
 # --------------------------------------------------------------------------------------------
-def rouge_per_reference(pairs: pd.DataFrame, *, progress: bool = False) -> dict[str, np.ndarray]:
+def rouge_per_reference(pairs: pd.DataFrame, *, dataset: str = "summeval",
+                        progress: bool = False) -> dict[str, np.ndarray]:
     """ROUGE-1/2/L as in ``metric_correlations.TABLE1_ROWS`` (F, no stemmer) against each reference alone.
 
     Args:
-        pairs: rows with ``summary`` and ``references``.
+        pairs: rows with ``summary`` and ``references`` (every row the same number M of them).
+        dataset: the data set's name in cache keys (:func:`sumeval.studies.study_data.cache_name`).
         progress: show progress bars.
 
     Returns:
@@ -73,7 +91,7 @@ def rouge_per_reference(pairs: pd.DataFrame, *, progress: bool = False) -> dict[
     out = {k: np.full((len(pairs), m), np.nan) for k in rows}
     for j in range(m):
         single = pairs.assign(references=[[r[j]] for r in pairs["references"]])
-        scored = mc.score_rows(single, rows, dataset=f"summeval-reference-{j}", progress=progress)
+        scored = mc.score_rows(single, rows, dataset=f"{dataset}-reference-{j}", progress=progress)
         for k in rows:
             out[k][:, j] = scored[k].to_numpy()
     return out
@@ -93,17 +111,58 @@ def summeval_per_reference(index_name: str, variants: Sequence[str], *, n_docs: 
     Returns:
         ``(pairs, {measure: array (n, 11)})``.
     """
+    pairs = summeval_pairs(n_docs)
+    return pairs, measures_per_reference(pairs, index_name, variants, rouge=rouge, progress=progress)
+
+
+def measures_per_reference(pairs: pd.DataFrame, index_name: str, variants: Sequence[str], *,
+                           rouge: bool = True, dataset: str = "summeval",
+                           progress: bool = False) -> dict[str, np.ndarray]:
+    """Every SERA variant (and ROUGE-1/2/L) of ``pairs`` against each of its references.
+
+    Args:
+        pairs: rows with ``summary`` and ``references``.
+        index_name: the SERA index, ``CORPUS:SIZE:SEED:BACKEND``.
+        variants: SERA variants.
+        rouge: add ROUGE-1/2/L (:func:`rouge_per_reference`).
+        dataset: the data set's name in cache keys.
+        progress: show progress bars.
+
+    Returns:
+        ``{measure: array (n, M)}``.
+    """
     from sumeval.retrieval.index import open_index
 
-    pairs = summeval_pairs(n_docs)
     per_ref = per_reference_scores(pairs, open_index(index_name, progress=progress), variants, progress=progress)
     if rouge:
-        per_ref.update(rouge_per_reference(pairs, progress=progress))
-    return pairs, per_ref
+        per_ref.update(rouge_per_reference(pairs, dataset=dataset, progress=progress))
+    return per_ref
+
+
+def reference_pairs(judgments, human: str) -> pd.DataFrame:
+    """The pairs of a judgments data set for section (a): ``doc_id, system, summary, references,
+    <human>``.
+
+    Raises:
+        InputError: a data set without references, or whose rows do not all have the same number
+            (at least 2) of references - a reference position must mean the same source in every
+            row for "each reference alone" to mean anything.
+    """
+    if "references" not in judgments.fields:
+        raise InputError(f"{judgments.name} has no references (map them with `sumeval data add ... "
+                         "--references-col COL`)")
+    counts = [len(r) if isinstance(r, list) else 0 for r in judgments.frame["references"]]
+    if min(counts) < 2 or len(set(counts)) > 1:
+        bad = next(i for i, c in enumerate(counts) if c < 2 or c != counts[0])
+        raise InputError(f"{judgments.name}: references as annotators need the same number (at least 2) "
+                         f"of references on every row; {judgments.location(bad)} has {counts[bad]}, "
+                         f"the first row {counts[0]}")
+    cols = ["doc_id", "system", "summary", "references", human]
+    return judgments.frame[cols].reset_index(drop=True)
 
 
 def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], human: str = "relevance",
-                        methods: Sequence[str] = METHODS) -> pd.DataFrame:
+                        methods: Sequence[str] = METHODS, source0: str | None = SUMMEVAL_R0) -> pd.DataFrame:
     """System-level correlations for every reference subset of :func:`reference_subsets`.
 
     Args:
@@ -111,13 +170,14 @@ def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], hum
         per_ref: measure -> (n, M) scores against each reference.
         human: the human column.
         methods: correlation methods.
+        source0: what reference 0 is (:func:`reference_label`; None on another data set than SummEval).
 
     Returns:
         ``subset, kind, reference, n_refs, metric, human, method, value, n``.
     """
     m = next(iter(per_ref.values())).shape[1]
     frames = []
-    for subset, kind, ref, cols in reference_subsets(m):
+    for subset, kind, ref, cols in reference_subsets(m, source0):
         scored = sera_frame(pairs, per_ref, cols)
         corr = system_correlations(scored, list(per_ref), human, methods)
         frames.append(corr.assign(subset=subset, kind=kind, reference=ref, n_refs=len(cols)))
@@ -125,21 +185,21 @@ def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], hum
     return out[["subset", "kind", "reference", "n_refs", "metric", "human", "method", "value", "n"]]
 
 
-def reference_effects(subsets: pd.DataFrame) -> pd.DataFrame:
+def reference_effects(subsets: pd.DataFrame, source0: str | None = SUMMEVAL_R0) -> pd.DataFrame:
     """Per (metric, method, reference): ``alone`` (correlation with that reference only),
     ``without`` (leave it out), ``all``, ``effect = all - without`` (> 0: the reference helps),
-    ``label``."""
+    ``label`` (:func:`reference_label`)."""
     allv = subsets[subsets["kind"] == "all"].set_index(["metric", "method"])["value"]
     alone = subsets[subsets["kind"] == "single"].set_index(["metric", "method", "reference"])["value"]
     without = subsets[subsets["kind"] == "leave-one-out"].set_index(["metric", "method", "reference"])["value"]
     out = pd.DataFrame({"alone": alone, "without": without}).reset_index()
     out["all"] = [allv[(m, meth)] for m, meth in zip(out["metric"], out["method"])]
     out["effect"] = out["all"] - out["without"]
-    out["label"] = out["reference"].map(reference_label)
+    out["label"] = out["reference"].map(lambda m: reference_label(m, source0))
     return out[["metric", "method", "reference", "label", "alone", "without", "all", "effect"]]
 
 
-def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
+def table3(effects: pd.DataFrame, select_by: str = "pearson", source0: str | None = SUMMEVAL_R0) -> pd.DataFrame:
     """Paper 001 Table 3 in our setting: per metric, the correlation with all references beside the
     correlation without the reference whose removal raises ``select_by`` the most (the "most
     unreliable annotator"; if no removal raises it, the one that lowers it least).
@@ -147,6 +207,7 @@ def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
     Args:
         effects: :func:`reference_effects`' frame.
         select_by: the method that picks the reference.
+        source0: what reference 0 is (:func:`reference_label`).
 
     Returns:
         ``metric, dropped, method, all, without_dropped, gain``.
@@ -156,7 +217,8 @@ def table3(effects: pd.DataFrame, select_by: str = "pearson") -> pd.DataFrame:
         sel = g[g["method"] == select_by]
         worst = int(sel.loc[sel["effect"].idxmin(), "reference"])
         for _, r in g[g["reference"] == worst].iterrows():
-            rows.append((metric, reference_label(worst), r["method"], r["all"], r["without"], r["without"] - r["all"]))
+            rows.append((metric, reference_label(worst, source0), r["method"], r["all"], r["without"],
+                         r["without"] - r["all"]))
     return pd.DataFrame(rows, columns=["metric", "dropped", "method", "all", "without_dropped", "gain"])
 
 
@@ -204,14 +266,99 @@ def worker_subset_litepyramid(judgments: pd.DataFrame, n_workers: Sequence[int],
     """
     from sumeval.datasets.realsumm import litepyramid_from_judgments
 
+    out = _subset_draws(judgments, lambda sel: litepyramid_from_judgments(sel, rule=rule), n_workers, n_draws, seed)
+    out = out.rename(columns={"litepyramid_recall": "litepyramid"})
+    return out[["n_workers", "draw", "doc_id", "system", "litepyramid"]]
+
+
+def _subset_draws(judgments: pd.DataFrame, score, n_workers: Sequence[int], n_draws: int,
+                  seed: int) -> pd.DataFrame:
+    """``score(rows)`` of all workers (``n_workers = 0``, draw 0), then of ``n`` workers drawn per
+    summary (:func:`draw_workers`), ``n_draws`` times for each ``n``, from one generator seeded
+    with ``seed`` (the draws in that order)."""
     rng = np.random.default_rng(seed)
-    frames = [litepyramid_from_judgments(judgments, rule=rule).assign(n_workers=0, draw=0)]
+    frames = [score(judgments).assign(n_workers=0, draw=0)]
     for n in n_workers:
         for d in range(n_draws):
             sel = draw_workers(judgments, int(n), rng)
-            frames.append(litepyramid_from_judgments(sel, rule=rule).assign(n_workers=int(n), draw=d))
-    out = pd.concat(frames, ignore_index=True).rename(columns={"litepyramid_recall": "litepyramid"})
-    return out[["n_workers", "draw", "doc_id", "system", "litepyramid"]]
+            frames.append(score(sel).assign(n_workers=int(n), draw=d))
+    return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------------------------
+# (b) on a judgments data set: its <human>/<annotator> columns
+# --------------------------------------------------------------------------------------------
+def annotator_judgments(judgments, human: str) -> pd.DataFrame:
+    """The individual scores of ``human``'s annotators, one row per (summary, annotator) scored:
+    ``doc_id, system, worker`` (the annotator column's name after ``/``), ``score``.
+
+    Raises:
+        InputError: ``human`` has no annotator columns.
+    """
+    cols = list(judgments.annotators.get(human, ()))
+    if not cols:
+        raise InputError(f"{judgments.name}: human column {human!r} has no annotator columns "
+                         f"(<human>/<annotator>); annotated: {', '.join(judgments.annotators) or 'none'}")
+    long = judgments.frame[["doc_id", "system", *cols]].melt(id_vars=["doc_id", "system"], var_name="worker",
+                                                            value_name="score")
+    long["worker"] = long["worker"].str.partition("/")[2]
+    return long.dropna(subset=["score"]).reset_index(drop=True)
+
+
+def mean_of_annotators(rows: pd.DataFrame, human: str) -> pd.DataFrame:
+    """``doc_id, system, <human>``: the mean of the annotators' ``score`` per summary (rows of
+    :func:`annotator_judgments`)."""
+    return rows.groupby(["doc_id", "system"], sort=False)["score"].mean().rename(human).reset_index()
+
+
+def annotator_subset_scores(rows: pd.DataFrame, human: str, n_workers: Sequence[int], n_draws: int, *,
+                            seed: int = 0) -> pd.DataFrame:
+    """The human score recomputed as the mean of ``n`` annotators drawn at random per summary,
+    ``n_draws`` times for each ``n`` (as :func:`worker_subset_litepyramid` for REALSumm's workers).
+
+    Args:
+        rows: :func:`annotator_judgments`' frame.
+        human: the human column's name (the name of the recomputed column).
+        n_workers, n_draws, seed: as :func:`worker_subset_litepyramid`.
+
+    Returns:
+        ``n_workers, draw, doc_id, system, <human>``; ``n_workers = 0``: the mean of all annotators.
+    """
+    out = _subset_draws(rows, lambda sel: mean_of_annotators(sel, human), n_workers, n_draws, seed)
+    return out[["n_workers", "draw", "doc_id", "system", human]]
+
+
+def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.DataFrame, human: str,
+                      methods: Sequence[str] = METHODS) -> pd.DataFrame:
+    """Leaving one annotator out: the system-level correlation of each measure with the mean of
+    all annotators and with the mean of the others.
+
+    Args:
+        measures: one row per summary with ``doc_id, system`` and the ``metrics`` columns.
+        metrics: the measure columns (higher is better).
+        rows: :func:`annotator_judgments`' frame.
+        human: the human column's name.
+        methods: correlation methods.
+
+    Returns:
+        ``metric, method, annotator, all, without, effect`` with ``effect = all - without``
+        (> 0: the annotator helps the measure agree with people), ``n`` (systems).
+    """
+    base = measures[["doc_id", "system", *metrics]]
+
+    def corr(scores: pd.DataFrame) -> pd.DataFrame:
+        merged = base.merge(scores, on=["doc_id", "system"], how="inner")
+        return system_correlations(merged, metrics, human, methods).set_index(["metric", "method"])
+
+    everyone = corr(mean_of_annotators(rows, human))
+    frames = []
+    for worker in dict.fromkeys(rows["worker"]):
+        without = corr(mean_of_annotators(rows[rows["worker"] != worker], human))
+        frames.append(pd.DataFrame({"annotator": worker, "all": everyone["value"], "without": without["value"],
+                                    "n": without["n"]}).reset_index())
+    out = pd.concat(frames, ignore_index=True)
+    out["effect"] = out["all"] - out["without"]
+    return out[["metric", "method", "annotator", "all", "without", "effect", "n"]]
 
 
 def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
@@ -241,24 +388,28 @@ def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int |
 
 
 def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyramids: pd.DataFrame,
-                        methods: Sequence[str] = METHODS, drop_systems: Sequence[str] = ("abs/bart_out",)) -> pd.DataFrame:
-    """System-level correlation of each measure with each recomputed LitePyramid.
+                        methods: Sequence[str] = METHODS, drop_systems: Sequence[str] = ("abs/bart_out",),
+                        human: str = "litepyramid") -> pd.DataFrame:
+    """System-level correlation of each measure with each recomputed LitePyramid (or human score).
 
     Args:
-        measures: :func:`realsumm_measures`' frame.
+        measures: :func:`realsumm_measures`' frame (or any frame of ``doc_id, system`` and the
+            metric columns).
         metrics: its metric columns.
-        litepyramids: :func:`worker_subset_litepyramid`'s frame.
+        litepyramids: :func:`worker_subset_litepyramid`'s frame (or
+            :func:`annotator_subset_scores`').
         methods: correlation methods.
         drop_systems: systems left out (``abs/bart_out``: its text is a copy of ``ext/bart_out``).
+        human: the recomputed human column.
 
     Returns:
         ``n_workers, draw, metric, method, value, n``.
     """
-    base = measures[~measures["system"].isin(drop_systems)].drop(columns=["litepyramid"], errors="ignore")
+    base = measures[~measures["system"].isin(drop_systems)].drop(columns=[human], errors="ignore")
     frames = []
     for (n, d), g in litepyramids.groupby(["n_workers", "draw"], sort=True):
-        merged = base.merge(g[["doc_id", "system", "litepyramid"]], on=["doc_id", "system"], how="inner")
-        corr = system_correlations(merged, metrics, "litepyramid", methods)
+        merged = base.merge(g[["doc_id", "system", human]], on=["doc_id", "system"], how="inner")
+        corr = system_correlations(merged, metrics, human, methods)
         frames.append(corr.assign(n_workers=n, draw=d))
     return pd.concat(frames, ignore_index=True)[["n_workers", "draw", "metric", "method", "value", "n"]]
 
@@ -268,6 +419,16 @@ def worker_summary(worker_corr: pd.DataFrame) -> pd.DataFrame:
     all workers, one value)."""
     g = worker_corr.groupby(["metric", "method", "n_workers"])["value"]
     return g.agg(["mean", "std", "min", "max", "count"]).rename(columns={"count": "draws"}).reset_index()
+
+
+def workers_table(summary: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
+    """:func:`worker_summary` as a table: one row per metric, one column per number of workers
+    drawn (then ``all``), cells the mean correlation (``method``) over the draws."""
+    sub = summary[summary["method"] == method]
+    wide = sub.pivot_table(index="metric", columns="n_workers", values="mean", sort=False)
+    wide = wide[[c for c in wide.columns if c > 0] + [c for c in wide.columns if c == 0]]
+    wide.columns = [str(c) if c > 0 else "all" for c in wide.columns]
+    return wide
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,8 +470,44 @@ def agreement(judgments: pd.DataFrame | None = None, *, include_experts: bool = 
 
         wide = load_summac_consistency_experts(wide=True)
         r = wide[["expert_1", "expert_2", "expert_3"]].to_numpy(float)
-        ip = float(np.nanmean(stats.inter_rater_pearson(r)))
-        for level in ("interval", "ordinal"):
-            rows.append(("SummEval experts' consistency (SummaC, 100 pairs)", r.shape[0], 3, level,
-                         stats.krippendorff_alpha(r, level), ip))
-    return pd.DataFrame(rows, columns=["data", "items", "raters", "level", "alpha", "mean_pearson_vs_others"])
+        rows += _rating_rows("SummEval experts' consistency (SummaC, 100 pairs)", r)
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+
+
+AGREEMENT_COLUMNS = ["data", "items", "raters", "level", "alpha", "mean_pearson_vs_others"]
+
+
+def _rating_rows(data: str, ratings: np.ndarray, levels: Sequence[str] = ("interval", "ordinal")) -> list[tuple]:
+    """Agreement rows of one (items, raters) array: Krippendorff's alpha at each level of
+    measurement and the mean inter-rater Pearson (each rater against the mean of the others;
+    :func:`sumeval.stats.inter_rater_pearson`)."""
+    from sumeval import stats
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # a rater without variance: NaN, left out
+        ip = float(np.nanmean(stats.inter_rater_pearson(ratings)))
+    return [(data, ratings.shape[0], ratings.shape[1], level, stats.krippendorff_alpha(ratings, level), ip)
+            for level in levels]
+
+
+def annotator_agreement(judgments, humans: Sequence[str] | None = None) -> pd.DataFrame:
+    """Agreement of the annotators of each human column that has ``<human>/<annotator>`` columns:
+    Krippendorff's alpha (interval and ordinal) and the mean inter-rater Pearson, over the
+    summaries at least one annotator scored.
+
+    Args:
+        judgments: a judgments data set.
+        humans: the human columns to look at (default: all with annotators).
+
+    Returns:
+        ``data, items, raters, level, alpha, mean_pearson_vs_others`` (``data``: ``"<name>: <human>"``);
+        empty when no human column has 2 or more annotator columns.
+    """
+    rows = []
+    for human, cols in judgments.annotators.items():
+        if (humans is not None and human not in humans) or len(cols) < 2:
+            continue
+        r = judgments.frame[list(cols)].to_numpy(float)
+        r = r[~np.isnan(r).all(axis=1)]
+        rows += _rating_rows(f"{judgments.name}: {human} ({', '.join(c.partition('/')[2] for c in cols)})", r)
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)

@@ -3,12 +3,16 @@ similarity - the similarity order of Eq.3 (Kendall tau-c between summary positio
 points in the text) over layer pairs against coherence, and Eq.4's local order tau_d over the
 distance d and the layer against coherence and consistency.
 
+On another judgments data set with texts (the study's ``dataset``; :func:`load_study_pairs`)
+the same figures are drawn against its human columns.
+
 Thin: the extraction is :mod:`sumeval.studies.summeval_extraction` and the sweep
 :mod:`sumeval.studies.layer_pairs` (the same cached sweep as ``estime_layers``).
 """
 from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
-                                         layer_pair_scores, local_order_correlations)
-from sumeval.studies.summeval_extraction import PARAMETER_RANGES, embedder, extract, load_pairs  # noqa: F401 (ranges: read by the runner)
+                                         layer_pair_scores, local_order_correlations, selection_human)
+from sumeval.studies.summeval_extraction import PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs  # noqa: F401 (ranges: read by the runner)
 
-__all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "embedder", "extract", "layer_pair_scores",
-           "layer_correlations", "local_order_correlations", "best_layer", "default_layer"]
+__all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
+           "layer_pair_scores", "layer_correlations", "local_order_correlations", "best_layer", "selection_human",
+           "default_layer"]

@@ -1,8 +1,10 @@
-"""The layer-pair sweep of paper 000 on SummEval, shared by the studies ``estime_layers`` (Fig.1,
-8, Table 1) and ``coherence_order`` (Fig.5, 6): ESTIME (Eq.1), ESTIME-soft (Eq.2) and the
+"""The layer-pair sweep of paper 000, shared by the studies ``estime_layers`` (Fig.1, 8,
+Table 1) and ``coherence_order`` (Fig.5, 6): ESTIME (Eq.1), ESTIME-soft (Eq.2) and the
 similarity order (Eq.3) for every (summary layer, text layer) pair, the local order tau_d (Eq.4)
-for every layer and distance, their correlations with the expert qualities, the best layer and
-the Table 1 rows.
+for every layer and distance, their correlations with the human columns (SummEval's expert
+qualities by default, or any judgments data set's, see
+:func:`sumeval.studies.summeval_extraction.load_study_pairs`), the best layer and the Table 1
+rows.
 
 Frames (tidy; documented columns)
 ---------------------------------
@@ -33,11 +35,13 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.similarity.scorers import default_layer
+from sumeval.studies.study_data import selection_human
 from sumeval.studies.summeval_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder, iter_documents,
                                                  pairs_key)
 
 __all__ = ["QUALITIES", "MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
-           "local_order_correlations", "best_layer", "default_layer", "table1_rows", "table1_beside_rouge"]
+           "local_order_correlations", "best_layer", "selection_human", "default_layer", "table1_rows",
+           "table1_beside_rouge"]
 
 #: the measures of the sweep, in the frames' column order
 MEASURES = ("estime_alarms", "estime_soft", "similarity_order")
@@ -262,20 +266,23 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
 
 
 def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int], *,
-                model: str, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+                model: str, n_boot: int = 1000, seed: int = 0, humans: Sequence[str] = QUALITIES,
+                paper: bool = True) -> pd.DataFrame:
     """ESTIME / ESTIME-soft rows of paper 000 Table 1 at the given (diagonal) layers.
 
     Args:
         scores: :func:`layer_pair_scores`' first frame.
-        pairs: the pairs with the four qualities.
+        pairs: the pairs with the human columns.
         layers: ``{"estime_alarms": k, "estime_soft": k2}``.
         model: the model's name, written in the ``model`` column (the paper used
             bert-large-uncased-whole-word-masking at layer 21).
         n_boot, seed: document-bootstrap intervals (:func:`sumeval.stats.correlate`).
+        humans: the human columns (SummEval: the four qualities).
+        paper: put the paper's numbers beside ours (only on SummEval, the paper's data).
 
     Returns:
-        The comparison frame of :func:`sumeval.studies.metric_correlations.compare` plus
-        ``layer`` and ``model``.
+        The comparison frame of :func:`sumeval.studies.metric_correlations.compare` (without
+        ``paper`` and ``diff`` when ``paper`` is False) plus ``layer`` and ``model``.
     """
     from sumeval import published, stats
     from sumeval.studies.metric_correlations import compare
@@ -286,10 +293,10 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         sub = scores[(scores["summary_layer"] == k) & (scores["text_layer"] == k)]
         vals = sub[["doc_id", "system", measure]].rename(columns={measure: label})
         vals[label] = vals[label] * SIGNS[measure]
-        wide, _ = _wide(vals, ["doc_id", "system"], pairs, QUALITIES)
-        ours = stats.correlate(wide, [label], list(QUALITIES), level="summary",
+        wide, _ = _wide(vals, ["doc_id", "system"], pairs, humans)
+        ours = stats.correlate(wide, [label], list(humans), level="summary",
                                methods=("spearman", "kendall_c"), n_boot=n_boot, seed=seed)
-        cmp = compare(ours, published.paper000_table1())
+        cmp = compare(ours, published.paper000_table1() if paper else None)
         cmp["layer"] = k
         frames.append(cmp)
     out = pd.concat(frames, ignore_index=True)

@@ -11,7 +11,8 @@ Frames (tidy; documented columns)
 - :func:`histogram_matrix` -> one source of the histogram as ``(edges, shares)``.
 
 The statistics are those of :mod:`sumeval.similarity.probe`, over the shared extraction
-(:mod:`sumeval.studies.summeval_extraction`).
+(:mod:`sumeval.studies.summeval_extraction`): SummEval's texts and summaries by default, or those
+of any judgments data set with texts (the study's ``dataset``; no human score is read).
 """
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.summeval_extraction import PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, pairs_key  # noqa: F401 (ranges: read by the runner)
+from sumeval.studies.summeval_extraction import PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, load_study_pairs, pairs_key  # noqa: F401 (ranges: read by the runner)
 
-__all__ = ["PARAMETER_RANGES", "load_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
+__all__ = ["PARAMETER_RANGES", "load_pairs", "load_study_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
 
 
 def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,

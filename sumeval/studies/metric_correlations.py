@@ -12,6 +12,16 @@
     its "ROUGE-L" is the summary-level LCS over sentences (rouge-score's rougeLsum); its JS-2 is
     the negated divergence.
 
+Both parts run on any judgments data set (:mod:`sumeval.studies.study_data`): part (a) on the
+study's ``dataset`` (SummEval by default), part (b) on its ``system_dataset`` (REALSumm by
+default). The papers' numbers are shown beside ours only on the paper's own data set. On another
+data set the reference-based rows need its ``references`` (without them those rows are left
+out, and said so; a summary without references stops the run naming it), the diagnostic row (which drops SummEval's CNN/DM highlight) is not shown, and
+the data set's precomputed measure columns and any measures named by the study's ``measures``
+(:mod:`sumeval.metrics.sources` syntax: a column, a registered measure, a ``module:Class``)
+join the rows. :func:`level_correlations` correlates every row at the input, system and global
+levels.
+
 Every function returns tidy frames; the notebook only draws and shows them.
 """
 from __future__ import annotations
@@ -19,10 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+import numpy as np
 import pandas as pd
 
 from sumeval import published
 from sumeval.cache import Store, cache_key
+from sumeval.errors import InputError
 
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
@@ -100,8 +112,13 @@ def score_rows(frame: pd.DataFrame, rows: Mapping[str, Row], *, dataset: str, pr
     """``frame`` (one row per summary: ``doc_id, system, summary, references``) plus one column
     per table row (named by the row label, sign applied).
 
-    Each distinct (measure, options, references) is scored once and cached under the data set,
-    the rows scored and the scorer's signature.
+    Each distinct (measure, options, references) is scored once and cached under ``dataset``
+    (the data set's name in cache keys, :func:`sumeval.studies.study_data.cache_name`), the rows
+    scored and the scorer's signature.
+
+    Raises:
+        InputError: a summary the scorer could not score (an empty summary, a row without
+            references), naming the rows.
     """
     from sumeval import metrics
 
@@ -118,20 +135,25 @@ def score_rows(frame: pd.DataFrame, rows: Mapping[str, Row], *, dataset: str, pr
                         first_reference=row.first_reference)
         scores = store.get_frame(key) if cache else None
         if scores is None:
-            records = [{"summary": s, "references": list(r)[row.first_reference:]}
+            records = [{"summary": s, "references": list(r or [])[row.first_reference:]}
                        for s, r in zip(out["summary"], out["references"])]
             scores, report = metrics.score_records(records, [scorer], progress=progress)
             if report:
-                raise ValueError(f"{dataset}: " + "; ".join(report.summary_lines()))
+                raise InputError(f"{dataset}: " + "; ".join(report.summary_lines()))
             store.put_frame(key, scores)
         for label in labels:
             out[label] = rows[label].sign * scores[rows[label].column].to_numpy()
     return out
 
 
-def compare(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
-    """Ours beside the paper: ``metric, human, level, method, ours, ci_low, ci_high, paper, diff, n``."""
-    merged = ours.rename(columns={"value": "ours"}).merge(
+def compare(ours: pd.DataFrame, paper: pd.DataFrame | None) -> pd.DataFrame:
+    """Ours beside the paper: ``metric, human, level, method, ours, ci_low, ci_high, paper, diff, n``;
+    without a paper (``None``: another data set than the paper's) ``paper`` and ``diff`` are
+    left out."""
+    merged = ours.rename(columns={"value": "ours"})
+    if paper is None:
+        return merged[["metric", "human", "level", "method", "ours", "ci_low", "ci_high", "n"]]
+    merged = merged.merge(
         paper[["metric", "human", "method", "value"]].rename(columns={"value": "paper"}),
         on=["metric", "human", "method"], how="left")
     merged["diff"] = merged["ours"] - merged["paper"]
@@ -150,47 +172,243 @@ def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mappin
     return pd.concat([paper, *extra], ignore_index=True)
 
 
+@dataclass
+class Part:
+    """One part of the study on one data set.
+
+    judgments : the data set (:class:`~sumeval.datasets.judgments.Judgments`)
+    humans : the human columns correlated with, in order
+    scored : ``judgments.frame`` plus one column per row of the table (sign applied)
+    comparison : :func:`compare`'s frame (with the paper's numbers only on the paper's data set)
+    metrics : the rows' labels, in order (the paper's rows, then the measures of ``measures``)
+    measures : the labels of the measures from ``measures`` (:mod:`sumeval.metrics.sources`)
+    signatures : ``{label: signature}`` of those measures
+    not_scored : rows those measures could not score (``row, doc_id, system, location, measure,
+        reason``); they are left out of the measure's correlations (NaN)
+    notes : what was left out and why, in words
+    paper : whether the paper's numbers are beside ours
+    """
+
+    judgments: Any
+    humans: list[str]
+    scored: pd.DataFrame
+    comparison: pd.DataFrame
+    metrics: list[str]
+    measures: list[str] = field(default_factory=list)
+    signatures: dict[str, str] = field(default_factory=dict)
+    not_scored: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    paper: bool = False
+
+
+def load_dataset(dataset: str = "summeval", humans: str = "", n_docs: int | None = None, *,
+                 needs: tuple[str, ...] = (), parameter: str = "dataset"):
+    """``(judgments, humans)`` of ``dataset`` (:func:`sumeval.studies.study_data.load`); the built-in
+    SummEval's qualities in the paper's order (:data:`QUALITIES`)."""
+    from sumeval.studies import study_data
+
+    return study_data.load(dataset, humans=humans, n_docs=n_docs, needs=needs, builtin_order=QUALITIES,
+                           parameter=parameter)
+
+
+def table1_rows(judgments, *, diagnostics: bool = True,
+                bertscore_model: str = BERTSCORE_MODEL) -> tuple[dict[str, Row], list[str]]:
+    """The paper-000 Table 1 rows computed on ``judgments``, and notes on the rows left out.
+
+    The diagnostic row (BLEU without SummEval's CNN/DM highlight) exists only on SummEval; every
+    row needs the summaries' references.
+    """
+    from sumeval.studies.study_data import is_builtin
+
+    if "references" not in judgments.fields:
+        return {}, [f"{judgments.name} has no references, so the reference-based rows (ROUGE, BLEU, "
+                    "BERTScore) are left out; map its references column with `sumeval data add ... "
+                    "--references-col COL` to add them"]
+    notes = []
+    diagnostic = dict(TABLE1_DIAGNOSTIC_ROWS) if diagnostics else {}
+    if diagnostic and not is_builtin(judgments, "summeval"):
+        notes.append("the diagnostic row 'BLEU (10 crowd refs)' drops SummEval's CNN/DM highlight "
+                     f"reference; {judgments.name} is not SummEval, so it is left out")
+        diagnostic = {}
+    return {**TABLE1_ROWS, **diagnostic, **bertscore_rows(bertscore_model)}, notes
+
+
+def measure_scores(judgments, measures: str | list[str] = "", *, module_path: str | list[str] = "",
+                   progress: bool = False):
+    """The measures of the study's ``measures`` parameter scored on ``judgments``
+    (:func:`sumeval.metrics.sources.resolve_measures` / :func:`~sumeval.metrics.sources.score_judgments`,
+    cached), or None when there are none.
+
+    Args:
+        judgments: the data set.
+        measures: measure specs, comma-separated or a list (a column of the data set, a
+            registered measure, a ``module:Class``; see :mod:`sumeval.metrics.sources`); empty:
+            the data set's precomputed measure columns (none for the built-in data sets).
+        module_path: folders searched first for a ``module:Class`` (comma-separated or a list).
+        progress: show progress bars.
+
+    Returns:
+        :class:`sumeval.metrics.sources.MeasureScores` (its ``frame`` aligned with
+        ``judgments.frame``, higher is better) or None.
+    """
+    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.studies.study_data import split_names
+
+    specs = split_names(measures) or list(judgments.measures)
+    if not specs:
+        return None
+    resolved = resolve_measures(specs, judgments, module_path=split_names(module_path))
+    return score_judgments(judgments, resolved, progress=progress)
+
+
+def _add_measures(part_scored: pd.DataFrame, rows: Mapping[str, Row], extra) -> list[str]:
+    """Put the measures' columns into ``part_scored`` (same row order); their labels."""
+    if extra is None:
+        return []
+    labels = list(extra.frame.columns)
+    clash = [m for m in labels if m in rows]
+    if clash:
+        raise InputError(f"measure {clash[0]!r} has the label of a row of the paper's table; rename "
+                         "the column or name the measure differently")
+    for label in labels:
+        part_scored[label] = extra.frame[label].to_numpy()
+    return labels
+
+
+def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = None,
+           n_boot: int = 1000, seed: int = 0, diagnostics: bool = True,
+           bertscore_model: str = BERTSCORE_MODEL, measures: str | list[str] = "",
+           module_path: str | list[str] = "", progress: bool = False) -> Part:
+    """Paper 000 Table 1 (pooled = global level, Spearman and Kendall tau-c) on ``dataset``.
+
+    The paper's rows (ROUGE, BLEU, BERTScore with ``bertscore_model``; ``""`` leaves BERTScore
+    out) plus the ``measures`` (:func:`measure_scores`). On SummEval the paper's numbers are
+    beside ours.
+
+    Raises:
+        InputError: a data set with fewer than 3 judged summaries for a human column
+            (:func:`sumeval.datasets.judgments.check_level`), or with nothing to correlate.
+    """
+    from sumeval import stats
+    from sumeval.datasets.judgments import check_level
+    from sumeval.studies.study_data import cache_name, is_builtin
+
+    judgments, hs = load_dataset(dataset, humans, n_docs)
+    for h in hs:
+        check_level(judgments, "global", h)
+    paper = is_builtin(judgments, "summeval")
+    rows, notes = table1_rows(judgments, diagnostics=diagnostics, bertscore_model=bertscore_model)
+    scored = (score_rows(judgments.frame, rows, dataset=cache_name(judgments), progress=progress) if rows
+              else judgments.frame.reset_index(drop=True).copy())
+    extra = measure_scores(judgments, measures, module_path=module_path, progress=progress)
+    labels = _add_measures(scored, rows, extra)
+    metrics = list(rows) + labels
+    if not metrics:
+        raise InputError(f"{judgments.name}: nothing to correlate: {'; '.join(notes)}, and it has no "
+                         "measure columns; name measures with the parameter measures=...")
+    ours = stats.correlate(scored, metrics, hs, level="summary", methods=("spearman", "kendall_c"),
+                           n_boot=n_boot, seed=seed)
+    table = None
+    if paper:
+        bert = bertscore_rows(bertscore_model)
+        table = _paper_rows(published.paper000_table1(), TABLE1_ROWS, {**TABLE1_DIAGNOSTIC_ROWS, **bert})
+    return Part(judgments, hs, scored, compare(ours, table), metrics, labels,
+                dict(extra.signatures) if extra else {}, list(extra.not_scored) if extra else [],
+                notes, paper)
+
+
+def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = None, n_boot: int = 1000,
+           seed: int = 0, progress: bool = False) -> Part:
+    """Paper 001 Table 2 (system level; Pearson, Spearman, Kendall tau-b) on ``dataset``: ROUGE-1-R,
+    ROUGE-2-R, ROUGE-L-F (summary-level LCS over the lines of summary and reference: REALSumm's
+    sentences) and JS-2 against its human columns. On REALSumm the paper's numbers are beside ours.
+
+    Raises:
+        InputError: a data set without references, or with fewer than 3 systems judged
+            (:func:`sumeval.datasets.judgments.check_level`).
+    """
+    from sumeval import stats
+    from sumeval.datasets.judgments import check_level
+    from sumeval.studies.study_data import cache_name, is_builtin
+
+    judgments, hs = load_dataset(dataset, humans, n_docs, needs=("summary", "references"),
+                                 parameter="system_dataset")
+    for h in hs:
+        check_level(judgments, "system", h)
+    scored = score_rows(judgments.frame, TABLE2_ROWS, dataset=cache_name(judgments), progress=progress)
+    ours = stats.correlate(scored, list(TABLE2_ROWS), hs, level="system",
+                           methods=("pearson", "spearman", "kendall_b"), n_boot=n_boot, seed=seed)
+    paper = is_builtin(judgments, "realsumm")
+    return Part(judgments, hs, scored, compare(ours, published.paper001_table2() if paper else None),
+                list(TABLE2_ROWS), paper=paper)
+
+
 def table1(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0, diagnostics: bool = True,
            bertscore_model: str = BERTSCORE_MODEL,
            progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paper 000 Table 1 rows (ROUGE, BLEU, BERTScore with ``bertscore_model``; ``""`` leaves
-    BERTScore out) on SummEval: ``(scored pairs, comparison)``."""
-    from sumeval import stats
-    from sumeval.datasets.summeval import load_summeval
-
-    bert = bertscore_rows(bertscore_model)
-    rows = {**TABLE1_ROWS, **(TABLE1_DIAGNOSTIC_ROWS if diagnostics else {}), **bert}
-    scored = score_rows(load_summeval(n_docs=n_docs), rows, dataset="summeval", progress=progress)
-    ours = stats.correlate(scored, list(rows), list(QUALITIES), level="summary",
-                           methods=("spearman", "kendall_c"), n_boot=n_boot, seed=seed)
-    paper = _paper_rows(published.paper000_table1(), TABLE1_ROWS, {**TABLE1_DIAGNOSTIC_ROWS, **bert})
-    return scored, compare(ours, paper)
+    BERTScore out) on SummEval: ``(scored pairs, comparison)`` (:func:`part_a`)."""
+    part = part_a("summeval", n_docs=n_docs, n_boot=n_boot, seed=seed, diagnostics=diagnostics,
+                  bertscore_model=bertscore_model, progress=progress)
+    return part.scored, part.comparison
 
 
 def table2(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0,
            progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Paper 001 Table 2 rows (ROUGE, JS-2) on REALSumm: ``(scored pairs, comparison)``."""
-    from sumeval import stats
-    from sumeval.datasets.realsumm import load_realsumm, load_realsumm_documents
-
-    pairs = load_realsumm(n_docs=n_docs).rename(columns={"litepyramid_recall": "litepyramid"})
-    # one sentence per line (REALSumm's <t> sentences): rougeLsum's summary-level LCS needs them;
-    # the other measures treat a newline as any other separator
-    ref_sentences = load_realsumm_documents(n_docs=n_docs).set_index("doc_id")["reference_sentences"]
-    pairs["summary"] = pairs["summary_sentences"].map("\n".join)
-    pairs["references"] = pairs["doc_id"].map(lambda d: ["\n".join(ref_sentences[d])])
-    scored = score_rows(pairs, TABLE2_ROWS, dataset="realsumm", progress=progress)
-    ours = stats.correlate(scored, list(TABLE2_ROWS), ["litepyramid"], level="system",
-                           methods=("pearson", "spearman", "kendall_b"), n_boot=n_boot, seed=seed)
-    return scored, compare(ours, published.paper001_table2())
+    """Paper 001 Table 2 rows (ROUGE, JS-2) on REALSumm: ``(scored pairs, comparison)`` (:func:`part_b`)."""
+    part = part_b("realsumm", n_docs=n_docs, n_boot=n_boot, seed=seed, progress=progress)
+    return part.scored, part.comparison
 
 
-def row_notes(bertscore_model: str = BERTSCORE_MODEL) -> pd.DataFrame:
-    """How each row is computed here, in words."""
-    table1_rows = {**TABLE1_ROWS, **TABLE1_DIAGNOSTIC_ROWS, **bertscore_rows(bertscore_model)}
-    items = [("Table 1", k, r.measure, r.note) for k, r in table1_rows.items()]
+def row_notes(bertscore_model: str = BERTSCORE_MODEL, part: Part | None = None) -> pd.DataFrame:
+    """How each row is computed here, in words (``part``: the rows of that part (a), and its
+    measures with their signatures; default: the rows on SummEval)."""
+    table1_rows_ = {**TABLE1_ROWS, **TABLE1_DIAGNOSTIC_ROWS, **bertscore_rows(bertscore_model)}
+    if part is not None:
+        table1_rows_ = {k: table1_rows_[k] for k in part.metrics if k in table1_rows_}
+    items = [("Table 1", k, r.measure, r.note) for k, r in table1_rows_.items()]
+    if part is not None:
+        items += [("Table 1", k, "measures", part.signatures.get(k, "")) for k in part.measures]
     items += [("Table 2", k, r.measure, r.note) for k, r in TABLE2_ROWS.items()]
     return pd.DataFrame(items, columns=["table", "row", "measure", "how"])
+
+
+#: the levels of :func:`level_correlations` -> the name :func:`sumeval.stats.correlate` uses
+LEVEL_NAMES = {"input": "document", "system": "system", "global": "summary"}
+
+
+def level_correlations(part: Part, *, methods=("spearman", "kendall_b"), n_boot: int = 0,
+                       seed: int = 0) -> tuple[pd.DataFrame, list[str]]:
+    """Every row of ``part`` at the **input** level (per document across its systems, then
+    averaged: SummEval's "summary level"), the **system** level (per-system means) and the
+    **global** level (all pairs pooled: paper 000's "summary level").
+
+    A level the data set cannot support for a human column (:func:`sumeval.datasets.judgments.check_level`:
+    fewer than 3 systems; a document with a single system) is left out, and the reason returned.
+
+    Returns:
+        ``(frame, skipped)``: ``metric, human, level (input | system | global), method, value,
+        ci_low, ci_high, n, n_skipped`` (document-bootstrap intervals), and one line per level left out.
+    """
+    from sumeval import stats
+    from sumeval.datasets.judgments import check_level
+
+    levels, skipped = [], []
+    for level in LEVEL_NAMES:
+        try:
+            for h in part.humans:
+                check_level(part.judgments, level, h)
+        except InputError as exc:
+            skipped.append(f"{level} level left out: {exc}")
+            continue
+        levels.append(level)
+    if not levels:
+        return pd.DataFrame(columns=["metric", "human", "level", "method", "value", "ci_low",
+                                     "ci_high", "n", "n_skipped"]), skipped
+    out = stats.correlate(part.scored, part.metrics, part.humans, level=[LEVEL_NAMES[lv] for lv in levels],
+                          methods=methods, n_boot=n_boot, seed=seed)
+    out["level"] = out["level"].map({v: k for k, v in LEVEL_NAMES.items()})
+    return out, skipped
 
 
 def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
@@ -202,3 +420,69 @@ def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
     frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_boot=n_boot, seed=seed)
               for level in ("summary", "document", "system")]
     return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Paper-ready tables
+# --------------------------------------------------------------------------------------------
+def _ordered_pivot(frame: pd.DataFrame, index: str, columns: list[str], value: str) -> pd.DataFrame:
+    """``frame`` pivoted to ``index`` x ``columns`` (a MultiIndex when several), rows and columns in
+    the order they first appear (not sorted).
+
+    Raises:
+        InputError: two rows of ``frame`` for one cell (the table would have to pick one).
+    """
+    dup = frame.duplicated([index, *columns], keep=False)
+    if dup.any():
+        first = frame.loc[dup, [index, *columns]].iloc[0].to_dict()
+        raise InputError(f"{int(dup.sum())} rows share a table cell (e.g. {first}); filter the frame to "
+                         f"one row per ({index}, {', '.join(columns)})")
+    wide = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="first", dropna=False)
+    rows = list(dict.fromkeys(frame[index]))
+    if len(columns) == 1:
+        cols = list(dict.fromkeys(frame[columns[0]]))
+    else:
+        cols = pd.MultiIndex.from_tuples(list(dict.fromkeys(map(tuple, frame[columns].to_numpy()))),
+                                         names=columns)
+    return wide.reindex(index=rows, columns=cols)
+
+
+def correlation_table(comparison: pd.DataFrame, *, columns: tuple[str, ...] = ("human", "method"),
+                      value: str = "ours", index: str = "metric",
+                      higher_is_better: bool | Mapping[Any, bool] = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A long frame of numbers (correlations, or any score) as a paper-ready table: one row per
+    ``index`` value (a metric), one column per ``columns`` combination (e.g. (human, method)),
+    cells ``value``; with the paper's numbers (a ``paper`` column with values) each row gets a
+    second row ``(metric, "paper")``.
+
+    Args:
+        comparison: long frame with ``index``, ``columns``, ``value`` and optionally ``paper``.
+        columns, value, index: what makes the table's columns, cells and rows (in the order they
+            first appear).
+        higher_is_better: the direction of every column, or a mapping column -> direction
+            (columns left out of the mapping get no bold; :func:`sumeval.tables.best_mask`).
+
+    Returns:
+        ``(table, bold)``: the table, and where the best of each column among our rows is (the
+        paper's rows are never bold). Feed both to ``ctx.save_table``.
+    """
+    from sumeval.tables import best_mask
+
+    ours = _ordered_pivot(comparison, index, list(columns), value)
+    ours.index.name = index
+    bold = best_mask(ours, higher_is_better=higher_is_better)
+    if "paper" not in comparison or comparison["paper"].isna().all():
+        return ours, bold
+    paper = _ordered_pivot(comparison, index, list(columns), "paper")
+    values, masks, rows = [], [], []
+    for name in ours.index:
+        values.append(ours.loc[name].to_numpy(float))
+        masks.append(bold.loc[name].to_numpy(bool))
+        rows.append((name, "ours"))
+        if paper.loc[name].notna().any():
+            values.append(paper.loc[name].to_numpy(float))
+            masks.append(np.zeros(ours.shape[1], dtype=bool))
+            rows.append((name, "paper"))
+    rows = pd.MultiIndex.from_tuples(rows, names=[index, "source"])
+    return (pd.DataFrame(values, index=rows, columns=ours.columns),
+            pd.DataFrame(masks, index=rows, columns=ours.columns))

@@ -1,12 +1,15 @@
-"""SummEval pairs and the one extraction the three paper-000 studies share (``layer_probing``,
-``estime_layers``, ``coherence_order``).
+"""The pairs and the one extraction the three paper-000 studies share (``layer_probing``,
+``estime_layers``, ``coherence_order``): SummEval's by default, or any judgments data set with
+summaries and texts (the studies' ``dataset`` parameter, :mod:`sumeval.studies.study_data`).
 
-Every SummEval text and summary is embedded once by the masked-embedding engine
+Every text and summary is embedded once by the masked-embedding engine
 (:func:`sumeval.lm.get_embedder`: every layer from the same forward passes, cached on disk per
 text); the studies read the cached arrays one document at a time (a text and its summaries), so
 memory holds one document's arrays.
 
-- :func:`load_pairs` -> SummEval pairs: ``doc_id, system, summary, text, <4 qualities>``.
+- :func:`load_study_pairs` -> :class:`StudyPairs`: the pairs (``doc_id, system, summary, text,
+  <human columns>``; SummEval's four qualities by default), the data set and its human columns;
+  :func:`load_pairs` -> the pairs alone.
 - :func:`embedder` -> the shared engine (same options, so the same cache entries).
 - :func:`extract` -> dict of what the extraction did (counts, token-forwards, seconds).
 - :func:`documents`, :func:`iter_documents` -> the pairs grouped by document, as texts or as
@@ -20,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
 
 import pandas as pd
 
@@ -35,7 +39,7 @@ PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means al
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
                     "n_boot": (">=0", "0 for no intervals")}
 
-__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "load_pairs", "embedder", "extract", "documents", "iter_documents",
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs", "embedder", "extract", "documents", "iter_documents",
            "pairs_key", "cached_frame", "n_selectable_layers"]
 
 #: the qualities in the paper's column order (paper 000 Table 1)
@@ -46,35 +50,103 @@ STORE = "paper000_studies"
 SCHEME = "paper000-studies/v2"
 
 
-def load_pairs(n_docs: int = 0, n_systems: int = 0, text_words: int = 0) -> pd.DataFrame:
-    """SummEval pairs of the first documents and systems.
+@dataclass(frozen=True)
+class StudyPairs:
+    """The pairs a paper-000 study embeds, and where they come from.
+
+    pairs : ``doc_id, system, summary, text`` and the human columns used (SummEval: its four
+        qualities, alphabetical, as this frame always had them)
+    judgments : the data set restricted to those rows (:class:`~sumeval.datasets.judgments.Judgments`)
+    humans : the human columns in the order the study shows them (SummEval: :data:`QUALITIES`)
+    """
+
+    pairs: pd.DataFrame
+    judgments: Any
+    humans: list[str]
+
+    @property
+    def is_summeval(self) -> bool:
+        """Whether the pairs are the built-in SummEval's (the paper's data: comparisons apply)."""
+        return self.judgments.format == "builtin" and self.judgments.name == "summeval"
+
+
+def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int = 0, n_systems: int = 0,
+                     text_words: int = 0, levels: Sequence[str] = ("global",)) -> StudyPairs:
+    """The pairs of the first documents and systems of a judgments data set.
 
     Args:
-        n_docs: the first that many documents in file order (0: all 100).
-        n_systems: the first that many systems in :data:`sumeval.datasets.summeval.SYSTEMS`
-            order (0: all 16).
-        text_words: > 0 keeps only the first that many white-space words of each article (smoke
-            runs only: the numbers then describe truncated articles).
+        dataset: a data set name (``summeval``, a user's added with ``sumeval data add``) or an
+            absolute path (:func:`sumeval.studies.study_data.load`); it needs ``summary`` and
+            ``text``.
+        humans: its human columns to use, comma-separated (empty: all).
+        n_docs: at most the first that many documents, in order of first appearance (0: all).
+        n_systems: the first that many systems in order of first appearance (SummEval:
+            :data:`sumeval.datasets.summeval.SYSTEMS` order; 0: all).
+        text_words: > 0 keeps only the first that many white-space words of each text (smoke
+            runs only: the numbers then describe truncated texts).
+        levels: correlation levels the study computes; each is checked for every human column
+            on the rows kept (:func:`sumeval.datasets.judgments.check_level`).
 
     Returns:
-        Columns ``doc_id, system, summary, text, coherence, consistency, fluency, relevance``.
+        :class:`StudyPairs`.
 
     Raises:
-        InputError: ``n_systems`` or ``text_words`` out of range.
+        InputError: ``n_systems`` or ``text_words`` out of range, a data set without summaries
+            or texts, a level the rows kept cannot support.
     """
-    from sumeval.datasets.summeval import SYSTEMS, load_summeval
+    from dataclasses import replace
 
-    if n_systems < 0 or n_systems > len(SYSTEMS):
-        raise InputError(f"n_systems must be 0 (all) or 1..{len(SYSTEMS)}, got {n_systems}")
-    frame = load_summeval(n_docs=n_docs or None)
-    if n_systems:
-        frame = frame[frame["system"].isin(SYSTEMS[:n_systems])]
+    from sumeval.datasets.judgments import check_level, systems_missing_documents
+    from sumeval.studies import study_data
+
     if text_words < 0:
         raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
+    judgments, hs = study_data.load(dataset, humans=humans, n_docs=n_docs or None, needs=("summary", "text"),
+                                    builtin_order=QUALITIES)
+    systems = judgments.systems
+    if n_systems < 0 or n_systems > len(systems):
+        raise InputError(f"n_systems must be 0 (all) or 1..{len(systems)} ({judgments.name} has "
+                         f"{len(systems)} systems), got {n_systems}")
+    frame = judgments.frame
+    _check_texts(judgments)
+    if n_systems:
+        frame = frame[frame["system"].isin(systems[:n_systems])]
     if text_words:
         frame = frame.assign(text=frame["text"].map(lambda t: " ".join(t.split()[:text_words])))
-    cols = ["doc_id", "system", "summary", "text", "coherence", "consistency", "fluency", "relevance"]
-    return frame[cols].reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
+    cols = ["doc_id", "system", "summary", "text", *(h for h in judgments.humans if h in hs)]
+    kept = replace(judgments, frame=frame, locations=None,
+                   systems_missing_documents=systems_missing_documents(frame))
+    for level in levels:
+        for h in hs:
+            check_level(kept, level, h)
+    return StudyPairs(frame[cols], kept, hs)
+
+
+def _check_texts(judgments) -> None:
+    """Every row has a summary and a text, and the rows of a document share one text (the study
+    embeds each document's text once)."""
+    frame = judgments.frame
+    for field in ("summary", "text"):
+        missing = [i for i, v in enumerate(frame[field]) if not isinstance(v, str)]
+        if missing:
+            where = ", ".join(judgments.location(i) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
+            raise InputError(f"{judgments.name}: {len(missing)} row(s) have no {field!r} ({where}); this "
+                             f"study embeds the {field} of every summary: fill it in or drop those rows")
+    texts = frame.groupby("doc_id", sort=False)["text"].nunique()
+    if (texts > 1).any():
+        doc = texts[texts > 1].index[0]
+        rows = [judgments.location(i) for i in range(len(frame)) if frame.at[i, "doc_id"] == doc][:5]
+        raise InputError(f"{judgments.name}: document {doc!r} has {int(texts[doc])} different texts "
+                         f"({', '.join(rows)}); every summary of a document must come with the same text")
+
+
+def load_pairs(n_docs: int = 0, n_systems: int = 0, text_words: int = 0, *, dataset: str = "summeval",
+               humans: str = "") -> pd.DataFrame:
+    """The pairs frame of :func:`load_study_pairs` (SummEval by default: ``doc_id, system, summary,
+    text, coherence, consistency, fluency, relevance``), with no level checked."""
+    return load_study_pairs(dataset, humans=humans, n_docs=n_docs, n_systems=n_systems,
+                            text_words=text_words, levels=()).pairs
 
 
 def embedder(model: str = DEFAULT_MODEL, precision: str = "fp32"):
