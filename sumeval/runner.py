@@ -97,12 +97,15 @@ class Study:
         """The figures the study promises (:meth:`promised`)."""
         return self.promised(FIGURES_KEY)
 
-    def missing(self, written: Sequence[str], kind: str = FIGURES_KEY) -> list[str]:
-        """The promised names of ``kind`` that none of the ``written`` files (paths) matches."""
+    def missing(self, written: Sequence[str], kind: str = FIGURES_KEY, skipped: Sequence[str] = ()) -> list[str]:
+        """The promised names of ``kind`` that none of the ``written`` files (paths) matches and
+        that the run did not declare ``skipped`` (``ctx.skip``: a name or the promise itself)."""
         import fnmatch
 
         stems = {Path(f).stem for f in written}
-        return [p for p in self.promised(kind) if not any(fnmatch.fnmatchcase(s, p) for s in stems)]
+        return [p for p in self.promised(kind)
+                if not any(fnmatch.fnmatchcase(s, p) for s in stems)
+                and not any(s == p or fnmatch.fnmatchcase(s, p) for s in skipped)]
 
     def missing_figures(self, written: Sequence[str]) -> list[str]:
         """The promised figure names that none of the ``written`` files (paths) matches."""
@@ -544,7 +547,8 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     if status == "ok" and not results:
         status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
     for kind in PROMISE_KEYS:
-        missing = study.missing(results.get(kind, []), kind) if status == "ok" else []
+        missing = (study.missing(results.get(kind, []), kind, list(results.get("skipped_outputs") or {}))
+                   if status == "ok" else [])
         if missing:
             status, error = "failed", (f"the notebook finished without writing the promised {kind[:-1]}(s) "
                                        f"{', '.join(missing)} (the '{kind}' list of {study.params_file.name})")
@@ -556,6 +560,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         cell_durations_s=_cell_durations(executed),
         figures=results.get("figures", []),
         tables=results.get("tables", []),
+        skipped_outputs=results.get("skipped_outputs", {}),
         provenance=results.get("provenance", {}),
         data_files=results.get("provenance", {}).get("data_files", {}),
     )

@@ -59,6 +59,7 @@ class StudyContext:
     params: dict[str, Any] = field(default_factory=dict)
     figures: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -102,6 +103,15 @@ class StudyContext:
         self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
         return written
 
+    def skip(self, names: str | list[str], reason: str) -> None:
+        """Declare promised figures or tables (names or the params file's patterns) that this run
+        does not write, and why (e.g. the data set has no references): the runner accepts them as
+        kept promises, and ``results.json`` records the reason."""
+        if not reason:
+            raise ValueError("a skipped output needs its reason")
+        for name in [names] if isinstance(names, str) else names:
+            self.skipped[name] = reason
+
     def record(self, **items: Any) -> None:
         """Record provenance (model identity, data checksums, device ...) for the manifest."""
         self.provenance.update(_jsonable(items))
@@ -120,6 +130,7 @@ class StudyContext:
             "results": _jsonable(results),
             "figures": self.figures,
             "tables": self.tables,
+            "skipped_outputs": self.skipped,
             "provenance": _jsonable(prov),
         }
         return atomic_write_json(self.run_dir / "results.json", payload)

@@ -156,6 +156,25 @@ def test_a_promised_table_not_written_fails_the_run(tmp_path, monkeypatch):
     assert manifest["status"] == "failed" and manifest["tables"] == []
 
 
+def test_a_promise_the_run_declares_skipped_is_kept(tmp_path, monkeypatch):
+    import nbformat as nbf
+
+    study = _copy_tiny(tmp_path, monkeypatch, "figures: [line, fig9_*]\ntables: [agreement]\nsmoke: {x: 2}\n")
+    nb = nbf.read(study.notebook, as_version=4)
+    nb.cells[-1].source = ("ctx.skip(['fig9_*', 'agreement'], 'the data set has no annotators')\n"
+                           + nb.cells[-1].source)
+    nbf.write(nb, study.notebook)
+    res = runner.run_study("tiny", "smoke", run_id="t-skip")
+    manifest = json.loads((res.run_dir / "manifest.json").read_text())
+    assert res.ok and manifest["skipped_outputs"] == {"fig9_*": "the data set has no annotators",
+                                                      "agreement": "the data set has no annotators"}
+    # a skip of another name does not excuse a promise
+    nb.cells[-1].source = nb.cells[-1].source.replace("'agreement'", "'other'")
+    nbf.write(nb, study.notebook)
+    with pytest.raises(NotebookFailed, match="promised table.*agreement"):
+        runner.run_study("tiny", "smoke", run_id="t-skip2")
+
+
 def test_stale_tables_are_pruned_with_stale_figures(fixture_studies):
     from sumeval.paths import figures_dir
 
