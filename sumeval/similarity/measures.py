@@ -14,7 +14,7 @@ paper 000                      formula                                 implement
 point of similarity, Sec.2     ``b(i) = argmax_a (e_i . e'_a)``        :func:`layer_pair_points`
 ESTIME, Sec.2 Eq.1             ``sum_{i in M} [t_i != t'_{b(i)}]``     :func:`scores_from_points`
 ESTIME-soft, Sec.2 Eq.2        ``(1/N) sum_i cos(phi_i, phi'_{b(i)})`` :func:`scores_from_points`
-similarity order, Sec.5.1 Eq.3 ``tau_c((i)_i, (b(i))_i)``              :func:`.order.kendall_tau_c_rows`
+similarity order, Sec.5.1 Eq.3 ``tau_c((i)_i, (b(i))_i)``              :func:`.order.similarity_order_rows`
 local order, Sec.5.2 Eq.4      ``tau_d``: pairs with ``|i - j| <= d``  :func:`.order.local_order_profile`
 =============================  ======================================  ============================
 
@@ -33,12 +33,12 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.similarity.shapes import as_ndim
-from sumeval.similarity.order import (_points_1d, kendall_tau_c_rows, local_order_profile, local_order_tau,
+from sumeval.similarity.order import (_points_1d, similarity_order_rows, local_order_profile, local_order_tau,
                                       similarity_order)
 
 __all__ = [
     "points_of_similarity", "layer_pair_points", "in_text_mask", "raw_cosines", "scores_from_points",
-    "estime_alarms", "estime_soft", "similarity_order", "kendall_tau_c_rows", "local_order_profile",
+    "estime_alarms", "estime_soft", "similarity_order", "similarity_order_rows", "local_order_profile",
     "local_order_tau", "sweep_layers", "undefined_reason", "POINT_BACKENDS",
 ]
 
@@ -185,7 +185,7 @@ def scores_from_points(P: np.ndarray, summary_tokens: np.ndarray, text_tokens: n
       words (the paper; the reference code before July 2023 averaged over M only). Higher is
       better.
     - ``similarity_order`` (Eq.3, Sec.5.1): Kendall tau-c between the summary positions
-      ``0..N-1`` and ``b(i)`` (:func:`kendall_tau_c_rows`); NaN when N < 2 or all ``b(i)``
+      ``0..N-1`` and ``b(i)`` (:func:`similarity_order_rows`); NaN when N < 2 or all ``b(i)``
       are equal.
 
     Args:
@@ -221,7 +221,7 @@ def scores_from_points(P: np.ndarray, summary_tokens: np.ndarray, text_tokens: n
         raise InputError(f"in_text has shape {mask.shape}; expected ({n},)")
     alarms, adjusted, all_tok = _alarms(st[None, None, :] != tt[P], mask)
     out.update(alarms=alarms, alarms_adjusted=adjusted, alarms_alltokens=all_tok)
-    out["similarity_order"] = kendall_tau_c_rows(P.reshape(ls * lt, n)).reshape(ls, lt)
+    out["similarity_order"] = similarity_order_rows(P.reshape(ls * lt, n)).reshape(ls, lt)
     if want_soft:
         if raw_cos is None:
             if phi_text is None:

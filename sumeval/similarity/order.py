@@ -1,9 +1,10 @@
-"""The order of the points of similarity (Vasilyev & Bohannon, paper 000, Sec.5): pure numpy.
+"""The order of the points of similarity (Vasilyev & Bohannon, paper 000, Sec.5).
 
 - Eq.3 (Sec.5.1), the *similarity order*: Kendall tau-c between the summary positions
   ``(i)_{i=1..N}`` and their points of similarity ``(b(i))_{i=1..N}`` in the text,
   ``b(i) = argmax_a (e_i . e'_a)`` (:func:`sumeval.similarity.measures.layer_pair_points`).
-  One implementation, over rows: :func:`kendall_tau_c_rows`; one summary: :func:`similarity_order`.
+  One implementation, over rows: :func:`similarity_order_rows` (the tau-c of
+  :func:`sumeval.stats.kendall_tau_rows`); one summary: :func:`similarity_order`.
   The paper correlates it with expert coherence; the ``coherence`` scorer reports it.
 - Eq.4 (Sec.5.2), the *local order* ``tau_d``: the same positions and points, counting only the
   pairs of positions at most ``d`` apart, ``tau_d = (n_c - n_d) / n_t``. One implementation, for
@@ -17,8 +18,9 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.similarity.shapes import as_ndim
+from sumeval.stats import kendall_tau_rows
 
-__all__ = ["kendall_tau_c_rows", "similarity_order", "local_order_profile", "local_order_tau"]
+__all__ = ["similarity_order_rows", "similarity_order", "local_order_profile", "local_order_tau"]
 
 
 def _points_1d(points: np.ndarray) -> np.ndarray:
@@ -28,44 +30,29 @@ def _points_1d(points: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Eq.3
 # --------------------------------------------------------------------------------------------
-def kendall_tau_c_rows(y: np.ndarray) -> np.ndarray:
-    """Kendall tau-c between ``0..N-1`` and each row of ``y``, vectorised (Eq.3's tau).
-
-    ``tau_c = 2 (P - Q) / (N^2 (m - 1) / m)`` with P - Q the concordant minus discordant pairs and
-    m = min(N, number of distinct values in the row): scipy's ``kendalltau(variant="c")`` when x
-    has no ties (Stuart 1953).
+def similarity_order_rows(points: np.ndarray) -> np.ndarray:
+    """The similarity order (paper 000 Sec.5.1, Eq.3) of each row of ``points``: Kendall tau-c
+    between the positions ``0..N-1`` and the row, by :func:`sumeval.stats.kendall_tau_rows` (the
+    one vectorised Kendall tau; Stuart's tau-c ``2 (P - Q) / (N^2 (m - 1) / m)`` with
+    m = min(N, distinct values of the row), scipy's ``kendalltau(variant="c")``).
 
     Args:
-        y: (K, N) values, one row per sequence.
+        points: (K, N) points ``b(i)``, one row per layer pair (say).
 
     Returns:
         (K,) float; NaN for rows with N < 2 or all values equal.
 
-    >>> kendall_tau_c_rows(np.array([[0, 2, 1, 3]])).round(4).tolist()
-    [0.6667]
+    >>> similarity_order_rows(np.array([[0, 2, 1, 3], [3, 2, 1, 0]])).round(4).tolist()
+    [0.6667, -1.0]
     """
-    y = as_ndim(y, 2, "y must be 2-d (rows, N)")
-    k, n = y.shape
-    out = np.full(k, np.nan)
-    if n < 2:
-        return out
-    iu, ju = np.triu_indices(n, 1)
-    s = np.zeros(k, dtype=np.int64)
-    step = max(1, 4_000_000 // max(1, len(iu)))  # bound memory: rows per block
-    for r0 in range(0, k, step):
-        blk = y[r0:r0 + step]
-        s[r0:r0 + step] = np.sign(blk[:, ju].astype(np.int64) - blk[:, iu].astype(np.int64)).sum(axis=1)
-    srt = np.sort(y, axis=1)
-    distinct = 1 + (np.diff(srt, axis=1) != 0).sum(axis=1)
-    m = np.minimum(distinct, n)
-    ok = m > 1
-    out[ok] = 2.0 * s[ok] / (n * n * (m[ok] - 1) / m[ok])
-    return out
+    P = as_ndim(points, 2, "points must be 2-d (rows, N)")
+    positions = np.broadcast_to(np.arange(P.shape[1], dtype=np.float64), P.shape)
+    return kendall_tau_rows(positions, P)[1]
 
 
 def similarity_order(points: np.ndarray) -> float:
     """The order of the points of similarity (paper 000 Sec.5.1, Eq.3): Kendall tau-c between the
-    summary positions ``0..N-1`` and ``b(i)`` (:func:`kendall_tau_c_rows` on one row).
+    summary positions ``0..N-1`` and ``b(i)`` (:func:`similarity_order_rows` on one row).
 
     The paper correlates it with expert coherence; the ``coherence`` scorer reports it.
 
@@ -78,7 +65,7 @@ def similarity_order(points: np.ndarray) -> float:
     >>> similarity_order(np.array([0, 2, 1, 3]))  # 5 concordant, 1 discordant: 2 (5 - 1) / (16 * 3/4)
     0.6666666666666666
     """
-    return float(kendall_tau_c_rows(_points_1d(points)[None, :])[0])
+    return float(similarity_order_rows(_points_1d(points)[None, :])[0])
 
 
 # --------------------------------------------------------------------------------------------
