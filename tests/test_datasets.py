@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from sumeval.datasets import realsumm, registry, summeval
+from sumeval import hashing
 from sumeval.errors import DataNotFoundError, InputError
 
 SMALL = "realsumm/raw/selected_documents.md"  # a small registered file (905 bytes)
@@ -198,8 +199,8 @@ def test_verification_cache_is_used_and_invalidated(tmp_path, monkeypatch, fresh
     copy, good = _corrupt_copy(tmp_path / "data")
     monkeypatch.setenv("SUMEVAL_DATA", str(tmp_path / "data"))
     calls = []
-    real = registry.sha256_file
-    monkeypatch.setattr(registry, "sha256_file", lambda p, *a, **k: calls.append(p) or real(p, *a, **k))
+    real = hashing.sha256_file
+    monkeypatch.setattr(hashing, "sha256_file", lambda p, *a, **k: calls.append(p) or real(p, *a, **k))
 
     assert registry.locate(SMALL) == copy.resolve()
     assert len(calls) == 1

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, NamedTuple
 
 from sumeval.errors import InputError
+from sumeval.hashing import update_with_file
 
 __all__ = [
     "Document", "Corpus", "open_corpus", "builtin_corpora", "CORPORA", "CORPUS_GROUPS",
@@ -154,12 +155,6 @@ def _read_folder(folder: Path) -> Iterator[Document]:
         yield Document(rel[: -len(".txt")], p.stem, text)
 
 
-def _sha256_file(path: Path, h: "hashlib._Hash") -> None:
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-
-
 # --------------------------------------------------------------------------------------------
 # the corpus object
 # --------------------------------------------------------------------------------------------
@@ -197,7 +192,7 @@ class Corpus:
         h = hashlib.sha256(self.name.encode("utf-8"))
         for p in self.files:
             h.update(b"\0" + str(p.name).encode("utf-8") + b"\0")
-            _sha256_file(p, h)
+            update_with_file(h, p)
         return h.hexdigest()
 
     def __repr__(self) -> str:

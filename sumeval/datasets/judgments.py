@@ -954,7 +954,7 @@ def list_datasets() -> list[dict[str, Any]]:
 def verify_user_datasets() -> list[dict[str, str]]:
     """Check every user data set's file: ``[{name, path, status, error}]``, status ``ok``,
     ``missing`` or ``changed`` (never raises for those)."""
-    from sumeval.datasets.registry import sha256_file
+    from sumeval.hashing import sha256_file
     from sumeval.datasets.user_datasets import read_registry
 
     out = []

@@ -56,6 +56,7 @@ import pandas as pd
 
 from sumeval.datasets.registry import locate
 from sumeval.errors import InputError
+from sumeval.text import SENTENCE_TAG
 
 __all__ = [
     "DATA_FILE",
@@ -113,7 +114,6 @@ SCU_ANNOTATION_FILES: dict[str, str] = {
 #: Systems whose JSONL entry is a verbatim copy of another system's (upstream defect).
 DUPLICATE_SYSTEMS: dict[str, str] = {"abs/bart_out": "ext/bart_out"}
 
-_TAG = re.compile(r"</?t>")
 _SPACE = re.compile(r"\s+")
 
 
@@ -128,7 +128,7 @@ def tags_to_sentences(text: str) -> list[str]:
     >>> tags_to_sentences("<t> a . </t> <t> cut off")
     ['a .', 'cut off']
     """
-    parts = (_SPACE.sub(" ", p).strip() for p in _TAG.split(text))
+    parts = (_SPACE.sub(" ", p).strip() for p in SENTENCE_TAG.split(text))
     return [p for p in parts if p]
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from sumeval.errors import InputError, ModelNotFoundError
-from sumeval.hashing import sha256_file
+from sumeval.hashing import remembered_sha256
 
 __all__ = [
     "DEFAULT_MODEL", "FAST_MODEL", "ModelSpec", "LoadedModel", "VocabularyMismatchError",
@@ -161,25 +161,6 @@ def resolve_model(name_or_path: str | os.PathLike[str] | ModelSpec) -> ModelSpec
     return ModelSpec(name=name, path=folder, source="hub-cache", hf_id=name, revision=folder.name)
 
 
-def _file_sha256(path: Path) -> str:
-    """sha256 of a file, memoised in the cache by (path, size, mtime)."""
-    from sumeval.cache import Store, cache_key
-
-    st = path.stat()
-    store = Store("model_fingerprints")
-    key = cache_key(include_version=False, path=str(path.resolve()), size=st.st_size,
-                    mtime_ns=st.st_mtime_ns)
-    got = store.get_json(key)
-    if got is not None:
-        return got["sha256"]
-    digest = sha256_file(path)
-    try:
-        store.put_json(key, {"path": str(path), "sha256": digest})
-    except OSError:  # a read-only cache only costs a re-hash
-        pass
-    return digest
-
-
 def model_fingerprint(folder: str | os.PathLike[str]) -> str:
     """sha256 over a model folder's config, tokenizer files and weight files (by content).
 
@@ -187,7 +168,8 @@ def model_fingerprint(folder: str | os.PathLike[str]) -> str:
         folder: the model folder (the one holding ``config.json``).
 
     Returns:
-        64 hex digits; weight files are hashed through a cache memoised by path, size and mtime.
+        64 hex digits; weight files are hashed once per (path, size, mtime)
+        (:func:`sumeval.hashing.remembered_sha256`).
 
     Raises:
         ModelNotFoundError: when the folder holds no weight file.
@@ -204,7 +186,7 @@ def model_fingerprint(folder: str | os.PathLike[str]) -> str:
         raise ModelNotFoundError(f"model folder {str(folder)!r} has no weight file "
                                  f"(looked for {', '.join(_WEIGHT_FILES)})")
     for p in weights:
-        h.update(p.name.encode() + b"\0" + _file_sha256(p).encode())
+        h.update(p.name.encode() + b"\0" + remembered_sha256(p).encode())
     return h.hexdigest()
 
 

@@ -16,6 +16,8 @@ from typing import Sequence
 
 import numpy as np
 
+from sumeval.errors import InputError
+
 FIELDS = ("summary", "text", "references")
 
 
@@ -33,6 +35,56 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.summaries)
+
+
+#: the most entries a scorer's per-text memo holds before it starts again
+MEMO_LIMIT = 200_000
+
+
+def remember(memo: dict, key: str, value: object, limit: int = MEMO_LIMIT) -> object:
+    """Store ``value`` under ``key`` in a scorer's per-text memo and return it; a memo grown past
+    ``limit`` entries is emptied first (memory stays bounded on long runs).
+
+    >>> memo = {}
+    >>> remember(memo, "a cat", ["a", "cat"]), len(memo)
+    (['a', 'cat'], 1)
+    """
+    if len(memo) > limit:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def batch_references(name: str, batch: Batch) -> Sequence[Sequence[str]]:
+    """The reference lists of ``batch`` for the measure ``name``.
+
+    Raises:
+        InputError: the batch carries no references.
+    """
+    if batch.references is None:
+        raise InputError(f"{name} needs references; the batch has none")
+    return batch.references
+
+
+def reference_list(name: str, summary: str, references: str | Sequence[str]) -> Sequence[str]:
+    """The references of one summary as a list (a lone string is one reference).
+
+    Args:
+        name: the measure, for the message.
+        summary: the summary scored, for the message.
+        references: a string or a sequence of strings.
+
+    Raises:
+        InputError: no reference.
+
+    >>> reference_list("bleu", "a cat", "the cat")
+    ['the cat']
+    """
+    if isinstance(references, str):
+        references = [references]
+    if not references:
+        raise InputError(f"{name}: no references given for summary {summary[:60]!r}")
+    return references
 
 
 class Scorer(abc.ABC):

@@ -137,7 +137,7 @@ class BertScoreScorer(Scorer):
                                    "layer": self.layer, "idf": False, "multi_ref": "max",
                                    "baseline": "none"}
         if self.rescale_with_baseline:
-            from sumeval.datasets.registry import sha256_file
+            from sumeval.hashing import sha256_file
 
             opts["baseline"] = sha256_file(self.baseline_path)[:12]
         return opts

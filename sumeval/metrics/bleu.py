@@ -18,9 +18,9 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list, remember
+from sumeval.text import strip_sentence_tags
 
-_TAG_RE = re.compile(r"</?t>")
 TOKENIZERS = ("split", "treebank", "words")
 SMOOTHINGS = tuple(f"method{i}" for i in range(8))
 
@@ -98,23 +98,17 @@ class BleuScorer(Scorer):
         """The tokens BLEU compares (cached per distinct text)."""
         hit = self._cache.get(text)
         if hit is None:
-            t = _TAG_RE.sub(" ", text) if self.strip_tags else text
+            t = strip_sentence_tags(text) if self.strip_tags else text
             if self.lowercase:
                 t = t.lower()
-            hit = self._tok(t)
-            if len(self._cache) > 200_000:
-                self._cache.clear()
-            self._cache[text] = hit
+            hit = remember(self._cache, text, self._tok(t))
         return hit
 
     def score_one(self, summary: str, references: Sequence[str]) -> float:
         """BLEU of ``summary`` against all ``references`` together."""
         from nltk.translate.bleu_score import sentence_bleu
 
-        if isinstance(references, str):
-            references = [references]
-        if not references:
-            raise InputError(f"bleu: no references given for summary {summary[:60]!r}")
+        references = reference_list(self.name, summary, references)
         weights = (1.0 / self.max_n,) * self.max_n
         with warnings.catch_warnings():
             # NLTK warns when an n-gram order has no match (the score is then 0 without smoothing)
@@ -124,7 +118,5 @@ class BleuScorer(Scorer):
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         """Score ``batch``: array of shape (n,) of BLEU in [0, 1]."""
-        if batch.references is None:
-            raise InputError("bleu needs references; the batch has none")
-        values = [self.score_one(s, refs) for s, refs in zip(batch.summaries, batch.references)]
+        values = [self.score_one(s, refs) for s, refs in zip(batch.summaries, batch_references(self.name, batch))]
         return {self.name: np.asarray(values, dtype=float)}

@@ -36,7 +36,8 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list, remember
+from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
 
 # NLTK's English stopword list (the 179-word version of nltk_data's `stopwords` corpus, 2018-2023),
 # embedded so that no corpus download is needed. Entries with an apostrophe never match \w+ tokens.
@@ -53,8 +54,6 @@ hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't sh
 shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
 """.split())
 
-_TAG_SENT_RE = re.compile(r"<t>(.*?)</t>", re.S)
-_TAG_RE = re.compile(r"</?t>")
 _WORD_RE = re.compile(r"\w+")
 MULTI_REF = ("mean", "pooled")
 
@@ -156,10 +155,10 @@ class JensenShannonScorer(Scorer):
     # ---------------------------------------------------------------- preprocessing
     def tokens(self, text: str) -> list[str]:
         """Tokens of ``text`` as compared: ``\\w+`` runs per sentence, stemmed, lowercased."""
-        sents = _TAG_SENT_RE.findall(text) if "<t>" in text else [text]
+        sents = tagged_sentences(text) if has_sentence_tags(text) else [text]
         out: list[str] = []
         for s in sents:
-            for w in _WORD_RE.findall(_TAG_RE.sub(" ", s)):
+            for w in _WORD_RE.findall(strip_sentence_tags(s)):
                 if self._stemmer is not None:
                     st = self._stem_memo.get(w)
                     if st is None:
@@ -181,19 +180,12 @@ class JensenShannonScorer(Scorer):
             grams = (tuple(toks[i:i + self.n]) for i in range(len(toks) - self.n + 1))
             if stop:
                 grams = (g for g in grams if any(t not in stop for t in g))
-        counts = Counter(grams)
-        if len(self._cache) > 200_000:
-            self._cache.clear()
-        self._cache[text] = counts
-        return counts
+        return remember(self._cache, text, Counter(grams))
 
     # ---------------------------------------------------------------- scoring
     def score_one(self, summary: str, references: Sequence[str]) -> float:
         """JS divergence of ``summary`` to ``references`` (strings; for ``against="text"``, [text])."""
-        if isinstance(references, str):
-            references = [references]
-        if not references:
-            raise InputError(f"{self.name}: no references given for summary {summary[:60]!r}")
+        references = reference_list(self.name, summary, references)
         p = distribution(self.ngram_counts(summary))
         if self.multi_ref == "pooled" and len(references) > 1:
             pooled: Counter = Counter()
@@ -210,8 +202,6 @@ class JensenShannonScorer(Scorer):
                 raise InputError(f"{self.name} (against='text') needs texts; the batch has none")
             others: Sequence[Sequence[str]] = [[t] for t in batch.texts]
         else:
-            if batch.references is None:
-                raise InputError(f"{self.name} needs references; the batch has none")
-            others = batch.references
+            others = batch_references(self.name, batch)
         values = [self.score_one(s, refs) for s, refs in zip(batch.summaries, others)]
         return {self.name: np.asarray(values, dtype=float)}

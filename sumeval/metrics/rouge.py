@@ -40,10 +40,9 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list
+from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
 
-_TAG_RE = re.compile(r"</?t>")
-_TAG_SENT_RE = re.compile(r"<t>(.*?)</t>", re.S)
 # a sentence ends at . ! or ? (possibly followed by closing quotes / brackets) before whitespace
 _SENT_END_RE = re.compile(
     r"(?:(?<=[.!?])|(?<=[.!?][\"'`)\]])|(?<=[.!?][\"'`)\]][\"'`)\]]))\s+"
@@ -91,11 +90,6 @@ def _word_re():
     return _WORD_RE
 
 
-def strip_tags(text: str) -> str:
-    """Remove ``<t>`` and ``</t>`` sentence tags (REALSumm / CNN-DM style) from ``text``."""
-    return _TAG_RE.sub(" ", text)
-
-
 def split_sentences(text: str, method: str = "auto") -> list[str]:
     """Split ``text`` into sentences for ROUGE-Lsum.
 
@@ -115,18 +109,18 @@ def split_sentences(text: str, method: str = "auto") -> list[str]:
     if method not in SENTENCE_SPLITS:
         raise InputError(f"sentence_split={method!r} is not one of {SENTENCE_SPLITS}")
     if method == "auto":
-        method = "tags" if "<t>" in text else ("newline" if "\n" in text.strip() else "regex")
+        method = "tags" if has_sentence_tags(text) else ("newline" if "\n" in text.strip() else "regex")
     if method == "tags":
-        sents = _TAG_SENT_RE.findall(text) or [strip_tags(text)]
+        sents = tagged_sentences(text) or [strip_sentence_tags(text)]
     elif method == "newline":
-        sents = strip_tags(text).split("\n")
+        sents = strip_sentence_tags(text).split("\n")
     elif method == "regex":
-        sents = _SENT_END_RE.split(strip_tags(text))
+        sents = _SENT_END_RE.split(strip_sentence_tags(text))
     else:
         import nltk
 
         try:
-            sents = nltk.sent_tokenize(strip_tags(text))
+            sents = nltk.sent_tokenize(strip_sentence_tags(text))
         except LookupError as err:
             raise InputError(
                 "sentence_split='nltk' needs NLTK's punkt data, which is not installed; "
@@ -235,11 +229,9 @@ class RougeScorer(Scorer):
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         """Score ``batch``: arrays of shape (n,) of P, R, F in [0, 1]."""
-        if batch.references is None:
-            raise InputError(f"{self.name} needs references; the batch has none")
         n = len(batch)
         out = np.zeros((n, 3))
-        for i, (summary, refs) in enumerate(zip(batch.summaries, batch.references)):
+        for i, (summary, refs) in enumerate(zip(batch.summaries, batch_references(self.name, batch))):
             out[i] = self.score_one(summary, refs)
         cols = self.columns()
         return {cols[k]: out[:, k].copy() for k in range(3)}
@@ -247,10 +239,7 @@ class RougeScorer(Scorer):
     # ---------------------------------------------------------------- computation
     def score_one(self, summary: str, references: Sequence[str]) -> tuple[float, float, float]:
         """(P, R, F) of ``summary`` against ``references`` (a non-empty list of strings)."""
-        if isinstance(references, str):
-            references = [references]
-        if not references:
-            raise InputError(f"{self.name}: no references given for summary {summary[:60]!r}")
+        references = reference_list(self.name, summary, references)
         pred = self._prepared(summary)
         scores = np.array([self._pair(self._prepared(r), pred) for r in references], dtype=float)
         if self.aggregate == "mean":
@@ -272,7 +261,7 @@ class RougeScorer(Scorer):
         if self.variant == "rougeLsum":
             value = [self._tokens(s) for s in split_sentences(text, self.sentence_split)]
         else:
-            tokens = self._tokens(strip_tags(text) if self.strip_tags else text)
+            tokens = self._tokens(strip_sentence_tags(text) if self.strip_tags else text)
             value = tokens if self._n is None else rouge_scorer._create_ngrams(tokens, self._n)
         if len(self._cache) >= self._cache_size:
             self._cache.clear()

@@ -69,6 +69,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.hashing import sha256_file
 from sumeval.metrics.base import FIELDS, Scorer
 
 __all__ = ["MeasureSpec", "MeasureScores", "ENTRY_POINT_GROUP", "resolve_measures", "score_judgments",
@@ -275,7 +276,7 @@ def _class_identity(cls: type, path: str) -> dict[str, str]:
     with contextlib.suppress(TypeError, OSError):
         file = inspect.getsourcefile(cls)
         if file:
-            source = hashlib.sha256(Path(file).read_bytes()).hexdigest()[:16]
+            source = sha256_file(file)[:16]
     return {"class": path, "version": str(version or "unversioned"), "source_sha": source}
 
 

@@ -26,7 +26,6 @@
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -42,6 +41,7 @@ import numpy as np
 from sumeval.cache import Store, atomic_write_json, cache_key
 from sumeval.datasets.corpora import Corpus, open_corpus
 from sumeval.errors import InputError
+from sumeval.hashing import sha256_file
 from sumeval.paths import cache_dir
 
 __all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes",
@@ -290,17 +290,9 @@ def _load(spec: IndexSpec, folder: Path, corpus: Corpus, *, root: Path | None,
     return WhooshIndex(spec, folder, ids, meta)
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _file_digests(folder: Path) -> dict[str, str]:
     """``{relative path: sha256}`` of every file under ``folder`` (``docs.npz``, ``whoosh/...``)."""
-    return {f.relative_to(folder).as_posix(): _sha256(f)
+    return {f.relative_to(folder).as_posix(): sha256_file(f)
             for f in sorted(folder.rglob("*")) if f.is_file() and f.name not in (_BUILDING, _COMPLETE)}
 
 
@@ -321,7 +313,7 @@ def verify_index(folder: Path) -> str | None:
         return f"COMPLETE is unreadable ({type(exc).__name__})"
     want_meta = next((ln.split("sha256=", 1)[1] for ln in complete if ln.startswith("meta.json sha256=")), None)
     try:
-        if want_meta is not None and _sha256(folder / "meta.json") != want_meta:
+        if want_meta is not None and sha256_file(folder / "meta.json") != want_meta:
             return "meta.json differs from the sha256 recorded in COMPLETE"
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -332,7 +324,7 @@ def verify_index(folder: Path) -> str | None:
         f = folder / rel
         if not f.is_file():
             return f"{rel} is missing"
-        if _sha256(f) != want:
+        if sha256_file(f) != want:
             return f"{rel} differs from the sha256 recorded in meta.json"
     try:
         with np.load(folder / "docs.npz", allow_pickle=False) as z:
@@ -468,7 +460,7 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
             "files": _file_digests(tmp),
         }
         atomic_write_json(tmp / "meta.json", meta)
-        (tmp / _COMPLETE).write_text(f"{spec.key()}\nmeta.json sha256={_sha256(tmp / 'meta.json')}\n",
+        (tmp / _COMPLETE).write_text(f"{spec.key()}\nmeta.json sha256={sha256_file(tmp / 'meta.json')}\n",
                                      encoding="utf-8")
         try:
             os.replace(tmp, folder)

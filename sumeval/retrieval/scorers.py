@@ -21,7 +21,6 @@ and a summary all of whose references have empty queries is not scored.
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -29,6 +28,7 @@ import numpy as np
 
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
+from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, _tagger_id, reformulate, reformulate_cached
 from sumeval.retrieval.sera import sera, sera_dis
@@ -53,10 +53,6 @@ MEASURES: dict[str, tuple[int, bool, str]] = {
 }
 
 
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-
-
 def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw", depth: int = 10, *,
                    root: "str | Path | None" = None, progress: bool = False,
                    use_cache: bool = True) -> tuple[list[list[str]], list[bool]]:
@@ -70,7 +66,7 @@ def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw",
     key = cache_key(kind="retrieved-lists", index=index.key, reformulation=reformulation, depth=depth,
                     tagger=_tagger_id(reformulation))
     cached: dict[str, Any] = (store.get_json(key) or {}) if use_cache else {}
-    shas = [_sha(t) for t in texts]
+    shas = [sha256_text(t, 32) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
     if todo:
         todo_texts = [t for _, t in todo]

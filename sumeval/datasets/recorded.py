@@ -1,0 +1,235 @@
+"""The data sets sumeval reads, as recorded: each one's files with their sha256 and size (computed
+from the shared copy), the public repository (and commit) the files were taken from, the licence
+and a one-line description. :mod:`sumeval.datasets.registry` locates and verifies them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+__all__ = ["DatasetInfo", "DATASETS"]
+
+# ------------------------------------------------------------------------------------------
+# Recorded files: relpath -> (sha256, size in bytes). Computed from /work/shared/data.
+# ------------------------------------------------------------------------------------------
+_FILES_SUMMEVAL = {
+    "summeval/summac_consistency_3experts_100.json": ("5a0615322704d8e75870221573619031b8b37777fd08039e6a5eed37f7df9c6e", 286185),
+    "summeval/summeval_docs_100.jsonl": ("edb41746cca52caf9d387819363f9236ebd054c35f4fc2fe15c7dde768a0a384", 696441),
+    "summeval/summeval_pairs_1600.jsonl": ("c57ec95bd4f3ec5466e7cce8c952c2c0b54dc3a93f33e2bf25c248234b8b07aa", 889556),
+}
+_FILES_REALSUMM = {
+    "realsumm/LICENSE.txt": ("9ba9550ad48438d0836ddab3da480b3b69ffa0aac7b7878b5a0039e7ab429411", 18657),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/banditsumm_out.csv": ("497d4ae8c33c5b556ee2c76d22a2f51ae8423600dbb230adeef2a2a03149415a", 331226),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/bart_out_Batch_crowd_3.csv": ("52cf232a353d8f9d42874f1bbe1faf2f6c49ab0c1eff34e39faf8bdc0536ad43", 332373),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/bottom_up_out_Batch_crowd_3.csv": ("40de01a56e32ed4580b15262db3f3510b273fce79b999328c4cafada47cd20ac", 310541),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/fast_abs_rl_out_rerank_Batch_crowd_3.csv": ("81b2386d80c3e5b8828124f3ed8e209586f11860da5761025dabd21fb5132d79", 353880),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/neusumm_out_Batch_crowd_3.csv": ("b7b80d4078f5775534668a9c203e87acd5ca7213119845746e62e31873038d2e", 355834),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/presumm_out_abs_Batch_crowd_3.csv": ("888526a9fe93aaf492faa34b58432efb1e52df584a61605fee3f5d32aa69fbd0", 321299),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/presumm_out_ext_abs_Batch_crowd_3.csv": ("b523774b8224905c63812e7a35275edbf3c1163aecafdafc9aafbbbf70539de8", 319919),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/presumm_out_trans_abs_Batch_crowd_3.csv": ("6e92ad09482d8fdd6fc8bfe79f9d6b64f39d6193b1408c820c32a7d8f670bf7e", 350131),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/ptr_generator_out_pointer_gen_cov_Batch_crowd_3.csv": ("bdcedc51e4ff0be255023fb2c8906307c2eb71da14fd75893b979a89aff8f681", 329463),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/semsim_out_Batch_crowd_3.csv": ("fa349f2f5085d4f9249810ab12a62b6c7dc7b2d52ce20b9404b47183c8236eb4", 335936),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/t5_out_11B_Batch_crowd_3.csv": ("b08abe3ea378bc6cd2dab4c22a9b287c63ce33b7e07ea31c8a8309640dcfd1a8", 312194),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/t5_out_base_Batch_crowd_3.csv": ("cb690d8010a658ffdbaea40279baee8bace2a23a57b413bf08901992aa08e142", 301767),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/t5_out_large_Batch_crowd_3.csv": ("a26b45f44a020c5a1c2cc2c4f9a797323a455de9a28d471724465d64a39866f9", 300561),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/two_stage_rl_out_Batch_crowd_3.csv": ("25b85b104ceaf4a2e40ee21416725e15e671e4c2f8d4328ed74beabe8ee0456a", 313714),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/unilm_out_v1_Batch_crowd_3.csv": ("f119b5340fb3d6b00cdc87b0857e21308716d7c88c20a8fc8ece64a6e6dbc7be", 319806),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_abs_systems/unilm_out_v2_Batch_crowd_3.csv": ("e9d6945a51a12cab4f8443c32eab1f6b868540b23335cf4b337bd20051b8b5fc", 300132),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/bart_out.csv": ("97b87555738529f8ac96e1ca951878620565b432da69696596cf5341395f5f87", 336669),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/heter_graph_out.csv": ("3e5cb213f144ed854039349146e23741e56947fec2626a60e0417243535cc31e", 335411),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/matchsumm_out.csv": ("70391b6d2ef50a467789ae8e753425df78b0ab4fdbab16f30414cc0a06414d18", 337573),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/pnbert_out_bert_lstm_pn.csv": ("abc990d41c6928833495c31fe3f165001d081e115e3433d90860660611b5220c", 352170),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/pnbert_out_bert_lstm_pn_rl.csv": ("bb70ccd3bd38e5491b9495b136587824ae3f180c0802ea2315d51c1a87d8f354", 345850),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/pnbert_out_bert_tf_pn.csv": ("9c5fadf0c4157554ba5b8f40425d2dd03b2c0439d0494adb7be7b004cd8c8359", 337327),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/pnbert_out_bert_tf_sl.csv": ("f170dd6e054094c55debefb3aaea12e01ab830cb99d1b60392a5fb9ee97dde79", 344211),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/pnbert_out_lstm_pn_rl.csv": ("3324b27b8627e05603c2f30cad6165755f0b50583cfbea6eb847052f72774ff6", 335070),
+    "realsumm/raw/SCU_annotations/SCU_rating_results_ext_systems/refresh_out.csv": ("57c266f09e2f14afe9944f98d15493a8422f15eaab0b585baebd84e1b26a28bf", 388365),
+    "realsumm/raw/SCUs_list.csv": ("14687dd57562cbd4e72dc26ff29f90dee71023fa6616bf53dc80d373fa10e4c0", 97893),
+    "realsumm/raw/selected_documents.md": ("163943dfa248a82aa24912f339b32cb9e61cc387ceda9e75116173dba3a88aed", 905),
+    "realsumm/raw/src.txt": ("38f4cfb9a815317cf01bead7e71d4e41b9ac8c536b750bcddcbc5dc942146c85", 385017),
+    "realsumm/realsumm_100x25.jsonl": ("0ee0cdc19c0553b67e8dcc5b9270cf04341f5cf3a5fd2a5edefb818ca9ea3b94", 2118418),
+}
+_FILES_NIPS = {
+    "ordering/nips/README.NSEG.md": ("d4cc47d4e603dd3574f6393f88e33806d44a1482d26efb535147eac5d4e904d3", 869),
+    "ordering/nips/test.eg": ("e1c519d7db979a1eaed03cb92af4ac239f61340803a98fc1984bcf4d27623d43", 40344),
+    "ordering/nips/test.lower": ("c5dfd0728055e738fab11c7915a3498063b8e7dd67c97ccaf75318937f2fc3a0", 399974),
+    "ordering/nips/train.eg": ("ba3758caa3559a828e2f1e7a7a69333f52bd1512ba1fabd348a15c643a16466c", 254133),
+    "ordering/nips/train.lower": ("d42582368635d0fb423738530c86e7d11e633b191dae5aa380b15e65427124e1", 2436469),
+    "ordering/nips/val.eg": ("b950d548ef621873043cd7209a0f7663a4c5fbccdc5435488f54aa6143788bad", 47009),
+    "ordering/nips/val.lower": ("ce8f232bb4a5becfefab728de6b1f8f20a8d1bc19142335c9e55da7344155401", 439528),
+}
+_FILES_SIND = {
+    "ordering/sind/LICENSE.repo-MIT": ("fe4458c30c9edb425bed3c905c9162e94ca2bb5ea021fd3e0fb64096d0c155a7", 1071),
+    "ordering/sind/dev.tsv": ("12da6bc53af95a231034ea158fa2c7778a9900ac3ec335d97810d276d8d09701", 1478873),
+    "ordering/sind/test.tsv": ("31796da0e61fdf43229e0300be19f6810f68d77bbaaeb627adcc41be645d7b09", 1483034),
+}
+_FILES_ROC = {
+    "ordering/roc/LICENSE.repo-MIT": ("7a4348bcc838ef3811ad96475d975869ba6104bfec46572b371fa34482defdb5", 1107),
+    "ordering/roc/test.tsv": ("258c44ccafeead151abd5834c590afea6a9879443bb46b9c967791bd5e37928b", 2253861),
+    "ordering/roc/valid.tsv": ("2b6bfe3cf471a41ec84ecace9c0277591f0cf69f3cc590bb5a3a6e0b3b89a4ae", 2254755),
+}
+_FILES_WIKIPEDIA2015 = {
+    "corpora/wikipedia/enwiki2015_early_jasonfeng_cap4k.jsonl.gz": ("64f8b301e0a65b851a2b41353e9f9a40b8215aee07bdcdb257abc6ee4a4a84c5", 32876840),
+}
+_FILES_WIKIPEDIA2018 = {
+    "corpora/wikipedia/enwiki2018_newarticles_vibhas.jsonl.gz": ("8b60187f4ffafb8c4dc828661024eeca0432f418666d5e2820c57e1da3b11882", 22147339),
+}
+_FILES_REUTERS21578 = {
+    "corpora/news/reuters21578/README.txt": ("eb669045dd883c56cb5a96da1848c3380bc6371894c5663709a46776e3262a96", 36388),
+    "corpora/news/reuters21578/reuters21578.jsonl.gz": ("48e11f68819cfd614a7cd39698024d62ae121d372ef6966bd10bc87cfc6b6e56", 7283194),
+}
+_FILES_20NEWSGROUPS = {
+    "corpora/news/20newsgroups/20news_bydate.jsonl.gz": ("f09e26034a5204959d129f78b60be7ad43debff6e985dd6054c77706730b2f63", 13868440),
+}
+_FILES_BBC2005 = {
+    "corpora/news/bbc2005/README.TXT": ("eea76164b59389dd8e7267d30cd3680afa001143be2df8fc0631c8c991dd150b", 598),
+    "corpora/news/bbc2005/bbc_news_2225.jsonl.gz": ("69c8df9f329c3f3b5c6890c4f96f27e4b2bfe95d66a7d528bb5b450778cd25c9", 1883734),
+}
+_FILES_SLOGANS = {
+    "slogans/LICENSE": ("0c7e2741235b26b77f201fd176442214b019ee614c603270aa8adee1f93b19af", 1068),
+    "slogans/slogans.csv": ("296120ba141d0232eddf7b159ae171b26a39b78d45b706b8067d245ad3da847a", 641068),
+}
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    """One data set: where it comes from, under which terms, and its files.
+
+    ``files`` maps a path relative to a data folder to ``(sha256, size in bytes)``.
+    ``source`` names the public repository and commit the files were taken from (the files
+    are that repository's files, or converted from them into JSONL without changing their
+    content); ``original`` names the data set's own home where it differs.
+    """
+
+    name: str
+    description: str
+    source: str
+    license: str
+    files: Mapping[str, tuple[str, int]]
+    original: str = ""
+    citation: str = ""
+
+    @property
+    def folders(self) -> list[str]:
+        """The top folders of the data set's files (e.g. ``["summeval"]``)."""
+        return sorted({str(Path(p).parent) for p in self.files})
+
+    @property
+    def size(self) -> int:
+        """Total size of the data set's files in bytes."""
+        return sum(size for _, size in self.files.values())
+
+    def how_to_obtain(self) -> str:
+        """One sentence telling a user where to get the files."""
+        text = f"get it from {self.source}"
+        if self.original:
+            text += f" (original: {self.original})"
+        return text + f"; licence: {self.license}"
+
+
+DATASETS: dict[str, DatasetInfo] = {
+    d.name: d
+    for d in [
+        DatasetInfo(
+            name="summeval",
+            description="SummEval: 100 CNN/DM test articles x 16 systems with expert coherence, "
+            "consistency, fluency and relevance (mean of 3 experts), 11 references each, and "
+            "100 pairs with the 3 individual expert consistency scores (SummaC).",
+            source="https://github.com/neulab/BARTScore/tree/248f511c (SUM/SummEval/data.pkl) and "
+            "https://github.com/tingofurro/summac/tree/46056e54 (data/summeval.json)",
+            license="Apache-2.0 (redistributing repositories); SummEval annotations MIT",
+            original="https://github.com/Yale-LILY/SummEval",
+            citation="Fabbri et al. 2021, SummEval: Re-evaluating Summarization Evaluation, TACL",
+            files=_FILES_SUMMEVAL,
+        ),
+        DatasetInfo(
+            name="realsumm",
+            description="REALSumm: 100 CNN/DM test articles x 25 systems (14 abstractive, 11 "
+            "extractive) with LitePyramid recall, plus the SCU lists and the crowd workers' "
+            "per-summary SCU judgments (raw/).",
+            source="https://github.com/neulab/REALSumm/tree/a5900e3e (scores_dicts/*.pkl, "
+            "human_annotations/)",
+            license="CC BY 4.0",
+            citation="Bhandari et al. 2020, Re-evaluating Evaluation in Text Summarization, EMNLP",
+            files=_FILES_REALSUMM,
+        ),
+        DatasetInfo(
+            name="nips",
+            description="NIPS abstracts for sentence ordering (SE-Graph): train/val/test .lower "
+            "(one document a line, sentences joined by ' <eos> ', lowercased, tokenized) and "
+            ".eg entity files.",
+            source="https://github.com/DeepLearnXMU/NSEG/tree/5e6d623e (nips/)",
+            license="none stated",
+            citation="Yin et al. 2019, Graph-based Neural Sentence Ordering, IJCAI",
+            files=_FILES_NIPS,
+        ),
+        DatasetInfo(
+            name="sind",
+            description="SIND visual stories for sentence ordering, five sentences each, "
+            "' <eos> ' separated: dev and test (no train split).",
+            source="https://github.com/steven640pixel/nonautoregressive-sentence-ordering/tree/fdf31737",
+            license="VIST terms (repository code MIT)",
+            original="https://visionandlanguage.net/VIST/",
+            files=_FILES_SIND,
+        ),
+        DatasetInfo(
+            name="roc",
+            description="ROCStories for sentence ordering, five tab-separated sentences each: "
+            "valid and test (no train split).",
+            source="https://github.com/declare-lab/sentence-ordering/tree/c6524778",
+            license="ROCStories terms (repository code MIT)",
+            original="https://cs.rochester.edu/nlp/rocstories/",
+            files=_FILES_ROC,
+        ),
+        DatasetInfo(
+            name="wikipedia2015",
+            description="29,070 English Wikipedia articles of 2015 (WikiExtractor text, "
+            "paragraphs as lines, each cut at about 4000 characters): id, title, url, text.",
+            source="https://github.com/jason-feng/wikiVisual/tree/1c0fac92",
+            license="CC BY-SA",
+            files=_FILES_WIKIPEDIA2015,
+        ),
+        DatasetInfo(
+            name="wikipedia2018",
+            description="34,999 new English Wikipedia articles of 2018, full text.",
+            source="https://github.com/Vibhas-hs-edu/WikiTasks/tree/b296125b",
+            license="CC BY-SA",
+            files=_FILES_WIKIPEDIA2018,
+        ),
+        DatasetInfo(
+            name="reuters21578",
+            description="Reuters-21578 newswire, 21,578 stories (19,043 with a body): id, date, "
+            "topics, title, text, lewissplit.",
+            source="https://github.com/colibri17/TextCategorization/tree/b6c2ca3d",
+            license="research use (see README.txt)",
+            original="http://www.daviddlewis.com/resources/testcollections/reuters21578/",
+            files=_FILES_REUTERS21578,
+        ),
+        DatasetInfo(
+            name="20newsgroups",
+            description="20 Newsgroups by date, 18,846 posts: id, split, newsgroup, subject, text.",
+            source="https://github.com/julenminer/mlnn_P65/tree/7393be66",
+            license="research use",
+            original="http://qwone.com/~jason/20Newsgroups/",
+            files=_FILES_20NEWSGROUPS,
+        ),
+        DatasetInfo(
+            name="bbc2005",
+            description="BBC news 2004-2005, 2,225 articles in 5 categories, paragraphs separated "
+            "by blank lines: id, category, title, text.",
+            source="https://github.com/dejanbatanjac/bbc-article-classify-bert/tree/8265dc84",
+            license="BBC copyright, research use (see README.TXT)",
+            original="http://mlg.ucd.ie/datasets/bbc.html",
+            files=_FILES_BBC2005,
+        ),
+        DatasetInfo(
+            name="slogans",
+            description="9,519 advertising slogans (company, slogan), the Insert noise of paper 002.",
+            source="https://github.com/jonathanbgn/slogan-generator/tree/b943037c",
+            license="MIT",
+            files=_FILES_SLOGANS,
+        ),
+    ]
+}
+
