@@ -8,6 +8,8 @@ in ``data_checks.json`` in the cache folder (its name from when it held data fil
 'ba7816bf8f01cfea'
 >>> sha256_text("abc", length=8)
 'ba7816bf'
+>>> sha256_json({"b": 1, "a": [2]}, length=8) == sha256_json({"a": [2], "b": 1}, length=8)
+True
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from sumeval.paths import cache_dir
 
-__all__ = ["sha256_file", "sha256_text", "update_with_file", "remembered_sha256", "save_file_hashes",
+__all__ = ["sha256_file", "sha256_text", "sha256_json", "update_with_file", "remembered_sha256", "save_file_hashes",
            "forget_file_hashes"]
 
 _BLOCK = 1 << 20
@@ -65,6 +67,21 @@ def sha256_text(text: str, length: int | None = None) -> str:
     """
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return digest if length is None else digest[:length]
+
+
+def sha256_json(obj: object, length: int | None = None) -> str:
+    """Hex sha256 of ``json.dumps(obj, sort_keys=True, default=str)``, cut to ``length`` digits.
+
+    The short digests in run and sweep ids (:func:`sumeval.runner.new_run_id`,
+    :mod:`sumeval.sweep`); cache entries use :func:`sumeval.cache.cache_key`, whose canonical
+    form (numpy arrays, no ``str`` fallback, the package version) gives other digests, so the ids
+    of existing runs and sweeps keep theirs.
+
+    Args:
+        obj: JSON-like value; other values are written as ``str(value)``.
+        length: how many hex digits to keep; None keeps all 64.
+    """
+    return sha256_text(json.dumps(obj, sort_keys=True, default=str), length)
 
 
 # ------------------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ was killed outright (``kill -9``) is reported ``interrupted`` by :func:`read_man
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 import platform
@@ -36,6 +35,7 @@ from typing import Any, Mapping, Sequence
 
 from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError, NotebookFailed
+from sumeval.hashing import sha256_json
 from sumeval.paths import notebooks_dir, project_root, runs_dir
 from sumeval.study import RUN_DIR_ENV
 
@@ -350,7 +350,7 @@ def kernel_name(requested: str | None = None) -> str:
 
 def new_run_id(params_name: str, params: Mapping[str, Any]) -> str:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    digest = hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:6]
+    digest = sha256_json(params, 6)
     return f"{stamp}-{params_name}-{digest}"
 
 

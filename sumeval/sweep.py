@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as _dt
-import hashlib
 import itertools
 import json
 import os
@@ -51,6 +50,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
+from sumeval.hashing import sha256_json
 
 # environment the driver hands to every run (a Dask worker may have been started elsewhere)
 FORWARDED_ENV = ("SUMEVAL_HOME", "SUMEVAL_DATA", "SUMEVAL_CACHE", "SUMEVAL_MODELS", "SUMEVAL_RUNS",
@@ -118,10 +118,6 @@ def expand_grid(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*(grid[k] for k in keys))]
 
 
-def _digest(obj: Any, n: int = 10) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:n]
-
-
 def _slug(point: Mapping[str, Any], limit: int = 48) -> str:
     text = "_".join(f"{k}={v}" for k, v in point.items())
     text = re.sub(r"[^A-Za-z0-9=._-]+", "-", text).strip("-")
@@ -136,7 +132,7 @@ def point_run_id(study: str, params_name: str, params: Mapping[str, Any],
     sweeps is the same run, and editing the parameter set makes new runs.
     """
     slug = _slug(point or {})
-    digest = _digest({"study": study, "set": params_name, "params": dict(params)})
+    digest = sha256_json({"study": study, "set": params_name, "params": dict(params)}, 10)
     return "-".join(p for p in ("g", params_name, slug, digest) if p)
 
 
@@ -548,7 +544,7 @@ class SweepResult:
 def sweep_id(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
              overrides: Mapping[str, Any] | None = None) -> str:
     """Deterministic id of a sweep: ``<set>-<digest of study, set, overrides and grid>``."""
-    return f"{params_name}-{_digest({'study': study, 'set': params_name, 'overrides': dict(overrides or {}), 'grid': {k: list(v) for k, v in grid.items()}})}"
+    return f"{params_name}-{sha256_json({'study': study, 'set': params_name, 'overrides': dict(overrides or {}), 'grid': {k: list(v) for k, v in grid.items()}}, 10)}"
 
 
 def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],

@@ -7,7 +7,8 @@ import hashlib
 import pytest
 
 from sumeval.errors import InputError
-from sumeval.hashing import sha256_file, sha256_text
+from sumeval import hashing
+from sumeval.hashing import remembered_sha256, sha256_file, sha256_json, sha256_text
 from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
 
 ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # sha256("abc"), FIPS 180-2
@@ -32,6 +33,33 @@ def test_sha256_of_files_and_texts(tmp_path):
     big.write_bytes(b"x" * 3_000_001)  # crosses the 1 MiB blocks
     assert sha256_file(big) == hashlib.sha256(b"x" * 3_000_001).hexdigest()
     assert sha256_text("é") == hashlib.sha256("é".encode("utf-8")).hexdigest()
+
+
+def test_sha256_json_is_the_digest_of_run_and_sweep_ids():
+    # json.dumps(sort_keys=True) writes {"b": 1, "a": [2]} as '{"a": [2], "b": 1}' (", " and ": "),
+    # and a Path through str(): the text the run ids hashed before sha256_json existed
+    assert sha256_json({"b": 1, "a": [2]}) == sha256_text('{"a": [2], "b": 1}')
+    from pathlib import PurePosixPath
+
+    assert sha256_json({"p": PurePosixPath("/x")}, 6) == sha256_text('{"p": "/x"}')[:6]
+
+
+def test_remembered_sha256_hashes_a_file_version_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    hashing.forget_file_hashes()
+    calls = []
+    real = hashing.sha256_file
+    monkeypatch.setattr(hashing, "sha256_file", lambda p, *a: calls.append(p) or real(p, *a))
+    p = tmp_path / "abc.bin"
+    p.write_bytes(b"abc")
+    assert remembered_sha256(p) == ABC and remembered_sha256(p) == ABC
+    assert len(calls) == 1                              # the second call reads the memo
+    hashing.forget_file_hashes()
+    assert remembered_sha256(p) == ABC and len(calls) == 1  # the memo on disk (data_checks.json)
+    p.write_bytes(b"abcd")                              # a new size (or mtime): hashed again
+    assert remembered_sha256(p) == hashlib.sha256(b"abcd").hexdigest() and len(calls) == 2
+    hashing.forget_file_hashes(disk=True)
+    assert not (tmp_path / "cache" / "data_checks.json").exists()
 
 
 def test_precision_names():

@@ -54,7 +54,12 @@ class TrainedModel:
 
 
 def set_fingerprint(oset: OrderingSet) -> str:
-    """sha256 of a set's documents (ids, units, entities) and shuffles: the set's identity."""
+    """sha256 of a set's documents (ids, units, entities) and shuffles: the set's identity.
+
+    Streamed one document at a time (a set can hold 100,000 documents), so not
+    :func:`sumeval.cache.cache_key` of the whole list, which would also change the keys of the
+    trained models already cached.
+    """
     h = hashlib.sha256()
     for doc, sh in zip(oset.documents, oset.shuffles):
         ents = None if doc.entities is None else sorted((e, list(map(list, o))) for e, o in doc.entities.items())
