@@ -33,7 +33,8 @@ def test_default_layer():
     # floor(0.875 * num_hidden_layers): 21 of 24 (the reference's layer of bert-large), 10 of 12, 5 of 6
     assert default_layer(24) == 21 and default_layer(12) == 10 and default_layer(6) == 5
     assert default_layer(12, "all-mpnet-base-v2") == 9 and default_layer(6, "all-MiniLM-L6-v2") == 5
-    assert CoherenceScorer is SimilarityOrderScorer and CoherenceScorer.name == "coherence"
+    assert issubclass(CoherenceScorer, SimilarityOrderScorer) and CoherenceScorer.name == "coherence"
+    assert SimilarityOrderScorer.name == "similarity-order"
 
 
 def test_three_scorers_share_one_embedder_and_score():

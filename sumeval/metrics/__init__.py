@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, MeasureInfo, Scorer
+from sumeval.metrics.catalog import builtin_measures
 
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
@@ -32,36 +33,24 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MeasureInfo:
-    """A registered measure: its name, where its scorer lives and its default options."""
-
-    name: str
-    target: str  # "module:Class"
-    defaults: Mapping[str, Any] = field(default_factory=dict)
-    needs: tuple[str, ...] = ()
-    description: str = ""
-
-
-_REGISTRY: dict[str, MeasureInfo] = {}
+#: every measure by name: sumeval's own (:mod:`sumeval.metrics.catalog`) and those registered
+_REGISTRY: dict[str, MeasureInfo] = {m.name: m for m in builtin_measures()}
 
 
 def register(name: str, target: str, *, needs: Sequence[str] = (), description: str = "",
-             **defaults: Any) -> None:
+             alias_of: str = "", **defaults: Any) -> None:
     """Register measure ``name``, built by ``target`` ("module:Class") with ``defaults``."""
     key = name.lower()
-    _REGISTRY[key] = MeasureInfo(key, target, dict(defaults), tuple(needs), description)
+    _REGISTRY[key] = MeasureInfo(key, target, dict(defaults), tuple(needs), description, alias_of)
 
 
 def available() -> list[MeasureInfo]:
     """All registered measures, sorted by name."""
-    _load_builtin()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
 def get_scorer(name: str, **options: Any) -> Scorer:
     """Build the scorer of measure ``name`` (options override the registered defaults)."""
-    _load_builtin()
     key = name.lower()
     if key not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
@@ -156,7 +145,6 @@ def get_scorers(names: Sequence[str], *, used_elsewhere: Iterable[str] = (), **o
     ROUGE and ``layer`` to ESTIME. An option no measure accepts is an error (a typo, usually),
     unless it is in ``used_elsewhere`` (options a caller's other scorers take).
     """
-    _load_builtin()
     scorers, used = [], set(used_elsewhere)
     for name in names:
         info = _REGISTRY.get(name.lower())
@@ -173,18 +161,6 @@ def get_scorers(names: Sequence[str], *, used_elsewhere: Iterable[str] = (), **o
             f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(names)}"
         )
     return scorers
-
-
-_BUILTIN_LOADED = False
-
-
-def _load_builtin() -> None:
-    """Register the measures of sumeval's own modules (names only: nothing heavy is imported)."""
-    global _BUILTIN_LOADED
-    if _BUILTIN_LOADED:
-        return
-    _BUILTIN_LOADED = True
-    from sumeval.metrics import catalog  # noqa: F401  (calls register())
 
 
 # --------------------------------------------------------------------------------------------

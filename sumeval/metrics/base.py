@@ -11,14 +11,30 @@ checking (empty summaries, missing references) and reports every row it could no
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from sumeval.errors import InputError
 
 FIELDS = ("summary", "text", "references")
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    """A registered measure: its name, where its scorer lives and its default options.
+
+    ``alias_of`` names the measure this one is another name of ("" for none): the same scorer
+    class, its outputs under this name.
+    """
+
+    name: str
+    target: str  # "module:Class"
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    needs: tuple[str, ...] = ()
+    description: str = ""
+    alias_of: str = ""
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,6 @@ def _user_signature(signature: str, identity: Mapping[str, str]) -> str:
 def _registered_class(name: str):
     from sumeval import metrics
 
-    metrics._load_builtin()
     info = metrics._REGISTRY.get(name.lower())
     if info is None:
         return None, None

