@@ -274,9 +274,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from sumeval import runner
 
     if args.study == "all":
-        from sumeval import batch
+        from sumeval import run_all
 
-        return batch.cmd_run_all(args)
+        return run_all.cmd_run_all(args)
 
     if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
         raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
@@ -431,9 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="override one parameter")
     rn.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
     rn.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    from sumeval import batch, sweep
+    from sumeval import run_all, sweep
 
-    batch.add_run_all_arguments(rn)  # --jobs, --scheduler (for `run all`)
+    run_all.add_run_all_arguments(rn)  # --jobs, --scheduler (for `run all`)
     rn.set_defaults(func=cmd_run)
     sweep.add_commands(sub)
 

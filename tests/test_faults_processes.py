@@ -754,7 +754,7 @@ def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
     spec = sweep.RunSpec("tiny", "smoke", {}, "g-x", env={"SUMEVAL_RUNS": str(runs)})
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(FIXTURES / "studies"))
     with exclusive_lock(runs / "tiny" / ".locks" / "g-x.lock", what="run g-x"):
-        proc = subprocess.Popen([PY, "-m", "sumeval.sweep", "--worker"], stdin=subprocess.PIPE,
+        proc = subprocess.Popen([PY, "-m", "sumeval.executors", "--worker"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         proc.stdin.write(spec.to_json())
         proc.stdin.close()

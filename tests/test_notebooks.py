@@ -46,9 +46,9 @@ def test_parameters_cell_and_sets(path: Path):
 @pytest.fixture(scope="module")
 def smoke_batch():
     """`sumeval run all --params smoke`, once for this module: every study through the runner."""
-    from sumeval import batch
+    from sumeval import run_all
 
-    return batch.run_all("smoke", quiet=True)
+    return run_all.run_all("smoke", quiet=True)
 
 
 def test_run_all_smoke_writes_the_report(smoke_batch):

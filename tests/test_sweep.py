@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sumeval import sweep
+from sumeval import executors, sweep
 from sumeval.errors import InputError
 
 
@@ -93,17 +93,17 @@ def test_flatten_and_gather_mixed_types(own_runs):
 
 
 def test_ipc_kernel_manager_uses_private_ipc_sockets():
-    km = sweep.ipc_kernel_manager_class()(kernel_name="sumeval")
-    other = sweep.ipc_kernel_manager_class()(kernel_name="sumeval")
+    km = executors.ipc_kernel_manager_class()(kernel_name="sumeval")
+    other = executors.ipc_kernel_manager_class()(kernel_name="sumeval")
     assert km.transport == "ipc" and Path(km.ip).parent.name.startswith("sumeval-k-")
     assert Path(km.ip).parent != Path(other.ip).parent
 
 
 def test_progress_lines_and_quiet(capsys):
-    p = sweep.Progress(4, "grid", done=1)
+    p = executors.Progress(4, "grid", done=1)
     p.finished("0", "x=1", "ok", 1.0)
     p.close()
-    q = sweep.Progress(4, "grid", quiet=True, done=1)
+    q = executors.Progress(4, "grid", quiet=True, done=1)
     q.finished("0", "x=1", "ok", 1.0)
     q.close()
     err = capsys.readouterr().err.strip().splitlines()
@@ -214,12 +214,12 @@ def test_cli_sweep_exit_status_failures_and_rerun(own_runs, capsys):
 
 
 def test_progress_bars_on_a_terminal_follow_cells(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(sweep, "_terminal", lambda: True)
+    monkeypatch.setattr(executors, "_terminal", lambda: True)
     run_dir = tmp_path / "r1"
     run_dir.mkdir()
     cells = [{"cell_type": "code", "metadata": {"papermill": {"status": s}}} for s in ("completed", "running", "pending")]
     (run_dir / "executed.ipynb").write_text(json.dumps({"cells": cells}))
-    p = sweep.Progress(2, "run all", per_run=True, unit="study")
+    p = executors.Progress(2, "run all", per_run=True, unit="study")
     p.started("0", "alpha", run_dir)
     p.poll()
     bar = p._run_bars["0"][0]

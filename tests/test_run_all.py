@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import batch
+from sumeval import run_all
 from sumeval.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "batch_studies"  # alpha (with an explorer), beta
@@ -24,7 +24,7 @@ def batch_studies(tmp_path, monkeypatch):
 
 def _cli(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="sumeval")
-    batch.add_commands(ap.add_subparsers(dest="command"))
+    run_all.add_commands(ap.add_subparsers(dest="command"))
     args = ap.parse_args(argv)
     return args.func(args)
 
@@ -65,7 +65,7 @@ def test_run_all_smoke_writes_the_report(batch_studies, capsys):
 
 
 def test_a_failed_study_does_not_stop_the_others(batch_studies, capsys):
-    res = batch.run_all("broken", quiet=True)
+    res = run_all.run_all("broken", quiet=True)
     assert not res.ok
     by = {o.study: o for o in res.outcomes}
     assert by["alpha"].ok and by["alpha"].figures and by["alpha"].results["n"] == 3
@@ -87,13 +87,13 @@ def test_a_study_without_the_parameter_set_fails_alone(batch_studies, capsys):
 
 def test_unknown_or_no_studies(batch_studies, tmp_path, monkeypatch):
     with pytest.raises(InputError, match="unknown study nope; known: alpha, beta"):
-        batch.run_all("smoke", only=["nope"])
+        run_all.run_all("smoke", only=["nope"])
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(tmp_path / "empty"))
     with pytest.raises(InputError, match="no studies found"):
-        batch.run_all("smoke")
+        run_all.run_all("smoke")
 
 
 def test_run_all_refuses_per_study_overrides():
     args = argparse.Namespace(params="smoke", param=["seed=1"], jobs=1, scheduler=None, kernel=None, quiet=True)
     with pytest.raises(InputError, match="-p seed=1 applies to one study"):
-        batch.cmd_run_all(args)
+        run_all.cmd_run_all(args)

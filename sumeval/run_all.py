@@ -1,0 +1,160 @@
+"""Run every registered study and write one run report.
+
+``sumeval run all --params NAME [--jobs N | --scheduler ADDR]`` (and ``make figures``) runs each study
+of :func:`sumeval.runner.studies` with parameter set ``NAME`` through the executors of
+:mod:`sumeval.executors` (each study in its own process and kernel), then writes
+``runs/report-<timestamp>/index.html`` (:mod:`sumeval.run_report`). A failing study never stops
+the others; the exit status is 0 only when every study passed.
+
+This module was ``sumeval.batch`` (a name that read like :class:`sumeval.metrics.Batch`, a batch of
+inputs to a scorer); ``sumeval.batch`` still imports it.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from sumeval.errors import InputError
+from sumeval.run_report import StudyOutcome, write_report
+
+__all__ = ["RunAllResult", "StudyOutcome", "run_all", "cmd_run_all", "add_run_all_arguments", "add_commands"]
+
+
+@dataclass
+class RunAllResult:
+    """What :func:`run_all` did: the parameter set, the report page and one outcome per study."""
+
+    params_name: str
+    report: Path
+    outcomes: list[StudyOutcome]
+
+    @property
+    def ok(self) -> bool:
+        return all(o.ok for o in self.outcomes)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, jobs: int = 1,
+            scheduler: str | None = None, kernel: str | None = None, timeout_s: int | None = None,
+            quiet: bool = False, executor=None) -> RunAllResult:
+    """Run every registered study (or those in ``only``) with ``params_name``; write the report.
+
+    A study whose parameters do not resolve (no such set, a bad value) is a failed outcome, like a
+    study whose notebook fails; the others still run.
+    """
+    from sumeval import executors, runner
+
+    known = runner.studies()
+    names = list(only) if only else list(known)
+    if not names:
+        raise InputError(f"no studies found in {runner.notebooks_dir()}")
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
+                         f"known: {', '.join(known)}")
+    started = _dt.datetime.now().astimezone()
+    env = executors.driver_env()
+    outcomes: dict[str, StudyOutcome] = {}
+    specs: list[executors.RunSpec] = []
+    for name in names:
+        try:
+            params = runner.resolve_parameters(known[name], params_name)
+        except InputError as exc:
+            outcomes[name] = StudyOutcome(name, "failed", error=str(exc))
+            continue
+        run_id = runner.new_run_id(params_name, params)
+        outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=params)
+        specs.append(executors.RunSpec(name, params_name, {}, run_id, kernel, timeout_s, env, label=name))
+    stopped_by = None
+    if specs:
+        from sumeval.runstate import signal_name, signals_interrupt
+
+        own = executor is None
+        executor = executor or executors.make_executor(jobs, scheduler)
+        progress = executors.Progress(len(specs), f"run all --params {params_name}", quiet=quiet, per_run=True,
+                                  unit="study")
+        done: list[dict[str, Any]] = []
+        try:
+            with signals_interrupt():
+                done = executors.run_specs(specs, executor, progress)
+        except KeyboardInterrupt as exc:
+            stopped_by = signal_name(exc)
+            done = [{"study": s.study, "status": "interrupted", "error": f"interrupted by {stopped_by}"}
+                    for s in specs]
+        finally:
+            progress.close()
+            if own:
+                executor.close()
+        for out in done:
+            o = outcomes[out["study"]]
+            run_dir = runner.runs_dir() / o.study / o.run_id
+            manifest = runner.read_manifest(run_dir)  # a killed worker's run reads 'interrupted'
+            results = _read_json(run_dir / "results.json")
+            o.status = manifest.get("status") or out["status"]
+            if o.status == "running":  # the worker died before the runner could finish the manifest
+                o.status = "failed"
+            o.error = manifest.get("error") or out.get("error")
+            o.run_dir = str(run_dir) if run_dir.is_dir() else None
+            o.duration_s = manifest.get("duration_s", out.get("duration_s"))
+            o.figures = list(manifest.get("figures") or results.get("figures") or [])
+            o.tables = list(manifest.get("tables") or results.get("tables") or [])
+            o.results = results.get("results", {})
+    ordered = [outcomes[n] for n in names]
+    report = write_report(ordered, params_name, started, _dt.datetime.now().astimezone())
+    if stopped_by:
+        from sumeval.runstate import Interrupted
+
+        n_ok = sum(o.ok for o in ordered)
+        raise Interrupted(f"run all --params {params_name} stopped by {stopped_by}: {n_ok} of {len(ordered)} "
+                          f"studies ok, the others interrupted; report: {report}", stopped_by)
+    return RunAllResult(params_name, report, ordered)
+
+
+# ------------------------------------------------------------------------------------------
+# command line: `sumeval run all`
+# ------------------------------------------------------------------------------------------
+def cmd_run_all(args: argparse.Namespace) -> int:
+    """``sumeval run all --params NAME``: exit 0 when every study passed, else 1."""
+    if getattr(args, "param", None):
+        raise InputError(f"-p {args.param[0]} applies to one study; `run all` runs each study's parameter set "
+                         f"{args.params!r} as it is (use `sumeval sweep STUDY` or `sumeval run STUDY -p ...`)")
+    from sumeval.executors import executor_choice
+
+    jobs, scheduler = executor_choice(args)
+    res = run_all(args.params, jobs=jobs, scheduler=scheduler,
+                  kernel=getattr(args, "kernel", None), quiet=getattr(args, "quiet", False))
+    for o in res.outcomes:
+        dur = f" in {o.duration_s:.1f}s" if o.duration_s is not None else ""
+        line = f"{o.study:<28} {o.status}{dur}"
+        print(line if o.ok else f"{line}: {o.error}", file=sys.stdout if o.ok else sys.stderr)
+    n_ok = sum(o.ok for o in res.outcomes)
+    print(f"{n_ok} of {len(res.outcomes)} studies ok; report: {res.report}")
+    return 0 if res.ok else 1
+
+
+def add_run_all_arguments(run_parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs``/``--scheduler`` to ``sumeval run`` (they apply to ``run all``)."""
+    from sumeval.executors import add_executor_arguments
+
+    add_executor_arguments(run_parser)
+
+
+def add_commands(subparsers) -> None:
+    """A standalone ``sumeval run-all`` (same as ``sumeval run all``), for CLIs without the hook."""
+    ra = subparsers.add_parser("run-all", help="run every study with one parameter set and write a report")
+    ra.add_argument("--params", default="default", help="parameter set name (default: default)")
+    add_run_all_arguments(ra)
+    ra.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
+    ra.add_argument("--quiet", "-q", action="store_true", help="no progress")
+    ra.set_defaults(func=cmd_run_all)
