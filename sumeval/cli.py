@@ -105,17 +105,6 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
     return target
 
 
-def read_jsonl(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
-    """The records of a JSONL file and their line numbers; a malformed line raises InputError
-    naming the file and line number. The records are the user's objects, unchanged."""
-    from sumeval.jsonl import iter_jsonl
-
-    pairs = list(iter_jsonl(path))
-    if not pairs:
-        raise InputError(f"input file {str(path)!r} has no records")
-    return [obj for _, obj in pairs], [lineno for lineno, _ in pairs]
-
-
 def _clean(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -215,7 +204,13 @@ def _score(args: argparse.Namespace) -> int:
     given = Path(args.output).expanduser()
     meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=[inp],
                                   what="the record file of --output")
-    records, lines = read_jsonl(inp)
+    from sumeval.jsonl import iter_jsonl
+
+    numbered = list(iter_jsonl(inp))  # the user's objects, unchanged, with their line numbers
+    if not numbered:
+        raise InputError(f"input file {str(inp)!r} has no records")
+    lines = [lineno for lineno, _ in numbered]
+    records = [obj for _, obj in numbered]
     needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
     for rec, lineno in zip(records, lines):
         missing = [f for f in sorted(needed) if f not in rec]

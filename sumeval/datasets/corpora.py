@@ -101,7 +101,7 @@ def builtin_corpora() -> list[str]:
 # --------------------------------------------------------------------------------------------
 # readers
 # --------------------------------------------------------------------------------------------
-def _read_jsonl(path: Path, *, title_field: str = "title", strict: bool,
+def _read_jsonl_documents(path: Path, *, title_field: str = "title", strict: bool,
                 skipped: list[str]) -> Iterator[Document]:
     """Documents of a JSONL file.
 
@@ -206,7 +206,7 @@ def _builtin(name: str) -> Corpus:
     path = locate(spec.relpath)
 
     def it(corpus: Corpus) -> Iterator[Document]:
-        yield from _read_jsonl(path, title_field=spec.title_field, strict=False,
+        yield from _read_jsonl_documents(path, title_field=spec.title_field, strict=False,
                                skipped=corpus.skipped)
 
     return Corpus(name, spec.description, (path,), it)
@@ -254,7 +254,7 @@ def open_corpus(spec: "str | Path | Corpus") -> Corpus:
         if path.name.endswith((".jsonl", ".jsonl.gz")):
             f = path.resolve()
             return Corpus(str(f), f"JSONL file {f}", (f,),
-                          lambda c: _read_jsonl(f, strict=True, skipped=c.skipped))
+                          lambda c: _read_jsonl_documents(f, strict=True, skipped=c.skipped))
         raise InputError(f"corpus {s!r}: unsupported file type {path.suffix!r}; give a .jsonl / "
                          ".jsonl.gz file (fields id, title, text) or a folder of .txt files")
     raise InputError(

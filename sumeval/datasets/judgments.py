@@ -473,13 +473,13 @@ def _format_of(path: Path) -> str:
 
 def _read_table(path: Path, fmt: str, data: bytes) -> _Table:
     if fmt == "jsonl":
-        return _read_jsonl(path)
+        return _read_jsonl_table(path)
     if fmt in ("csv", "tsv"):
         return _read_delimited(path, data, "," if fmt == "csv" else "\t")
     return _read_parquet(path, data)
 
 
-def _read_jsonl(path: Path) -> _Table:
+def _read_jsonl_table(path: Path) -> _Table:
     from sumeval.jsonl import iter_jsonl
 
     header: dict[str, None] = {}

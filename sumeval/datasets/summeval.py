@@ -61,7 +61,7 @@ N_DOCS = 100
 N_REFERENCES = 11
 
 
-def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+def _read_registered(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
     """Records of JSONL file ``path``; every record must have the ``required`` fields."""
     from sumeval.jsonl import read_jsonl
 
@@ -91,7 +91,7 @@ def load_summeval_documents(n_docs: int | None = None) -> pd.DataFrame:
     """
     _check_n_docs(n_docs)
     path = locate(DOCS_FILE)
-    recs = _read_jsonl(path, ("doc_id", "src", "src_detok", "ref_summs"))
+    recs = _read_registered(path, ("doc_id", "src", "src_detok", "ref_summs"))
     seen: set[str] = set()
     for i, r in enumerate(recs, 1):
         if r["doc_id"] in seen:
@@ -143,7 +143,7 @@ def load_summeval(n_docs: int | None = None) -> pd.DataFrame:
     _check_n_docs(n_docs)
     docs = load_summeval_documents()
     path = locate(PAIRS_FILE)
-    recs = _read_jsonl(path, ("doc_id", "system_id", "sys_summ", "expert_mean"))
+    recs = _read_registered(path, ("doc_id", "system_id", "sys_summ", "expert_mean"))
     known = set(docs["doc_id"])
     seen: set[tuple[str, str]] = set()
     for i, r in enumerate(recs, 1):
