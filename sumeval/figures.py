@@ -1,7 +1,7 @@
 """Paper style for figures and saving them under ``figures/<study>/`` as PDF and PNG.
 
 Plotting functions (:mod:`sumeval.plots`) return ``(fig, ax)`` and never save; notebooks call
-:func:`save` (or ``StudyContext.save_figure``), which writes each format atomically.
+:func:`save` (or ``RunContext.save_figure``), which writes each format atomically.
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError, NotebookFailed
 from sumeval.hashing import sha256_json
 from sumeval.paths import notebooks_dir, project_root, runs_dir
-from sumeval.study import RUN_DIR_ENV
+from sumeval.run_context import RUN_DIR_ENV
 
 DEFAULT_KERNEL = "sumeval"
 KERNEL_ENV = "SUMEVAL_KERNEL"
@@ -55,7 +55,9 @@ PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
 
 
 @dataclass(frozen=True)
-class Study:
+class StudyNotebook:
+    """A study as the runner sees it: ``notebooks/<name>.ipynb`` and its parameter file."""
+
     name: str
     notebook: Path
     params_file: Path
@@ -145,21 +147,24 @@ class Study:
         return parsed
 
 
-def studies() -> dict[str, Study]:
+Study = StudyNotebook  # its earlier name
+
+
+def studies() -> dict[str, StudyNotebook]:
     """Every study: a notebook with a parameter-set file beside it, by name."""
     folder = notebooks_dir()
     found = {}
     for nb in sorted(folder.glob("*.ipynb")):
         params = nb.with_suffix(".params.yaml")
         if params.is_file() and nb.stem not in RESERVED_NAMES:
-            found[nb.stem] = Study(nb.stem, nb, params)
+            found[nb.stem] = StudyNotebook(nb.stem, nb, params)
     return found
 
 
 RESERVED_NAMES = {"all"}  # `sumeval run all` runs every study
 
 
-def get_study(name: str) -> Study:
+def get_study(name: str) -> StudyNotebook:
     if name in RESERVED_NAMES:
         raise InputError(f"{name!r} is reserved (`sumeval run all` runs every study); rename the notebook")
     known = studies()
@@ -204,7 +209,7 @@ def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
 COMMON_RANGES: dict[str, str] = {"seed": ">=0"}
 
 
-def parameter_ranges(study: Study) -> dict[str, Any]:
+def parameter_ranges(study: StudyNotebook) -> dict[str, Any]:
     """The allowed ranges of the study's numeric parameters: :data:`COMMON_RANGES` and the
     ``PARAMETER_RANGES`` of its module ``sumeval.studies.<study>`` (when there is one)."""
     import importlib
@@ -254,7 +259,7 @@ _TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,),
           "list": (list,), "dict": (dict,)}
 
 
-def resolve_parameters(study: Study, params_name: str, overrides: Mapping[str, Any] | None = None
+def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mapping[str, Any] | None = None
                        ) -> dict[str, Any]:
     """The parameters of a run: the set ``params_name`` plus ``overrides``, all validated.
 

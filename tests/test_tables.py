@@ -75,11 +75,11 @@ def test_write_table_refuses_names_that_are_not_plain_files(tmp_path, frame, nam
 
 
 def test_study_context_saves_tables_beside_figures_and_in_the_run(tmp_path, monkeypatch, frame):
-    from sumeval import study
+    from sumeval import run_context
 
     monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))
-    ctx = study.context("demo")
+    ctx = run_context.context("demo")
     ctx.save_table(frame, "table1")
     assert (tmp_path / "figures" / "demo" / "table1.tex").is_file()
     assert (tmp_path / "run" / "tables" / "table1.md").is_file()

@@ -82,3 +82,16 @@ def test_split_modules_are_re_exported():
     assert data.OrderingSet is documents.OrderingSet and data.load_ordering_set is sets.load_ordering_set
     assert data.with_entities is entities.with_entities and data.Vocabulary is vocabulary.Vocabulary
     assert set(data.__all__) <= set(dir(data))
+
+
+def test_renamed_and_split_modules_keep_their_old_imports():
+    from sumeval import batch, executors, run_all, run_context, runner, study, sweep
+    from sumeval.datasets import recorded, registry
+    from sumeval.retrieval import scorers, variants
+
+    assert study.context is run_context.context and study.StudyContext is run_context.RunContext
+    assert batch.run_all is run_all.run_all and batch.BatchResult is run_all.RunAllResult
+    assert sweep.RunSpec is executors.RunSpec and sweep.make_executor is executors.make_executor
+    assert registry.DATASETS is recorded.DATASETS and registry.DatasetInfo is recorded.DatasetInfo
+    assert scorers.MEASURES is variants.MEASURES and scorers.measure_name is variants.measure_name
+    assert runner.Study is runner.StudyNotebook

@@ -1,6 +1,6 @@
 """Pure plotting functions: take tidy frames, return ``(fig, ax)``; never save or show.
 
-Save with :func:`sumeval.figures.save` (or ``StudyContext.save_figure``).
+Save with :func:`sumeval.figures.save` (or ``RunContext.save_figure``).
 """
 from __future__ import annotations
 

@@ -1,0 +1,155 @@
+"""The run context of a study notebook: what it uses to record its run (figures, tables, results
+and provenance).
+
+Three names, three things: a *study notebook* is ``notebooks/<study>.ipynb`` with its parameter
+file (:class:`sumeval.runner.StudyNotebook`); the *study module* ``sumeval.studies.<study>`` holds
+what the notebook computes; the *run context* (this module, :class:`RunContext`) records one run
+of the notebook. ``from sumeval import study`` (the module's earlier name) still works.
+
+The runner (:mod:`sumeval.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR`` set to the run's
+folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results go to
+``runs/<study>/interactive/``. A notebook does::
+
+    ctx = run_context.context("metric_correlations", params=dict(n_docs=n_docs, seed=seed))
+    ctx.save_figure(fig, "table1_rouge")
+    ctx.save_table(frame, "table1_rouge")        # CSV + LaTeX + Markdown + HTML
+    ctx.write_results({"table1": frame.to_dict("records")})
+"""
+from __future__ import annotations
+
+import math
+import os
+import platform
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from sumeval.cache import atomic_write_json
+from sumeval.paths import runs_dir
+
+RUN_DIR_ENV = "SUMEVAL_RUN_DIR"
+
+
+def _jsonable(value: Any) -> Any:
+    """Turn numpy / pandas values into plain JSON (NaN -> None)."""
+    try:
+        import numpy as np
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        np = pd = None
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if pd is not None and isinstance(value, pd.DataFrame):
+        return [_jsonable(r) for r in value.to_dict("records")]
+    if pd is not None and isinstance(value, pd.Series):
+        return _jsonable(value.to_dict())
+    if isinstance(value, (list, tuple, set)):
+        return [_jsonable(v) for v in value]
+    if np is not None and isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if np is not None and isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+@dataclass
+class RunContext:
+    """The run a notebook is part of: where its results go and what it used."""
+
+    study: str
+    run_dir: Path
+    params: dict[str, Any] = field(default_factory=dict)
+    figures: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def under_runner(self) -> bool:
+        return os.environ.get(RUN_DIR_ENV) is not None
+
+    def save_figure(self, fig, name: str, formats=("pdf", "png")) -> list[Path]:
+        """Save ``fig`` under ``figures/<study>/`` (PDF and PNG) and record it for the manifest;
+        a copy goes to the run's own folder (``<run dir>/figures/``), so every run of a sweep
+        keeps its figures when later runs replace those under ``figures/``."""
+        from sumeval import figures
+
+        import shutil
+
+        from sumeval.cache import atomic_path
+
+        paths = figures.save(fig, self.study, name, formats=formats)
+        for p in paths:
+            with atomic_path(self.run_dir / "figures" / p.name) as tmp:
+                shutil.copyfile(p, tmp)
+        self.figures.extend(str(p) for p in paths)
+        return paths
+
+    def save_table(self, frame, name: str, *, precision: int = 3, bold=None, marks=None,
+                   caption: str | None = None, index: bool = True) -> dict[str, Path]:
+        """Save ``frame`` as a paper-ready table: ``name.csv`` (full precision), ``name.tex``
+        (booktabs), ``name.md`` and ``name.html`` under ``figures/<study>/`` and in the run's own
+        ``tables/`` folder (see :func:`sumeval.tables.write_table` for ``bold`` and ``marks``).
+        The run report shows the HTML version."""
+        import shutil
+
+        from sumeval import tables
+        from sumeval.cache import atomic_path
+        from sumeval.paths import figures_dir
+
+        written = tables.write_table(frame, figures_dir() / self.study, name, precision=precision,
+                                     bold=bold, marks=marks, caption=caption, index=index)
+        for path in written.values():
+            with atomic_path(self.run_dir / "tables" / path.name) as tmp:
+                shutil.copyfile(path, tmp)
+        self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
+        return written
+
+    def skip(self, names: str | list[str], reason: str) -> None:
+        """Declare promised figures or tables (names or the params file's patterns) that this run
+        does not write, and why (e.g. the data set has no references): the runner accepts them as
+        kept promises, and ``results.json`` records the reason."""
+        if not reason:
+            raise ValueError("a skipped output needs its reason")
+        for name in [names] if isinstance(names, str) else names:
+            self.skipped[name] = reason
+
+    def record(self, **items: Any) -> None:
+        """Record provenance (model identity, data checksums, device ...) for the manifest."""
+        self.provenance.update(_jsonable(items))
+
+    def write_results(self, results: Mapping[str, Any]) -> Path:
+        """Write ``results.json`` (key numbers of the study) with figures and provenance."""
+        from sumeval.datasets import registry
+
+        prov = dict(self.provenance)
+        used = registry.accessed() if hasattr(registry, "accessed") else {}
+        if used:
+            prov.setdefault("data_files", used)
+        payload = {
+            "study": self.study,
+            "params": _jsonable(self.params),
+            "results": _jsonable(results),
+            "figures": self.figures,
+            "tables": self.tables,
+            "skipped_outputs": self.skipped,
+            "provenance": _jsonable(prov),
+        }
+        return atomic_write_json(self.run_dir / "results.json", payload)
+
+
+def context(study: str, params: Mapping[str, Any] | None = None) -> RunContext:
+    """The :class:`RunContext` of the current run (or of an interactive session)."""
+    env = os.environ.get(RUN_DIR_ENV)
+    run_dir = Path(env) if env else runs_dir() / study / "interactive"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    from sumeval import figures
+
+    figures.apply_style()
+    ctx = RunContext(study=study, run_dir=run_dir, params=dict(params or {}))
+    ctx.record(python=platform.python_version(), host=platform.node())
+    return ctx
