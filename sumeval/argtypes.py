@@ -1,11 +1,16 @@
 """argparse types of the ``sumeval`` commands: a value out of range is refused at parse time,
-with the option named by argparse (``argument --jobs/-j: 0 must be at least 1``), never clamped."""
+with the option named by argparse (``argument --jobs/-j: 0 must be at least 1``), never clamped;
+and the measures' options as the commands that score take them (:func:`scorer_options`)."""
 from __future__ import annotations
 
 import argparse
 import math
+from typing import Any
 
-__all__ = ["positive_int", "count", "positive_float", "fraction"]
+__all__ = ["positive_int", "count", "positive_float", "fraction", "scorer_options", "SCORER_FLAGS"]
+
+#: the flags ``sumeval score`` and ``sumeval meta-eval`` pass to the measures that take them
+SCORER_FLAGS = ("model", "layer", "text_layer", "index", "aggregate")
 
 
 def _parse(text: str, kind: type, what: str):
@@ -42,3 +47,21 @@ def fraction(text: str) -> float:
     if not 0 <= v < 1:
         raise argparse.ArgumentTypeError(f"{text} must be in [0, 1)")
     return v
+
+
+def scorer_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The measures' options of parsed arguments: the :data:`SCORER_FLAGS` given (``--layer 9``)
+    and every ``-O key=value``.
+
+    Raises:
+        InputError: an option given both as a flag and as ``-O``.
+    """
+    from sumeval.errors import InputError
+    from sumeval.runner import parse_overrides
+
+    options = {flag: getattr(args, flag) for flag in SCORER_FLAGS if getattr(args, flag, None) is not None}
+    extra = parse_overrides(getattr(args, "option", None) or [], flag="-O")
+    twice = sorted(set(options) & set(extra))
+    if twice:
+        raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
+    return {**options, **extra}

@@ -185,19 +185,9 @@ def _score(args: argparse.Namespace) -> int:
                          "--measure-class pkg.mod:MyScorer), or use --list")
     if not args.input or not args.output:
         raise InputError("--input and --output are required")
-    options: dict[str, Any] = {}
-    for flag in ("model", "layer", "text_layer", "index", "aggregate"):
-        value = getattr(args, flag)
-        if value is not None:
-            options[flag] = value
-    from sumeval.runner import parse_overrides
+    from sumeval.argtypes import scorer_options
 
-    extra = parse_overrides(args.option or [], flag="-O")
-    twice = sorted(set(options) & set(extra))
-    if twice:
-        raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
-    options.update(extra)
-    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, options)
+    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, scorer_options(args))
 
     inp = check_input_path(args.input)
     out = check_output_path(args.output, inputs=[inp])

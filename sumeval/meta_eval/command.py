@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
+from sumeval.argtypes import scorer_options
 from sumeval.errors import InputError
 
 __all__ = ["add_command", "cmd_meta_eval"]
@@ -40,22 +40,6 @@ def _split_measures(values: list[str] | None) -> list[str]:
                 start = i + 1
         out.append(v[start:].strip())
     return [o for o in out if o]
-
-
-def _scorer_options(args: argparse.Namespace) -> dict[str, Any]:
-    from sumeval.runner import parse_overrides
-
-    options: dict[str, Any] = {}
-    for flag in ("model", "layer", "text_layer", "index"):
-        value = getattr(args, flag, None)
-        if value is not None:
-            options[flag] = value
-    extra = parse_overrides(args.option or [], flag="-O")
-    twice = sorted(set(options) & set(extra))
-    if twice:
-        raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
-    options.update(extra)
-    return options
 
 
 def settings_from_args(args: argparse.Namespace):
@@ -87,7 +71,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
     judgments = load_judgments(args.data, human=list(settings.humans), lower_is_better=_split(args.lower_is_better),
                                n_docs=args.n_docs, **columns)
-    specs = resolve_measures(measures, judgments, measure_classes=classes, options=_scorer_options(args),
+    specs = resolve_measures(measures, judgments, measure_classes=classes, options=scorer_options(args),
                              module_path=args.module_path or ())
     progress = not args.quiet
     if progress:
