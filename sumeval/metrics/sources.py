@@ -9,7 +9,7 @@ A measure of a meta-evaluation is one of
   group ``sumeval.measures`` of an installed package.
 
 :func:`resolve_measures` turns the user's words into :class:`MeasureSpec` objects;
-:func:`score_judgments` scores them on a :class:`~sumeval.datasets.judgments.Judgments` and
+:func:`score_judgments` (:mod:`sumeval.metrics.judgment_scores`) scores them on a :class:`~sumeval.datasets.judgments.Judgments` and
 caches each scorer's outputs in ``Store("scores")`` under the data set's sha256, the row ids,
 the scorer's signature and a hash of the texts it reads - a second call reads the cache.
 
@@ -51,34 +51,29 @@ Signatures
 Registered measures: :meth:`Scorer.signature`. User classes: that, plus the class's import path,
 its version (the class's ``version`` attribute, else its installed distribution's version, else
 ``unversioned``) and the sha256 of its module's source file, so an edited or upgraded class is
-never served cached scores. Columns: ``column=NAME|dataset_sha256=...``.
+never served cached scores (:mod:`sumeval.metrics.user_scorers`). Columns:
+``column=NAME|dataset_sha256=...``.
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import importlib
-import inspect
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import numpy as np
-import pandas as pd
-
 from sumeval.errors import InputError
-from sumeval.hashing import sha256_file
 from sumeval.metrics.base import FIELDS, Scorer
+from sumeval.metrics.judgment_scores import MeasureScores, score_judgments
+from sumeval.metrics.user_scorers import (_CLASS_RE, ENTRY_POINT_GROUP, _build, _class_identity, _load_entry_point,
+                                          _user_signature, build_scorer_class, entry_point_measures,
+                                          load_scorer_class)
 
 __all__ = ["MeasureSpec", "MeasureScores", "ENTRY_POINT_GROUP", "resolve_measures", "score_judgments",
            "load_scorer_class", "entry_point_measures", "build_scorer_class"]
 
-ENTRY_POINT_GROUP = "sumeval.measures"
 SOURCES = ("registered", "column", "class", "entry-point")
 _OPTIONS_RE = re.compile(r"^(?P<head>[^\[\]]+?)\s*\[(?P<opts>[^\[\]]*)\]$")
-_CLASS_RE = re.compile(r"^(?P<module>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?P<attr>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$")
 _ORIENTATION = {"lower": False, "higher": True}
 
 
@@ -112,29 +107,6 @@ class MeasureSpec:
     def label(self) -> str:
         """The name every table shows: ``"js-2 (negated)"`` for a lower-is-better measure."""
         return self.name if self.higher_is_better else f"{self.name} (negated)"
-
-
-@dataclass
-class MeasureScores:
-    """What :func:`score_judgments` returns.
-
-    frame : one column per measure, named by :attr:`MeasureSpec.label`, oriented so that higher is
-        better, NaN where not scored; index aligned with ``judgments.frame``
-    signatures : ``{label: signature}``
-    not_scored : one dict per (row, measure) not scored: ``row, doc_id, system, location,
-        measure, reason``
-    specs : the measures, in order
-    from_cache : ``{label: True if read from the cache}`` (columns: False)
-    """
-
-    frame: pd.DataFrame
-    signatures: dict[str, str]
-    not_scored: list[dict[str, Any]]
-    specs: list[MeasureSpec]
-    from_cache: dict[str, bool]
-
-    def __iter__(self):  # ``scores, signatures, not_scored = score_judgments(...)``
-        return iter((self.frame, self.signatures, self.not_scored))
 
 
 # --------------------------------------------------------------------------------------------
@@ -177,126 +149,6 @@ def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None
         if raw.lower().startswith(prefix + ":"):
             explicit, raw = prefix, raw[len(prefix) + 1:].strip()
     return raw, options, orientation, explicit, output
-
-
-# --------------------------------------------------------------------------------------------
-# User classes and entry points
-# --------------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _search_path(folders: Sequence[str | Path]):
-    """``folders`` put first on ``sys.path`` for the block (then removed again)."""
-    added = [str(Path(f).expanduser().resolve()) for f in folders]
-    for f in added:
-        if not Path(f).is_dir():
-            raise InputError(f"--module-path {f!r} is not a folder")
-    sys.path[:0] = added
-    importlib.invalidate_caches()
-    try:
-        yield
-    finally:
-        for f in added:
-            with contextlib.suppress(ValueError):
-                sys.path.remove(f)
-
-
-def load_scorer_class(path: str, module_path: Sequence[str | Path] = ()) -> type[Scorer]:
-    """The Scorer subclass at ``path`` (``"package.module:ClassName"``).
-
-    Raises :class:`InputError` naming the path when it is malformed, its module does not import
-    (with the ImportError), the attribute is missing or is not a Scorer subclass.
-    """
-    m = _CLASS_RE.match(path.strip())
-    if not m:
-        raise InputError(f"measure class {path!r} is not of the form package.module:ClassName")
-    module_name, attr = m.group("module"), m.group("attr")
-    try:
-        with _search_path(module_path):
-            module = importlib.import_module(module_name)
-    except InputError:
-        raise
-    except Exception as exc:  # ImportError, or any error raised while the module runs
-        where = f" (searched --module-path {', '.join(map(str, module_path))} first)" if module_path else ""
-        raise InputError(
-            f"measure class {path!r}: module {module_name!r} could not be imported{where} "
-            f"({type(exc).__name__}: {exc}). Install its package, put its folder on PYTHONPATH, or "
-            "pass the folder that holds it with --module-path DIR") from exc
-    obj: Any = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            found = sorted(n for n, v in vars(module).items()
-                           if inspect.isclass(v) and issubclass(v, Scorer) and v is not Scorer)
-            raise InputError(f"measure class {path!r}: module {module_name!r} has no attribute "
-                             f"{attr!r}; its Scorer classes: {', '.join(found) or 'none'}")
-        obj = getattr(obj, part)
-    _check_scorer_class(obj, path)
-    return obj
-
-
-def _check_scorer_class(obj: Any, where: str) -> None:
-    if not (inspect.isclass(obj) and issubclass(obj, Scorer)):
-        kind = "class" if inspect.isclass(obj) else type(obj).__name__
-        raise InputError(f"measure class {where!r} is a {kind} ({obj!r}), not a subclass of "
-                         "sumeval.metrics.Scorer; see the Scorer interface in examples/README.md")
-    if inspect.isabstract(obj):
-        missing = sorted(getattr(obj, "__abstractmethods__", ()))
-        raise InputError(f"measure class {where!r} does not implement {', '.join(missing)} of "
-                         "sumeval.metrics.Scorer")
-
-
-def entry_point_measures() -> dict[str, Any]:
-    """``{name: EntryPoint}`` of the group ``sumeval.measures`` of the installed packages."""
-    from importlib.metadata import entry_points
-
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def _load_entry_point(ep: Any) -> type[Scorer]:
-    dist = getattr(getattr(ep, "dist", None), "name", None) or "an installed package"
-    try:
-        obj = ep.load()
-    except Exception as exc:
-        raise InputError(f"measure {ep.name!r} (entry point {ep.value!r} of {dist}, group "
-                         f"{ENTRY_POINT_GROUP}) could not be loaded ({type(exc).__name__}: {exc})") from exc
-    _check_scorer_class(obj, f"{ep.name} = {ep.value}")
-    return obj
-
-
-def _class_identity(cls: type, path: str) -> dict[str, str]:
-    """Import path, version and source hash of a user's scorer class (for its signature)."""
-    version = getattr(cls, "version", None)
-    if not version:
-        from importlib.metadata import PackageNotFoundError, packages_distributions, version as dist_version
-
-        top = cls.__module__.split(".")[0]
-        for dist in packages_distributions().get(top, []):
-            with contextlib.suppress(PackageNotFoundError):
-                version = f"{dist}-{dist_version(dist)}"
-                break
-    source = "unknown"
-    with contextlib.suppress(TypeError, OSError):
-        file = inspect.getsourcefile(cls)
-        if file:
-            source = sha256_file(file)[:16]
-    return {"class": path, "version": str(version or "unversioned"), "source_sha": source}
-
-
-def _build(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer:
-    """``factory(**options)``, a constructor's complaint turned into an InputError naming ``where``."""
-    try:
-        scorer = factory(**options)
-    except InputError:
-        raise
-    except TypeError as exc:
-        raise InputError(f"measure {where!r}: could not build {cls.__name__}("
-                         f"{', '.join(f'{k}={v!r}' for k, v in options.items())}) ({exc})") from exc
-    if not scorer.name:
-        scorer.name = cls.__name__
-    return scorer
-
-
-def _user_signature(signature: str, identity: Mapping[str, str]) -> str:
-    """A user class's signature: its scorer's, then its import path, version and source hash."""
-    return signature + "".join(f"|{k}={v}" for k, v in identity.items())
 
 
 # --------------------------------------------------------------------------------------------
@@ -521,116 +373,3 @@ def _check_needs(spec: MeasureSpec, judgments) -> None:
             raise InputError(f"measure {spec.spec!r} needs {f!r}, which {judgments.name} does not have "
                              f"(its columns: {', '.join(map(str, judgments.frame.columns))}); map the "
                              f"column that holds it with {flag}")
-
-
-# --------------------------------------------------------------------------------------------
-# Scoring
-# --------------------------------------------------------------------------------------------
-def _inputs_digest(frame: pd.DataFrame, needs: Iterable[str]) -> str:
-    """sha256 of the texts a scorer reads (summary, and text / references as it needs)."""
-    import json
-
-    h = hashlib.sha256()
-    for f in ("summary", *sorted(set(needs) - {"summary"})):
-        h.update(f.encode() + b"\0")
-        for v in frame[f]:
-            h.update(json.dumps(_jsonable(v), ensure_ascii=False).encode("utf-8") + b"\n")
-    return h.hexdigest()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, float) and np.isnan(value):
-        return None
-    return value
-
-
-def _records(frame: pd.DataFrame, needs: Iterable[str]) -> list[dict[str, Any]]:
-    cols = ["summary", *(f for f in ("text", "references") if f in needs)]
-    return [dict(zip(cols, row)) for row in frame[cols].itertuples(index=False, name=None)]
-
-
-def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: bool = False,
-                    cache: bool = True, batch_size: int = 256) -> MeasureScores:
-    """Score ``judgments`` with ``measures`` (from :func:`resolve_measures`).
-
-    Each distinct scorer (by signature) runs once over all rows; its outputs are cached in
-    ``Store("scores")`` under ``cache_key(dataset=judgments.sha256, rows=judgments.row_ids(),
-    signature=..., inputs=sha256 of the texts it reads)``, with the rows it could not score. A
-    column measure is read from the frame.
-
-    Returns
-    -------
-    MeasureScores
-        ``frame``: one column per measure label, oriented so that higher is better (a
-        lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
-        ``not_scored`` (empty summaries, missing text or references, undefined values, empty
-        cells of a column); ``from_cache``.
-    """
-    from sumeval import metrics
-    from sumeval.cache import Store, cache_key
-
-    frame = judgments.frame
-    ids = judgments.row_ids()
-    store = Store("scores")
-    outputs: dict[str, tuple[pd.DataFrame, list, bool]] = {}
-    result = pd.DataFrame(index=frame.index)
-    signatures: dict[str, str] = {}
-    not_scored: list[dict[str, Any]] = []
-    from_cache: dict[str, bool] = {}
-
-    def report(row: int, label: str, reason: str) -> None:
-        not_scored.append({"row": int(row), "doc_id": frame.at[row, "doc_id"],
-                           "system": frame.at[row, "system"], "location": judgments.location(row),
-                           "measure": label, "reason": reason})
-
-    for spec in measures:
-        signatures[spec.label] = spec.signature
-        if spec.scorer is None:
-            values = pd.to_numeric(frame[spec.column], errors="coerce").to_numpy(dtype=float)
-            for row in np.flatnonzero(np.isnan(values)):
-                report(row, spec.label, f"no value in column {spec.column!r}")
-            result[spec.label] = spec.sign * values
-            from_cache[spec.label] = False
-            continue
-        if spec.signature not in outputs:
-            scorer = spec.scorer
-            key = cache_key(dataset=judgments.sha256, rows=ids, signature=spec.signature,
-                            inputs=_inputs_digest(frame, scorer.needs))
-            scores = store.get_frame(key) if cache else None
-            skipped = store.get_json(key) if scores is not None else None
-            hit = scores is not None and skipped is not None
-            if not hit:
-                scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
-                                                    batch_size=batch_size, progress=progress)
-                skipped = [[int(i), why] for i, _, why in rep.skipped]
-                if cache:
-                    store.put_json(key, skipped)
-                    store.put_frame(key, scores)
-            outputs[spec.signature] = (scores, skipped, hit)
-        scores, skipped, hit = outputs[spec.signature]
-        if spec.column not in scores.columns:
-            raise InputError(f"measure {spec.spec!r}: the scorer returned no column {spec.column!r} "
-                             f"(it returned {', '.join(scores.columns)})")
-        for row, why in skipped:
-            report(row, spec.label, why)
-        result[spec.label] = spec.sign * scores[spec.column].to_numpy(dtype=float)
-        from_cache[spec.label] = hit
-    return MeasureScores(result, signatures, not_scored, list(measures), from_cache)
-
-
-def build_scorer_class(path: str, *, options: Mapping[str, Any] | None = None,
-                       module_path: Sequence[str | Path] = ()) -> Scorer:
-    """A user's scorer, built from its class path (``"pkg.mod:MyScorer"``) with the ``options``
-    its constructor accepts; its :meth:`~Scorer.signature` also records the class's import path,
-    version and source hash (as :func:`resolve_measures` does), so it is signed like a built-in
-    measure wherever it is used (``sumeval score --measure-class``)."""
-    from sumeval.metrics import _accepted
-
-    cls = load_scorer_class(path, module_path)
-    scorer = _build(cls, cls, _accepted(cls, dict(options or {})), path)
-    identity = _class_identity(cls, path)
-    base = scorer.signature
-    scorer.signature = lambda: _user_signature(base(), identity)  # type: ignore[method-assign]
-    return scorer

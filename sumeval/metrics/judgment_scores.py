@@ -1,0 +1,139 @@
+"""Scoring resolved measures on a judgments data set, with caching: :func:`score_judgments`.
+
+Each distinct scorer (by signature) runs once over all rows; its outputs are cached in
+``Store("scores")`` under the data set's sha256, the row ids, the scorer's signature and a hash
+of the texts it reads, so a second call reads the cache. The measures come from
+:func:`sumeval.metrics.sources.resolve_measures`, which re-exports this module's names.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+
+if TYPE_CHECKING:
+    from sumeval.metrics.sources import MeasureSpec
+
+__all__ = ["MeasureScores", "score_judgments"]
+
+
+@dataclass
+class MeasureScores:
+    """What :func:`score_judgments` returns.
+
+    frame : one column per measure, named by :attr:`MeasureSpec.label`, oriented so that higher is
+        better, NaN where not scored; index aligned with ``judgments.frame``
+    signatures : ``{label: signature}``
+    not_scored : one dict per (row, measure) not scored: ``row, doc_id, system, location,
+        measure, reason``
+    specs : the measures, in order
+    from_cache : ``{label: True if read from the cache}`` (columns: False)
+    """
+
+    frame: pd.DataFrame
+    signatures: dict[str, str]
+    not_scored: list[dict[str, Any]]
+    specs: list[MeasureSpec]
+    from_cache: dict[str, bool]
+
+    def __iter__(self):  # ``scores, signatures, not_scored = score_judgments(...)``
+        return iter((self.frame, self.signatures, self.not_scored))
+
+
+def _inputs_digest(frame: pd.DataFrame, needs: Iterable[str]) -> str:
+    """sha256 of the texts a scorer reads (summary, and text / references as it needs)."""
+    import json
+
+    h = hashlib.sha256()
+    for f in ("summary", *sorted(set(needs) - {"summary"})):
+        h.update(f.encode() + b"\0")
+        for v in frame[f]:
+            h.update(json.dumps(_jsonable(v), ensure_ascii=False).encode("utf-8") + b"\n")
+    return h.hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, float) and np.isnan(value):
+        return None
+    return value
+
+
+def _records(frame: pd.DataFrame, needs: Iterable[str]) -> list[dict[str, Any]]:
+    cols = ["summary", *(f for f in ("text", "references") if f in needs)]
+    return [dict(zip(cols, row)) for row in frame[cols].itertuples(index=False, name=None)]
+
+
+def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: bool = False,
+                    cache: bool = True, batch_size: int = 256) -> MeasureScores:
+    """Score ``judgments`` with ``measures`` (from :func:`resolve_measures`).
+
+    Each distinct scorer (by signature) runs once over all rows; its outputs are cached in
+    ``Store("scores")`` under ``cache_key(dataset=judgments.sha256, rows=judgments.row_ids(),
+    signature=..., inputs=sha256 of the texts it reads)``, with the rows it could not score. A
+    column measure is read from the frame.
+
+    Returns
+    -------
+    MeasureScores
+        ``frame``: one column per measure label, oriented so that higher is better (a
+        lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
+        ``not_scored`` (empty summaries, missing text or references, undefined values, empty
+        cells of a column); ``from_cache``.
+    """
+    from sumeval import metrics
+    from sumeval.cache import Store, cache_key
+
+    frame = judgments.frame
+    ids = judgments.row_ids()
+    store = Store("scores")
+    outputs: dict[str, tuple[pd.DataFrame, list, bool]] = {}
+    result = pd.DataFrame(index=frame.index)
+    signatures: dict[str, str] = {}
+    not_scored: list[dict[str, Any]] = []
+    from_cache: dict[str, bool] = {}
+
+    def report(row: int, label: str, reason: str) -> None:
+        not_scored.append({"row": int(row), "doc_id": frame.at[row, "doc_id"],
+                           "system": frame.at[row, "system"], "location": judgments.location(row),
+                           "measure": label, "reason": reason})
+
+    for spec in measures:
+        signatures[spec.label] = spec.signature
+        if spec.scorer is None:
+            values = pd.to_numeric(frame[spec.column], errors="coerce").to_numpy(dtype=float)
+            for row in np.flatnonzero(np.isnan(values)):
+                report(row, spec.label, f"no value in column {spec.column!r}")
+            result[spec.label] = spec.sign * values
+            from_cache[spec.label] = False
+            continue
+        if spec.signature not in outputs:
+            scorer = spec.scorer
+            key = cache_key(dataset=judgments.sha256, rows=ids, signature=spec.signature,
+                            inputs=_inputs_digest(frame, scorer.needs))
+            scores = store.get_frame(key) if cache else None
+            skipped = store.get_json(key) if scores is not None else None
+            hit = scores is not None and skipped is not None
+            if not hit:
+                scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
+                                                    batch_size=batch_size, progress=progress)
+                skipped = [[int(i), why] for i, _, why in rep.skipped]
+                if cache:
+                    store.put_json(key, skipped)
+                    store.put_frame(key, scores)
+            outputs[spec.signature] = (scores, skipped, hit)
+        scores, skipped, hit = outputs[spec.signature]
+        if spec.column not in scores.columns:
+            raise InputError(f"measure {spec.spec!r}: the scorer returned no column {spec.column!r} "
+                             f"(it returned {', '.join(scores.columns)})")
+        for row, why in skipped:
+            report(row, spec.label, why)
+        result[spec.label] = spec.sign * scores[spec.column].to_numpy(dtype=float)
+        from_cache[spec.label] = hit
+    return MeasureScores(result, signatures, not_scored, list(measures), from_cache)
