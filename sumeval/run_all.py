@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from sumeval.errors import InputError
+from sumeval.paths import notebooks_dir
 from sumeval.run_report import StudyOutcome, write_report
 
 __all__ = ["RunAllResult", "StudyOutcome", "run_all", "cmd_run_all", "add_run_all_arguments", "add_commands"]
@@ -58,7 +59,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     known = runner.studies()
     names = list(only) if only else list(known)
     if not names:
-        raise InputError(f"no studies found in {runner.notebooks_dir()}")
+        raise InputError(f"no studies found in {notebooks_dir()}")
     unknown = [n for n in names if n not in known]
     if unknown:
         raise InputError(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "

@@ -1,0 +1,283 @@
+"""The studies and their parameter sets: which notebooks are studies, what their ``parameters``
+cells declare, and the parameters of a run (a set, ``-p`` overrides, checked against the declared
+types and ranges).
+
+A study is a notebook ``notebooks/<study>.ipynb`` whose ``parameters`` cell holds typed literals,
+with its parameter sets beside it in ``notebooks/<study>.params.yaml``::
+
+    smoke:    {n_docs: 5, n_boot: 50}
+    default:  {}
+
+:func:`resolve_parameters` validates every name against the notebook (papermill itself only
+warns on an unknown name). :mod:`sumeval.runner` runs the notebook and re-exports these names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from sumeval.errors import InputError
+from sumeval.paths import notebooks_dir
+
+__all__ = ["StudyNotebook", "Study", "studies", "get_study", "parse_value", "parse_overrides",
+           "parameter_ranges", "check_range", "resolve_parameters", "RUNNER_SET", "PROMISE_KEYS",
+           "FIGURES_KEY", "TABLES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
+
+# parameters the runner sets itself; a notebook declares them, a user may not override them
+RUNNER_SET = {"interactive": False}
+
+
+FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, not a parameter set
+TABLES_KEY = "tables"  # likewise the tables (ctx.save_table) it promises
+PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
+
+
+@dataclass(frozen=True)
+class StudyNotebook:
+    """A study as the runner sees it: ``notebooks/<name>.ipynb`` and its parameter file."""
+
+    name: str
+    notebook: Path
+    params_file: Path
+
+    def parameter_sets(self) -> dict[str, dict[str, Any]]:
+        import yaml
+
+        try:
+            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        sets = {k: v for k, v in data.items() if k not in PROMISE_KEYS} if isinstance(data, dict) else None
+        if sets is None or not all(isinstance(v, (dict, type(None))) for v in sets.values()):
+            raise InputError(
+                f"{self.params_file}: expected a mapping of parameter-set names to mappings "
+                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' and 'tables:' (lists of names)"
+            )
+        return {str(k): dict(v or {}) for k, v in sets.items()}
+
+    def promised(self, kind: str = FIGURES_KEY) -> list[str]:
+        """The figures (``kind="figures"``) or tables (``"tables"``) the study promises: that list
+        of its parameter file (names without extension; ``*`` and ``?`` match any text, e.g.
+        ``table3_*_tau``)."""
+        import yaml
+
+        try:
+            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        names = data.get(kind) if isinstance(data, dict) else None
+        if names is None:
+            return []
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            raise InputError(f"{self.params_file}: '{kind}' must be a list of names, e.g. "
+                             f"['fig2_index_size', 'table2_*'], got {names!r}")
+        return list(names)
+
+    def promised_figures(self) -> list[str]:
+        """The figures the study promises (:meth:`promised`)."""
+        return self.promised(FIGURES_KEY)
+
+    def missing(self, written: Sequence[str], kind: str = FIGURES_KEY, skipped: Sequence[str] = ()) -> list[str]:
+        """The promised names of ``kind`` that none of the ``written`` files (paths) matches and
+        that the run did not declare ``skipped`` (``ctx.skip``: a name or the promise itself)."""
+        import fnmatch
+
+        stems = {Path(f).stem for f in written}
+        return [p for p in self.promised(kind)
+                if not any(fnmatch.fnmatchcase(s, p) for s in stems)
+                and not any(s == p or fnmatch.fnmatchcase(s, p) for s in skipped)]
+
+    def missing_figures(self, written: Sequence[str]) -> list[str]:
+        """The promised figure names that none of the ``written`` files (paths) matches."""
+        return self.missing(written, FIGURES_KEY)
+
+    def declared_parameters(self) -> dict[str, dict[str, Any]]:
+        """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``.
+
+        Raises InputError when papermill cannot read a parameter that the cell assigns (papermill
+        skips such a line silently - e.g. one whose comment holds ``=``).
+        """
+        import ast
+        import logging
+
+        import nbformat
+        import papermill
+
+        logger = logging.getLogger("papermill")
+        level, logger.level = logger.level, logging.ERROR
+        try:
+            parsed = {name: dict(info) for name, info in papermill.inspect_notebook(str(self.notebook)).items()}
+        finally:
+            logger.setLevel(level)
+        nb = nbformat.read(str(self.notebook), as_version=4)
+        cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+        if len(cells) != 1:
+            raise InputError(f"{self.notebook}: needs exactly one code cell tagged 'parameters', found {len(cells)}")
+        for node in ast.parse(cells[0].source).body:
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id not in parsed:
+                    line = cells[0].source.splitlines()[node.lineno - 1]
+                    raise InputError(
+                        f"{self.notebook}: papermill cannot read parameter {t.id!r} from line {line!r}; "
+                        "write it as `name: type = literal  # comment` with no '=' in the comment"
+                    )
+        return parsed
+
+
+Study = StudyNotebook  # its earlier name
+
+
+def studies() -> dict[str, StudyNotebook]:
+    """Every study: a notebook with a parameter-set file beside it, by name."""
+    folder = notebooks_dir()
+    found = {}
+    for nb in sorted(folder.glob("*.ipynb")):
+        params = nb.with_suffix(".params.yaml")
+        if params.is_file() and nb.stem not in RESERVED_NAMES:
+            found[nb.stem] = StudyNotebook(nb.stem, nb, params)
+    return found
+
+
+RESERVED_NAMES = {"all"}  # `sumeval run all` runs every study
+
+
+def get_study(name: str) -> StudyNotebook:
+    if name in RESERVED_NAMES:
+        raise InputError(f"{name!r} is reserved (`sumeval run all` runs every study); rename the notebook")
+    known = studies()
+    if name not in known:
+        raise InputError(
+            f"unknown study {name!r}; known studies: {', '.join(known) or '(none)'} "
+            f"(notebooks with a .params.yaml beside them in {notebooks_dir()})"
+        )
+    return known[name]
+
+
+def parse_value(text: str) -> Any:
+    """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list; an empty
+    value (``-p paragraph_sets=``) is the empty string, not YAML's null."""
+    import yaml
+
+    if not text.strip():
+        return ""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
+    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}``; ``flag`` is the option
+    the pairs came from, for messages. A key given twice is an error (not the last one silently)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            example = "seed=1" if flag == "-p" else "use_stemmer=false"
+            raise InputError(f"{flag} {pair!r} is not of the form key=value (e.g. {flag} {example})")
+        if key.strip() in out:
+            raise InputError(f"{flag} {key.strip()} is given twice ({key.strip()}={out[key.strip()]!r} and "
+                             f"{pair!r}); give it once")
+        out[key.strip()] = parse_value(value)
+    return out
+
+
+#: ranges of parameters every study shares, by name (see :func:`check_range`)
+COMMON_RANGES: dict[str, str] = {"seed": ">=0"}
+
+
+def parameter_ranges(study: StudyNotebook) -> dict[str, Any]:
+    """The allowed ranges of the study's numeric parameters: :data:`COMMON_RANGES` and the
+    ``PARAMETER_RANGES`` of its module ``sumeval.studies.<study>`` (when there is one)."""
+    import importlib
+    import importlib.util
+
+    module = f"sumeval.studies.{study.name}"
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    own = getattr(importlib.import_module(module), "PARAMETER_RANGES", {}) if found else {}
+    return {**COMMON_RANGES, **own}
+
+
+def _rule_words(rule: str) -> str:
+    """``"0..100"`` -> ``"between 0 and 100"``, ``">=1"`` -> ``"at least 1"``."""
+    lo, sep, hi = rule.partition("..")
+    if sep:
+        return f"between {lo.strip()} and {hi.strip()}"
+    for op, words in ((">=", "at least"), ("<=", "at most"), (">", "greater than"), ("<", "less than")):
+        if rule.strip().startswith(op):
+            return f"{words} {rule.strip()[len(op):].strip()}"
+    return rule
+
+
+def check_range(value: Any, rule: str) -> bool:
+    """Whether the number ``value`` (or every number of a list) satisfies ``rule``: ``"0..100"``
+    (inclusive), ``">=0"``, ``">0"``, ``"<=1"``, ``"<1"``. Values that are not numbers are not
+    checked here (their type is)."""
+    import operator
+    import re
+
+    values = value if isinstance(value, list) else [value]
+    nums = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    m = re.fullmatch(r"\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*", rule)
+    if m:
+        lo, hi = float(m.group(1)), float(m.group(2))
+        return all(lo <= v <= hi for v in nums)
+    m = re.fullmatch(r"\s*(>=|>|<=|<)\s*(-?[\d.]+)\s*", rule)
+    if not m:
+        raise ValueError(f"bad range rule {rule!r}; write e.g. '0..100', '>=0' or '>0'")
+    op = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}[m.group(1)]
+    return all(op(v, float(m.group(2))) for v in nums)
+
+
+_TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,),
+          "list": (list,), "dict": (dict,)}
+
+
+def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mapping[str, Any] | None = None
+                       ) -> dict[str, Any]:
+    """The parameters of a run: the set ``params_name`` plus ``overrides``, all validated.
+
+    Raises InputError for an unknown set, an unknown parameter name (with the declared names),
+    a parameter the runner sets itself, a value whose type differs from the declared one, or a
+    number outside its range (:func:`parameter_ranges`) - before any kernel starts.
+    """
+    sets = study.parameter_sets()
+    if params_name not in sets:
+        raise InputError(
+            f"study {study.name!r} has no parameter set {params_name!r}; "
+            f"its sets are: {', '.join(sets)} (in {study.params_file})"
+        )
+    declared = study.declared_parameters()
+    merged = {**sets[params_name], **dict(overrides or {})}
+    for name, value in merged.items():
+        if name not in declared:
+            raise InputError(
+                f"unknown parameter {name!r} for study {study.name!r} (set {params_name!r}); "
+                f"the notebook declares: {', '.join(sorted(declared))}"
+            )
+        if name in RUNNER_SET:
+            raise InputError(f"parameter {name!r} is set by the runner ({RUNNER_SET[name]!r}); drop it")
+        want = declared[name].get("inferred_type_name", "None")
+        types = _TYPES.get(want)
+        if types and not (isinstance(value, types) and not (want != "bool" and isinstance(value, bool))):
+            raise InputError(
+                f"parameter {name!r} of study {study.name!r} must be {want} "
+                f"(notebook default {declared[name].get('default')}), got {value!r}"
+            )
+    ranges = parameter_ranges(study)
+    for name, value in merged.items():
+        rule = ranges.get(name)
+        rule, note = (rule, "") if isinstance(rule, str) or rule is None else (rule[0], f" ({rule[1]})")
+        if rule and not check_range(value, rule):
+            each = "every element of " if isinstance(value, list) else ""
+            raise InputError(f"parameter {name!r} of study {study.name!r}: {each}{name} must be "
+                             f"{_rule_words(rule)}{note}, got {value!r}")
+    for name, value in RUNNER_SET.items():
+        if name in declared:
+            merged[name] = value
+    return merged
