@@ -29,12 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import numpy as np
 import pandas as pd
 
 from sumeval import published
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
+from sumeval.tables import correlation_table  # noqa: F401 (the notebooks' mc.correlation_table)
 
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
@@ -420,69 +420,3 @@ def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
     frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_boot=n_boot, seed=seed)
               for level in ("summary", "document", "system")]
     return pd.concat(frames, ignore_index=True)
-
-
-# --------------------------------------------------------------------------------------------
-# Paper-ready tables
-# --------------------------------------------------------------------------------------------
-def _ordered_pivot(frame: pd.DataFrame, index: str, columns: list[str], value: str) -> pd.DataFrame:
-    """``frame`` pivoted to ``index`` x ``columns`` (a MultiIndex when several), rows and columns in
-    the order they first appear (not sorted).
-
-    Raises:
-        InputError: two rows of ``frame`` for one cell (the table would have to pick one).
-    """
-    dup = frame.duplicated([index, *columns], keep=False)
-    if dup.any():
-        first = frame.loc[dup, [index, *columns]].iloc[0].to_dict()
-        raise InputError(f"{int(dup.sum())} rows share a table cell (e.g. {first}); filter the frame to "
-                         f"one row per ({index}, {', '.join(columns)})")
-    wide = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="first", dropna=False)
-    rows = list(dict.fromkeys(frame[index]))
-    if len(columns) == 1:
-        cols = list(dict.fromkeys(frame[columns[0]]))
-    else:
-        cols = pd.MultiIndex.from_tuples(list(dict.fromkeys(map(tuple, frame[columns].to_numpy()))),
-                                         names=columns)
-    return wide.reindex(index=rows, columns=cols)
-
-
-def correlation_table(comparison: pd.DataFrame, *, columns: tuple[str, ...] = ("human", "method"),
-                      value: str = "ours", index: str = "metric",
-                      higher_is_better: bool | Mapping[Any, bool] = True) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A long frame of numbers (correlations, or any score) as a paper-ready table: one row per
-    ``index`` value (a metric), one column per ``columns`` combination (e.g. (human, method)),
-    cells ``value``; with the paper's numbers (a ``paper`` column with values) each row gets a
-    second row ``(metric, "paper")``.
-
-    Args:
-        comparison: long frame with ``index``, ``columns``, ``value`` and optionally ``paper``.
-        columns, value, index: what makes the table's columns, cells and rows (in the order they
-            first appear).
-        higher_is_better: the direction of every column, or a mapping column -> direction
-            (columns left out of the mapping get no bold; :func:`sumeval.tables.best_mask`).
-
-    Returns:
-        ``(table, bold)``: the table, and where the best of each column among our rows is (the
-        paper's rows are never bold). Feed both to ``ctx.save_table``.
-    """
-    from sumeval.tables import best_mask
-
-    ours = _ordered_pivot(comparison, index, list(columns), value)
-    ours.index.name = index
-    bold = best_mask(ours, higher_is_better=higher_is_better)
-    if "paper" not in comparison or comparison["paper"].isna().all():
-        return ours, bold
-    paper = _ordered_pivot(comparison, index, list(columns), "paper")
-    values, masks, rows = [], [], []
-    for name in ours.index:
-        values.append(ours.loc[name].to_numpy(float))
-        masks.append(bold.loc[name].to_numpy(bool))
-        rows.append((name, "ours"))
-        if paper.loc[name].notna().any():
-            values.append(paper.loc[name].to_numpy(float))
-            masks.append(np.zeros(ours.shape[1], dtype=bool))
-            rows.append((name, "paper"))
-    rows = pd.MultiIndex.from_tuples(rows, names=[index, "source"])
-    return (pd.DataFrame(values, index=rows, columns=ours.columns),
-            pd.DataFrame(masks, index=rows, columns=ours.columns))
