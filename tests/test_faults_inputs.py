@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, metrics, runner
+from sumeval import cli, metrics, runner, score_command
 from sumeval.errors import InputError
 
 GOOD = {"summary": "the cat sat on the mat", "references": ["the cat was on the mat"]}
@@ -229,7 +229,7 @@ def test_a_failing_write_is_a_message_and_leaves_nothing(tmp_path, good, capsys,
     def full(path, records):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(cli, "write_jsonl", full)
+    monkeypatch.setattr(score_command, "write_jsonl", full)
     rc, err = _run(capsys, "score", "rouge-1", "-i", good, "-o", tmp_path / "o.jsonl")
     assert rc == 1 and "No space left on device" in err and "o.jsonl" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]

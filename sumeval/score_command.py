@@ -1,0 +1,233 @@
+"""``sumeval score``: a JSONL file of summaries scored by measures, written as JSONL with a record
+of what was scored (``<output>.meta.json``).
+
+    sumeval score rouge-1 bleu --input pairs.jsonl --output scored.jsonl
+
+The input and output paths are checked before anything is scored (:func:`check_input_path`,
+:func:`check_output_path`); the output is written whole or not at all. :mod:`sumeval.cli` builds
+the command line and re-exports these names.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from sumeval.errors import InputError
+
+__all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score"]
+
+
+# ------------------------------------------------------------------------------------------
+# JSONL input / output
+# ------------------------------------------------------------------------------------------
+def check_input_path(given: str, *, what: str = "--input") -> Path:
+    """The input file named ``given``: it must exist and not be a folder (else InputError)."""
+    path = Path(given).expanduser()
+    if given == "-" and not path.exists():
+        raise InputError(f"{what} '-': give a file; standard input is read with {what} /dev/stdin")
+    if not path.exists():
+        raise InputError(f"{what} {given!r}: input file {str(path)!r} does not exist")
+    if path.is_dir():
+        raise InputError(f"{what} {given!r} is a folder; give a JSONL file")
+    return path
+
+
+def _kind(mode: int) -> str:
+    import stat
+
+    for test, name in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "--output") -> Path:
+    """The file to write for the output path ``given``, checked before anything is computed.
+
+    A symbolic link is written through (the file it points to is replaced, the link stays).
+    Refused with InputError: a folder, a device, pipe or other non-regular file, a read-only file,
+    one of the ``inputs`` (the input is never overwritten), and a location where no file can be
+    created (a missing folder is created at writing time if its nearest existing parent is a
+    writable folder).
+    """
+    import stat
+    import tempfile
+
+    if given == "-":
+        raise InputError(f"{what} '-': results are written to a file, not to standard output; give a file name")
+    if given.endswith(("/", os.sep)):
+        raise InputError(f"{what} {given!r} names a folder; give a file name, e.g. {given}scored.jsonl")
+    path = Path(given).expanduser()
+    target = Path(os.path.realpath(path))  # through symbolic links (of the file and its folders)
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):  # a new file (its folder is checked below)
+        st = None
+    except OSError as exc:
+        raise InputError(f"{what} {given!r}: cannot use this path ({exc.strerror})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{what} {given!r} is a folder; give a file name inside it, e.g. "
+                             f"{path / 'scored.jsonl'}")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{what} {given!r} is {_kind(st.st_mode)}; results are written to a regular "
+                             "file only - give a file name")
+        for inp in inputs:
+            if os.path.exists(inp) and os.path.samefile(target, inp):
+                raise InputError(f"{what} {given!r} is the input file {str(inp)!r}; write to another file "
+                                 "(the input is never overwritten)")
+        if not st.st_mode & 0o222:
+            raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
+                             "choose another file")
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError(f"{what} {given!r}: {str(folder)!r} is not a folder, so no file can be created there")
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".sumeval-write-check-"):
+            pass
+    except OSError as exc:
+        raise InputError(f"{what} {given!r}: cannot create a file in {str(folder)!r} ({exc.strerror}); "
+                         "choose a writable location") from None
+    return target
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
+    """Write ``records`` one JSON object a line (gzip-compressed when ``path`` ends in ``.gz``),
+    atomically. ``path`` should have passed :func:`check_output_path`."""
+    import gzip
+
+    from sumeval.cache import atomic_path
+
+    with atomic_path(path) as tmp:
+        opener = gzip.open if path.name.endswith(".gz") else open
+        with opener(tmp, "wt", encoding="utf-8") as fh:
+            for rec in records:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def check_output_columns(records: Sequence[dict[str, Any]], lines: Sequence[int], scorers, inp: Path) -> None:
+    """InputError when an input field has the name of an output column (it would be replaced)."""
+    owner = {c: s.name for s in scorers for c in s.columns()}
+    for rec, lineno in zip(records, lines):
+        clash = [k for k in rec if k in owner]
+        if clash:
+            n = sum(1 for r in records if any(k in owner for k in r))
+            raise InputError(
+                f"{inp}:{lineno}: field {clash[0]!r} has the name of an output column of {owner[clash[0]]} "
+                f"({n} line(s) have such fields); rename or remove it - sumeval never replaces input fields")
+
+
+# ------------------------------------------------------------------------------------------
+# score
+# ------------------------------------------------------------------------------------------
+def cmd_score(args: argparse.Namespace) -> int:
+    """``sumeval score``: warnings raised while scoring are printed once each, as one line."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            return _score(args)
+        finally:
+            seen: dict[str, int] = {}
+            for w in caught:
+                seen[str(w.message)] = seen.get(str(w.message), 0) + 1
+            for msg, n in seen.items():
+                print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
+
+
+def _build_scorers(names: list[str], classes: list[str], module_path: list[str],
+                   options: dict[str, Any]) -> list:
+    """Registered measures by name, then users' Scorer classes (``--measure-class``), each given the
+    options its constructor accepts; an option no measure accepts is an error."""
+    from sumeval import metrics
+    from sumeval.metrics.sources import build_scorer_class, load_scorer_class
+
+    built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
+    taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}
+    if not names:
+        unused = sorted(set(options) - taken)
+        if unused:
+            raise InputError(f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(classes)}")
+        return built
+    return metrics.get_scorers(names, used_elsewhere=taken, **options) + built
+
+
+def _score(args: argparse.Namespace) -> int:
+    from sumeval import metrics
+
+    if args.list:
+        for info in metrics.available():
+            needs = ", ".join(("summary",) + info.needs)
+            print(f"{info.name:<16} needs {needs:<28} {info.description}")
+        return 0
+    if not args.measures and not args.measure_class:
+        raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`, or "
+                         "--measure-class pkg.mod:MyScorer), or use --list")
+    if not args.input or not args.output:
+        raise InputError("--input and --output are required")
+    from sumeval.argtypes import scorer_options
+
+    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, scorer_options(args))
+
+    inp = check_input_path(args.input)
+    out = check_output_path(args.output, inputs=[inp])
+    given = Path(args.output).expanduser()
+    meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=[inp],
+                                  what="the record file of --output")
+    from sumeval.jsonl import iter_jsonl
+
+    numbered = list(iter_jsonl(inp))  # the user's objects, unchanged, with their line numbers
+    if not numbered:
+        raise InputError(f"input file {str(inp)!r} has no records")
+    lines = [lineno for lineno, _ in numbered]
+    records = [obj for _, obj in numbered]
+    needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
+    for rec, lineno in zip(records, lines):
+        missing = [f for f in sorted(needed) if f not in rec]
+        if missing:
+            raise InputError(
+                f"{inp}:{lineno}: field {missing[0]!r} is missing; the measures "
+                f"{', '.join(args.measures)} need {', '.join(sorted(needed))} on every line"
+            )
+    for s in scorers:
+        if "references" in s.needs and not any(rec.get("references") for rec in records):
+            raise InputError(f"measure {s.name!r} needs 'references' (a list of strings); no line of {inp} has them")
+    check_output_columns(records, lines, scorers, inp)
+
+    def label(i: int) -> str:
+        return f"{inp}:{lines[i]}"
+
+    frame, report = metrics.score_records(records, scorers, progress=args.progress, row_label=label)
+    scored = []
+    for i, rec in enumerate(records):
+        row = dict(rec)
+        for col in frame.columns:
+            row[col] = _clean(float(frame.at[i, col]))
+        scored.append(row)
+    write_jsonl(out, scored)
+    from sumeval.cache import atomic_write_json
+
+    meta = {"input": str(inp), "measures": report.signatures,
+            "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
+            "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
+    atomic_write_json(meta_path, meta)
+    for line in report.summary_lines(label, rows_label=lambda rows: f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"):
+        print(f"warning: {line}", file=sys.stderr)
+    n_skipped = len({i for i, _, _ in report.skipped})
+    print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}; "
+          f"wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
+    return 0
