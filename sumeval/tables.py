@@ -82,14 +82,14 @@ def _check_shape(frame: pd.DataFrame, other: pd.DataFrame | None, what: str) -> 
     return other
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}
 
 
 def _latex_escape(text: str) -> str:
     """``text`` with LaTeX's special characters escaped (``a_b & c`` -> ``a\\_b \\& c``)."""
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
 
 
 def _cell_text(value, precision: int) -> str:

@@ -4,7 +4,7 @@ Every corpus iterates over :class:`Document` tuples ``(id, title, text)`` in a f
 file order for the shared collections, sorted paths for a folder), so that a seeded shuffle of
 a corpus is reproducible.
 
-Shared collections (files under ``corpora/`` of the data folder, see its MANIFEST):
+Shared collections (files under ``corpora/`` of the data folder, see data/README.md):
 
 ==================  ==========================================================  ===========
 name                file(s)                                                     documents
@@ -61,7 +61,7 @@ class _Builtin:
     relpath: str            # relative to the data folder
     title_field: str        # field read as the title
     description: str
-    source: str             # original public source (see MANIFEST)
+    source: str             # original public source (see data/README.md)
 
 
 CORPORA: Mapping[str, _Builtin] = {

@@ -11,7 +11,7 @@ from typing import Mapping
 __all__ = ["DatasetInfo", "DATASETS"]
 
 # ------------------------------------------------------------------------------------------
-# Recorded files: relpath -> (sha256, size in bytes). Computed from /work/shared/data.
+# Recorded files: relpath -> (sha256, size in bytes), computed from the shared copy of the data.
 # ------------------------------------------------------------------------------------------
 _FILES_SUMMEVAL = {
     "summeval/summac_consistency_3experts_100.json": ("5a0615322704d8e75870221573619031b8b37777fd08039e6a5eed37f7df9c6e", 286185),

@@ -439,8 +439,6 @@ def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_
 
 def load_best(run_dir: str | Path, model_config, device: str | None = None):
     """The model of ``run_dir/best.pt`` (eval mode)."""
-    import torch
-
     from sumeval.ordering.models import build_model
 
     p = Path(run_dir) / "best.pt"

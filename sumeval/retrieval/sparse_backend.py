@@ -2,7 +2,8 @@
 
 The corpus is tokenised once into a term-frequency matrix (documents x terms, the same
 StemmingAnalyzer terms Whoosh indexes); an index of size n is a row slice of it. For that
-slice, with N = n documents (SPEC §2, Whoosh 2.7 ``scoring.BM25F``):
+slice, with N = n documents (paper 001 Sec.2.2 "Search engine" and App.B: Whoosh's BM25F,
+Zaragoza et al. 2004; the formulas of Whoosh 2.7 ``scoring.BM25F``):
 
     idf(t)  = ln(N / (df(t) + 1)) + 1
     avgfl   = (total number of tokens) / N                           (exact)
