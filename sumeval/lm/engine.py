@@ -108,7 +108,8 @@ def _reduced_precision_model(loaded: LoadedModel, dtype_name: str) -> Any:
 
 
 class MaskedEmbedder:
-    """Masked-token embeddings of every layer for many texts, cached on disk.
+    """Masked-token embeddings of every layer for many texts, cached on disk: the embeddings ``e``
+    of paper 000 Sec.2 (every word masked once; the hidden states of its first word piece).
 
     Args:
         model: packaged name, local folder or Hugging Face id (:func:`~sumeval.lm.resolve_model`).
@@ -399,8 +400,8 @@ _EMBEDDERS: dict[str, MaskedEmbedder] = {}
 
 
 def get_embedder(model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, **options: Any) -> MaskedEmbedder:
-    """One shared :class:`MaskedEmbedder` per (model, options) in this process (scorers use it,
-    so a text is embedded, or read from the cache, once for every measure)."""
+    """One shared :class:`MaskedEmbedder` (paper 000 Sec.2's ``e``) per (model, options) in this
+    process (scorers use it, so a text is embedded, or read from the cache, once for every measure)."""
     spec = resolve_model(model)
     key = json.dumps({"path": str(spec.path), **{k: str(v) for k, v in sorted(options.items())}})
     if key not in _EMBEDDERS:

@@ -185,7 +185,8 @@ class Pass:
 
 def plan_passes(word_starts: np.ndarray, *, window: int = 450, margin: int = 50,
                 min_distance: int = 8) -> list[Pass]:
-    """The forward passes that mask every word exactly once (the scheme of the module doc).
+    """The forward passes that mask every word exactly once (paper 000 Sec.2; the scheme of the
+    module doc).
 
     For each group of :func:`group_separated`, windows start ``margin`` pieces before the first
     word still to do (or at 0); the words lying wholly in the first ``window - margin`` pieces

@@ -255,7 +255,8 @@ def _gesera_queries(texts: Sequence[str], kinds: Sequence[str], progress: bool =
 
 def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64,
                 progress: bool = False) -> list[str]:
-    """Escaped query strings for ``texts`` under reformulation ``kind`` (the module table).
+    """Escaped query strings for ``texts`` under reformulation ``kind`` (paper 001 Sec.2.1 raw,
+    NP and KW queries; Sec.2.2 GeSERA's part-of-speech filter; the module table).
 
     Args:
         texts: n texts.

@@ -146,7 +146,8 @@ def concat_term_matrices(parts: Sequence[TermMatrix]) -> TermMatrix:
 
 
 class BM25F:
-    """BM25F over rows ``rows`` of a :class:`TermMatrix` (document number i = ``rows[i]``).
+    """BM25F (paper 001 Sec.2.2 and App.B: Whoosh's ranking; the module doc gives the formulas)
+    over rows ``rows`` of a :class:`TermMatrix` (document number i = ``rows[i]``).
 
     Parameters
     ----------

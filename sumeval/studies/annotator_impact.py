@@ -169,7 +169,8 @@ def reference_pairs(judgments, human: str) -> pd.DataFrame:
 
 def subset_correlations(pairs: pd.DataFrame, per_ref: dict[str, np.ndarray], human: str = "relevance",
                         methods: Sequence[str] = METHODS, source0: str | None = SUMMEVAL_R0) -> pd.DataFrame:
-    """System-level correlations for every reference subset of :func:`reference_subsets`.
+    """System-level correlations for every reference subset of :func:`reference_subsets` (paper 001
+    Sec.4.3, Fig.3 and Table 3: the references as annotators).
 
     Args:
         pairs: the pairs, with ``human``.
