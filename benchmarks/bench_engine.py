@@ -50,8 +50,8 @@ def matmul_rate(dtype_name: str, repeats: int = 20) -> float:
 
 
 def _flops(lengths: list[int], cfg) -> float:
-    H, I, L = cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers
-    return float(sum(L * (2 * n * (4 * H * H + 2 * H * I) + 4 * n * n * H) for n in lengths))
+    H, F, L = cfg.hidden_size, cfg.intermediate_size, cfg.num_hidden_layers  # F: the feed-forward width
+    return float(sum(L * (2 * n * (4 * H * H + 2 * H * F) + 4 * n * n * H) for n in lengths))
 
 
 def _jobs(emb, texts: list[str]):

@@ -90,7 +90,8 @@ def cmd_data(args: argparse.Namespace) -> int:
         for r in jd.verify_user_datasets():
             ok = r["status"] == "ok"
             bad += [] if ok else [r]
-            print(f"{'ok  ' if ok else 'FAIL'} {r['name']} ({r['path']})" + ("" if ok else f": {r['status']}, {r['error']}"))
+            print(f"{'ok  ' if ok else 'FAIL'} {r['name']} ({r['path']})"
+                  + ("" if ok else f": {r['status']}, {r['error']}"))
         return 1 if bad else 0
     if args.action == "add":
         j = jd.add_dataset(args.name, args.path, human=args.human, lower_is_better=args.lower_is_better,
@@ -122,9 +123,12 @@ def _add_judgments_arguments(p: argparse.ArgumentParser, *, mapping: bool = True
     """Column-role options of a judgments file (``data add``, ``data export`` of a path)."""
     if mapping:
         p.add_argument("--doc-col", dest="doc_col", metavar="COL", help="column of the document ids (default doc_id)")
-        p.add_argument("--system-col", dest="system_col", metavar="COL", help="column of the system ids (default system)")
-        p.add_argument("--summary-col", dest="summary_col", metavar="COL", help="column of the summaries (default summary)")
-        p.add_argument("--text-col", dest="text_col", metavar="COL", help="column of the source documents (default text)")
+        p.add_argument("--system-col", dest="system_col", metavar="COL",
+                       help="column of the system ids (default system)")
+        p.add_argument("--summary-col", dest="summary_col", metavar="COL",
+                       help="column of the summaries (default summary)")
+        p.add_argument("--text-col", dest="text_col", metavar="COL",
+                       help="column of the source documents (default text)")
         p.add_argument("--references-col", dest="references_col", metavar="COL",
                        help="column of the references, a list of strings (default references)")
     p.add_argument("--human", metavar="COL[,COL]", help="the human columns (comma-separated); every other "

@@ -101,8 +101,8 @@ def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     # the worker writes into files, not pipes: if this process dies, its last words still land
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
-        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.executors", "--worker"], stdin=subprocess.PIPE,
-                                stdout=out, stderr=err, text=True, env=env)
+        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.executors", "--worker"],
+                                stdin=subprocess.PIPE, stdout=out, stderr=err, text=True, env=env)
         with _WORKERS_LOCK:
             _WORKERS.add(proc)
         try:
@@ -434,4 +434,5 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--worker"]:
         raise SystemExit(_worker_main())
-    raise SystemExit("usage: python -m sumeval.executors --worker  (internal; use `sumeval sweep` or `sumeval run all`)")
+    raise SystemExit("usage: python -m sumeval.executors --worker  "
+                     "(internal; use `sumeval sweep` or `sumeval run all`)")

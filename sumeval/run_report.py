@@ -118,7 +118,8 @@ def _study_tables(o: StudyOutcome, folder: Path, rel) -> list[str]:
 
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:90%;text-align:left}
-.ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}
+.ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}
+pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}
 img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border-top:2px solid #888;margin-top:2em}
 .tbl{overflow-x:auto}.tbl td,.tbl th{text-align:right}"""
 
@@ -179,7 +180,8 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<p>started {started.isoformat(timespec='seconds')}, finished {finished.isoformat(timespec='seconds')} "
             f"({(finished - started).total_seconds():.0f} s)</p>"
-            "<table><tr><th>study</th><th>status</th><th>duration</th><th>figures</th><th>tables</th><th>files</th></tr>"
+            "<table><tr><th>study</th><th>status</th><th>duration</th><th>figures</th><th>tables</th>"
+            "<th>files</th></tr>"
             + "".join(rows) + "</table>" + "\n".join(sections) + "</body></html>\n")
     atomic_write_json(folder / "summary.json", {
         "parameter_set": params_name, "started": started.isoformat(timespec="seconds"),

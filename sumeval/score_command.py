@@ -225,7 +225,10 @@ def _score(args: argparse.Namespace) -> int:
             "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
             "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
     atomic_write_json(meta_path, meta)
-    for line in report.summary_lines(label, rows_label=lambda rows: f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"):
+    def rows_label(rows):
+        return f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"
+
+    for line in report.summary_lines(label, rows_label=rows_label):
         print(f"warning: {line}", file=sys.stderr)
     n_skipped = len({i for i, _, _ in report.skipped})
     print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}; "

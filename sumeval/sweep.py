@@ -45,9 +45,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
-from sumeval.executors import (FORWARDED_ENV, DaskExecutor, LocalExecutor, Progress, RunSpec,  # noqa: F401 (re-exported)
-                               _manifest, add_executor_arguments, driver_env, execute_spec, executor_choice,
-                               ipc_kernel_manager_class, is_finished, make_executor, run_specs, stop_workers)
+from sumeval.executors import (  # noqa: F401 (re-exported)
+    FORWARDED_ENV, DaskExecutor, LocalExecutor, Progress, RunSpec, _manifest, add_executor_arguments, driver_env,
+    execute_spec, executor_choice, ipc_kernel_manager_class, is_finished, make_executor, run_specs, stop_workers,
+)
 from sumeval.hashing import sha256_json
 
 
@@ -166,7 +167,9 @@ class SweepResult:
 def sweep_id(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
              overrides: Mapping[str, Any] | None = None) -> str:
     """Deterministic id of a sweep: ``<set>-<digest of study, set, overrides and grid>``."""
-    return f"{params_name}-{sha256_json({'study': study, 'set': params_name, 'overrides': dict(overrides or {}), 'grid': {k: list(v) for k, v in grid.items()}}, 10)}"
+    identity = {"study": study, "set": params_name, "overrides": dict(overrides or {}),
+                "grid": {k: list(v) for k, v in grid.items()}}
+    return f"{params_name}-{sha256_json(identity, 10)}"
 
 
 def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import os
 import stat
 from pathlib import Path
@@ -519,7 +518,7 @@ def test_csv_input_says_the_input_is_jsonl(tmp_path, capsys):
 def test_json_errors_read_well(tmp_path, capsys, content, words):
     inp = _write(tmp_path / "bad.jsonl", content, raw=True)
     rc, err = _run(capsys, "score", "rouge-1", "-i", inp, "-o", tmp_path / "o.jsonl")
-    assert rc == 2 and f"bad.jsonl:1: " in err and words in err and "at at" not in err
+    assert rc == 2 and "bad.jsonl:1: " in err and words in err and "at at" not in err
 
 
 def test_input_that_is_a_folder_or_empty(tmp_path, capsys):

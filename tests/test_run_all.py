@@ -55,7 +55,7 @@ def test_run_all_smoke_writes_the_report(batch_studies, capsys):
     assert page.index("Key numbers") < page.index("<h3>means") < page.index('<img src="')  # key numbers first
     assert summary_has_table(batch_studies)
     links = _links(page)
-    assert any(l.endswith("executed.ipynb") for l in links)
+    assert any(link.endswith("executed.ipynb") for link in links)
     imgs = re.findall(r'<img src="([^"]+)"', page)
     assert sorted(Path(i).name for i in imgs) == ["bars.png", "line.png"]
     for link in links:  # every link of the page resolves, relative to the page

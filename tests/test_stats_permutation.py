@@ -136,7 +136,7 @@ def test_standardisation_makes_the_test_scale_free():
 
 def test_early_stopping_after_blocks():
     rng = np.random.default_rng(0)
-    rows = [{"doc_id": d, "system": s, "h": (h := rng.normal() + s)} for d in range(20)
+    rows = [{"doc_id": d, "system": s, "h": rng.normal() + s} for d in range(20)
             for s in range(8)]
     f = pd.DataFrame(rows)
     f["good"] = f["h"] + 0.1 * rng.normal(size=len(f))

@@ -130,7 +130,7 @@ def _frame(n_docs=7, n_sys=5, seed=0, nan=True) -> pd.DataFrame:
 
 
 def _expanded(frame: pd.DataFrame, sys_idx, doc_idx) -> pd.DataFrame:
-    """The resampled frame: the k-th drawn input and the l-th drawn system are new, distinct
+    """The resampled frame: the k-th drawn input and the m-th drawn system are new, distinct
     ids (a copy of a document or system is another document or system)."""
     docs = frame["doc_id"].unique()
     systems = frame["system"].unique()
@@ -139,10 +139,10 @@ def _expanded(frame: pd.DataFrame, sys_idx, doc_idx) -> pd.DataFrame:
     cells = frame.set_index(["doc_id", "system"])
     rows = []
     for k, d in enumerate(doc_idx):
-        for l, s in enumerate(sys_idx):
+        for m, s in enumerate(sys_idx):
             key = (docs[d], systems[s])
             if key in cells.index:
-                rows.append({**cells.loc[key].to_dict(), "doc_id": f"{k}", "system": f"{l}"})
+                rows.append({**cells.loc[key].to_dict(), "doc_id": f"{k}", "system": f"{m}"})
     return pd.DataFrame(rows)
 
 

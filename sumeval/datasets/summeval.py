@@ -194,9 +194,9 @@ def load_summac_consistency_experts(wide: bool = False) -> pd.DataFrame:
     One pair per article (the SummaC "val" cut). The summary SummaC distributes is the pairs'
     summary lower-cased (and, in 5 pairs, with other PTB tokens for quotes and brackets:
     ``''``/``-lrb-`` where SummEval has `` `` ``/``(``); it is checked against
-    :func:`load_summeval` on letters and digits and given here in :func:`load_summeval`'s form, so the two frames join on ``(doc_id, system)`` or on
-    ``summary``. The mean of the three scores equals ``consistency`` in :func:`load_summeval`
-    (checked).
+    :func:`load_summeval` on letters and digits and given here in :func:`load_summeval`'s form, so
+    the two frames join on ``(doc_id, system)`` or on ``summary``. The mean of the three scores
+    equals ``consistency`` in :func:`load_summeval` (checked).
 
     Parameters
     ----------

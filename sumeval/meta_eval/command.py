@@ -109,7 +109,8 @@ def add_command(subparsers) -> None:
                     "tables (CSV, LaTeX, Markdown), figures and a manifest in --out.")
     me.add_argument("data", help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a "
                     "judgments file (.jsonl .csv .tsv .parquet)")
-    me.add_argument("--human", nargs="+", required=True, metavar="COL", help="the human columns (space- or comma-separated)")
+    me.add_argument("--human", nargs="+", required=True, metavar="COL",
+                    help="the human columns (space- or comma-separated)")
     me.add_argument("--measures", nargs="+", default=[], metavar="M",
                     help="registered measures (sumeval score --list), columns of the data, module:Class, "
                          "entry points; `rouge-2[use_stemmer=false]` sets one measure's options, `col:lower` "
@@ -123,7 +124,8 @@ def add_command(subparsers) -> None:
     for role, default in (("doc", "doc_id"), ("system", "system"), ("summary", "summary"), ("text", "text"),
                           ("references", "references")):
         me.add_argument(f"--{role}-col", dest=f"{role}_col", metavar="COL",
-                        help=f"column of the {role if role != 'doc' else 'document'} ids/texts (a file only; default {default})")
+                        help=f"column of the {role if role != 'doc' else 'document'} ids/texts "
+                             f"(a file only; default {default})")
     me.add_argument("--level", nargs="+", default=[], metavar="LEVEL",
                     help=f"levels ({', '.join(LEVELS)}; default all three)")
     me.add_argument("--coefficient", nargs="+", default=[], metavar="C",

@@ -170,7 +170,8 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
             values, bold, marks = ranking_table(result, coef)
             test = result.settings.test
             caption = (f"Correlation ({coef}) of each measure with the human scores at the "
-                       f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; best per column in bold; "
+                       f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; "
+                       "best per column in bold; "
                        f"superscript: significance cluster (1 = not significantly worse than the best; {test}, "
                        f"{result.settings.correction} correction, alpha {result.settings.alpha})"
                        + (f"; {', '.join(negated)}: lower is better, shown negated" if negated else ""))

@@ -9,9 +9,10 @@ A measure of a meta-evaluation is one of
   group ``sumeval.measures`` of an installed package.
 
 :func:`resolve_measures` turns the user's words into :class:`MeasureSpec` objects;
-:func:`score_judgments` (:mod:`sumeval.metrics.judgment_scores`) scores them on a :class:`~sumeval.datasets.judgments.Judgments` and
-caches each scorer's outputs in ``Store("scores")`` under the data set's sha256, the row ids,
-the scorer's signature and a hash of the texts it reads - a second call reads the cache.
+:func:`score_judgments` (:mod:`sumeval.metrics.judgment_scores`) scores them on a
+:class:`~sumeval.datasets.judgments.Judgments` and caches each scorer's outputs in
+``Store("scores")`` under the data set's sha256, the row ids, the scorer's signature and a hash of
+the texts it reads - a second call reads the cache.
 
 Measure syntax
 --------------

@@ -20,7 +20,8 @@ from sumeval.metrics.base import Scorer
 __all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
-_CLASS_RE = re.compile(r"^(?P<module>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*):(?P<attr>[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)$")
+_DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"  # a dotted Python name
+_CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
 
 
 @contextlib.contextmanager

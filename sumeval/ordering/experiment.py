@@ -116,8 +116,11 @@ def check_run_folder(folder: Path, config_doc: dict[str, Any], settings: dict[st
         except (OSError, ValueError) as exc:
             raise InputError(f"{folder / 'config.json'} is unreadable ({type(exc).__name__}); "
                              f"delete {folder} to train from scratch, or train into a new folder") from None
-        strip = lambda d: {k: ({kk: vv for kk, vv in v.items() if kk != "max_epochs"} if k == "train" else v)  # noqa: E731
-                           for k, v in d.items() if k != "key"} if isinstance(d, dict) else d
+        def strip(d):
+            if not isinstance(d, dict):
+                return d
+            return {k: ({kk: vv for kk, vv in v.items() if kk != "max_epochs"} if k == "train" else v)
+                    for k, v in d.items() if k != "key"}
         diff = settings_difference(strip(old), strip(config_doc))
     if not diff and (folder / "last.pt").is_file():
         fix = f"delete {folder} to train from scratch, or train into a new folder"

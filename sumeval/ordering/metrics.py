@@ -194,10 +194,10 @@ def _wlcs_dirs(x: list[int], y: list[int], w: float) -> dict[tuple[int, int], st
     for i in range(1, m + 1):
         for j in range(1, n + 1):
             if x[i - 1] == y[j - 1]:
-                l = lengths.get((i - 1, j - 1), 0)
-                vals[i, j] = get_v((i - 1, j - 1), 0.0) + (l + 1) ** w - l ** w
+                run = lengths.get((i - 1, j - 1), 0)  # consecutive matches ending here
+                vals[i, j] = get_v((i - 1, j - 1), 0.0) + (run + 1) ** w - run ** w
                 dirs[i, j] = "|"
-                lengths[i, j] = l + 1
+                lengths[i, j] = run + 1
             elif get_v((i - 1, j), 0.0) >= get_v((i, j - 1), 0.0):
                 vals[i, j] = get_v((i - 1, j), 0.0)
                 dirs[i, j] = "^"

@@ -38,7 +38,8 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
     rows = _facets(comparison, facet_row, row_order)
     cols = _facets(comparison, facet_col, col_order)
     metrics = list(metric_order) if metric_order is not None else list(dict.fromkeys(comparison["metric"]))
-    fig, axes = plt.subplots(len(rows), len(cols), figsize=(2.6 * len(cols) + 0.8, 0.32 * len(metrics) * len(rows) + 1.2),
+    fig, axes = plt.subplots(len(rows), len(cols),
+                             figsize=(2.6 * len(cols) + 0.8, 0.32 * len(metrics) * len(rows) + 1.2),
                              squeeze=False, sharey=True)
     y = np.arange(len(metrics))
     for i, r in enumerate(rows):

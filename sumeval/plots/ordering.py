@@ -54,7 +54,8 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
             ax.hlines(r, x - 0.45, x + 0.45, color="0.5", lw=2, label="random order")
         ax.set_xticks(x, datasets)
         ax.set_ylabel(METRIC_LABELS.get(metric, metric))
-    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside, never over bars
+    # beside the bars, never over them
+    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
         fig.suptitle(title)
     fig.tight_layout()
@@ -130,7 +131,8 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
                     ax.axhline(float(r[metric].mean()), ls="--", color="0.5", label="random order")
             if logx:
                 ax.set_xscale("log")
-            ax.set_title(" / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None), fontsize=9)
+            title = " / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None)
+            ax.set_title(title, fontsize=9)
             ax.set_xlabel(xlabel or x)
             if j == 0:
                 ax.set_ylabel("score")

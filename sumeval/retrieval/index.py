@@ -8,11 +8,11 @@
   (N documents); the index holds ``order[:n]``, document number i = ``order[i]``.
 * Backends: ``"whoosh"`` (the paper's engine, :mod:`.whoosh_backend`) and ``"sparse"``
   (the same BM25F on sparse matrices, :mod:`.sparse_backend`; the default).
-* Cache: ``<cache>/retrieval_indexes/<key>/`` (checked by :mod:`.index_folder`) where key = :func:`sumeval.cache.cache_key` of
-  (corpus name, corpus content sha256, n, seed, analyzer + Whoosh version, backend, sumeval
-  version). The folder holds ``meta.json`` (every parameter, N, build time), ``docs.npz``
-  (the corpus positions ``order[:n]``), ``whoosh/`` (whoosh backend) and ``COMPLETE``,
-  written last. ``meta.json`` records the sha256 of every other file, ``COMPLETE`` the sha256
+* Cache: ``<cache>/retrieval_indexes/<key>/`` (checked by :mod:`.index_folder`) where key =
+  :func:`sumeval.cache.cache_key` of (corpus name, corpus content sha256, n, seed, analyzer +
+  Whoosh version, backend, sumeval version). The folder holds ``meta.json`` (every parameter, N,
+  build time), ``docs.npz`` (the corpus positions ``order[:n]``), ``whoosh/`` (whoosh backend) and
+  ``COMPLETE``, written last. ``meta.json`` records the sha256 of every other file, ``COMPLETE`` the sha256
   of ``meta.json``, so a damaged index (a truncated or altered file) is found on load and by
   :func:`list_indexes`. A build writes into ``<key>.partial-*`` (with ``BUILDER.json``: the
   builder's pid, host and start) and renames it into place, so an interrupted build never
@@ -418,7 +418,8 @@ def list_indexes(root: "str | Path | None" = None) -> list[dict[str, Any]]:
                 state = "interrupted build (its process is gone; removed)"
             else:
                 state = f"building ({describe_owner(rec)})" if rec else "building"
-            out.append({"name": rec.get("name") or folder.name.split(_PARTIAL)[0], "key": folder.name.split(_PARTIAL)[0],
+            key = folder.name.split(_PARTIAL)[0]
+            out.append({"name": rec.get("name") or key, "key": key,
                         "corpus": None, "n": None, "seed": None, "backend": None, "n_corpus": None,
                         "complete": False, "state": state, "build_seconds": None, "created": None,
                         "folder": str(folder)})

@@ -2,7 +2,8 @@
 
 Measure names follow paper 001: ``sera-10``, ``sera-dis-5``, ``sera-np-10``, ``sera-dis-kw-10``,
 ``gesera-10``, ``gesera-dis-10``, ``gesera-pn-10`` (GeSERA keeping proper nouns) - see
-:func:`~sumeval.retrieval.variants.measure_name` (re-exported here with :data:`MEASURES`). Every scorer needs ``references`` and takes the index as options:
+:func:`~sumeval.retrieval.variants.measure_name` (re-exported here with :data:`MEASURES`).
+Every scorer needs ``references`` and takes the index as options:
 ``index="CORPUS:SIZE:SEED:BACKEND"`` or ``corpus=, size=, seed=, backend=`` (default
 ``wikipedia:10000:0:sparse``).
 

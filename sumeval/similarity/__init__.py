@@ -9,6 +9,6 @@ Modules (nothing heavy imported here):
   tau-c) and the local order tau_d of Eq.4;
 - :mod:`sumeval.similarity.probe` - per-layer norms, changes, neighbour cosines and within-layer
   cosine histograms (Fig.2-4, 7);
-- :mod:`sumeval.similarity.scorers` - the ``estime``, ``estime-soft`` and ``similarity-order`` (Eq.3; alias ``coherence``)
-  scorers (on top of :class:`sumeval.lm.MaskedEmbedder`).
+- :mod:`sumeval.similarity.scorers` - the ``estime``, ``estime-soft`` and ``similarity-order``
+  (Eq.3; alias ``coherence``) scorers (on top of :class:`sumeval.lm.MaskedEmbedder`).
 """

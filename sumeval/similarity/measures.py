@@ -21,7 +21,8 @@ local order, Sec.5.2 Eq.4      ``tau_d``: pairs with ``|i - j| <= d``  :func:`.o
 Single pair: :func:`points_of_similarity`, :func:`estime_alarms`, :func:`estime_soft`,
 :func:`~.order.similarity_order`, :func:`~.order.local_order_tau` (Eq.3 and Eq.4 live in
 :mod:`sumeval.similarity.order` and are importable from here). The "similarity order" of Eq.3
-is the measure the ``similarity-order`` scorer (alias ``coherence``) reports (the paper correlates it with expert coherence).
+is the measure the ``similarity-order`` scorer (alias ``coherence``) reports (the paper correlates
+it with expert coherence).
 
 Undefined values are NaN (never an exception) and :func:`undefined_reason` says why.
 """

@@ -2,8 +2,8 @@
 
 Williams (1959, "Regression Analysis", Wiley), as Steiger (1980, "Tests for comparing elements
 of a correlation matrix", Psychol. Bulletin 87) writes it, R's ``psych::r.test`` computes it and
-WMT (Graham & Baldwin 2014) and nlpstats use it: with r12 = |corr(A, H)|, r13 = |corr(B, H)|, r23 = |corr(A, B)| (absolute values,
-as the WMT scripts), K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23,
+WMT (Graham & Baldwin 2014) and nlpstats use it: with r12 = |corr(A, H)|, r13 = |corr(B, H)|,
+r23 = |corr(A, B)| (absolute values, as the WMT scripts), K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23,
 
     t = (r12 - r13) sqrt((n - 1)(1 + r23) / (2 K (n - 1)/(n - 3) + ((r12 + r13)/2)^2 (1 - r23)^3))
 

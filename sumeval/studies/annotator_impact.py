@@ -48,7 +48,8 @@ from sumeval.studies.sera_scores import (METHODS, per_reference_scores, sera_fra
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "worker_counts": ">=1", "n_draws": ">=1"}
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
+                    "worker_counts": ">=1", "n_draws": ">=1"}
 
 
 #: what SummEval's reference 0 is (the other ten were written by crowd workers)

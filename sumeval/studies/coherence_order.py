@@ -11,7 +11,9 @@ Thin: the extraction is :mod:`sumeval.studies.summeval_extraction` and the sweep
 """
 from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
                                          layer_pair_scores, local_order_correlations, selection_human)
-from sumeval.studies.summeval_extraction import PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs  # noqa: F401 (ranges: read by the runner)
+from sumeval.studies.summeval_extraction import (  # noqa: F401 (ranges: read by the runner)
+    PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs,
+)
 
 __all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
            "layer_pair_scores", "layer_correlations", "local_order_correlations", "best_layer", "selection_human",

@@ -43,7 +43,8 @@ from sumeval.studies.sera_scores import (HUMANS, METHODS, TEXT_FORMS, check_vari
 from sumeval.text import strip_sentence_tags
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "sizes": (">=0", "0 means the whole collection"),
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
+                    "sizes": (">=0", "0 means the whole collection"),
                     "spread_size": ">=1", "spread_seeds": ">=0", "gesera_seeds": ">=0", "pos_docs": ">=1"}
 #: the paper's part-of-speech groups (Fig. 1): Penn tags -> group
 POS_GROUPS = {"Nouns": tuple(sorted(COMMON_NOUN_TAGS | PROPER_NOUN_TAGS)), "Verbs": tuple(sorted(VERB_TAGS)),
@@ -80,8 +81,8 @@ def resolve_sizes(corpus: str, sizes: Iterable[int]) -> tuple[list[int], int]:
 
 
 def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str], *, seed: int = 0,
-          n_docs: int | None = None, realsumm_text: str = "tokenized", datasets: Sequence[str] = ("realsumm", "summeval"),
-          progress: bool = False) -> pd.DataFrame:
+          n_docs: int | None = None, realsumm_text: str = "tokenized",
+          datasets: Sequence[str] = ("realsumm", "summeval"), progress: bool = False) -> pd.DataFrame:
     """Correlations of every variant for every (collection, size) (paper 001 Sec.4.1, Fig.2).
 
     Args:

@@ -24,9 +24,12 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.summeval_extraction import PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, load_study_pairs, pairs_key  # noqa: F401 (ranges: read by the runner)
+from sumeval.studies.summeval_extraction import (  # noqa: F401 (ranges: read by the runner)
+    PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, load_study_pairs, pairs_key,
+)
 
-__all__ = ["PARAMETER_RANGES", "load_pairs", "load_study_pairs", "embedder", "extract", "probe_frames", "histogram_matrix"]
+__all__ = ["PARAMETER_RANGES", "load_pairs", "load_study_pairs", "embedder", "extract", "probe_frames",
+           "histogram_matrix"]
 
 
 def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,

@@ -16,8 +16,9 @@ Both parts run on any judgments data set (:mod:`sumeval.studies.study_data`): pa
 study's ``dataset`` (SummEval by default), part (b) on its ``system_dataset`` (REALSumm by
 default). The papers' numbers are shown beside ours only on the paper's own data set. On another
 data set the reference-based rows need its ``references`` (without them those rows are left
-out, and said so; a summary without references stops the run naming it), the diagnostic row (which drops SummEval's CNN/DM highlight) is not shown, and
-the data set's precomputed measure columns and any measures named by the study's ``measures``
+out, and said so; a summary without references stops the run naming it), the diagnostic row
+(which drops SummEval's CNN/DM highlight) is not shown, and the data set's precomputed measure
+columns and any measures named by the study's ``measures``
 (:mod:`sumeval.metrics.sources` syntax: a column, a registered measure, a ``module:Class``)
 join the rows. :func:`level_correlations` correlates every row at the input, system and global
 levels.
@@ -38,7 +39,8 @@ from sumeval.tables import correlation_table  # noqa: F401 (the notebooks' mc.co
 
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"), "n_boot": (">=0", "0 for no intervals")}
+PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
+                    "n_boot": (">=0", "0 for no intervals")}
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,8 @@ def bertscore_rows(model: str = BERTSCORE_MODEL) -> dict[str, Row]:
 TABLE2_ROWS: Mapping[str, Row] = {
     "ROUGE-1-R": Row("rouge-1", "rouge-1-r", options=_PAPER_TOKENS, note="stemmer, recall"),
     "ROUGE-2-R": Row("rouge-2", "rouge-2-r", options=_PAPER_TOKENS, note="stemmer, recall"),
-    "ROUGE-L-F": Row("rouge-lsum", "rouge-lsum-f", options=_PAPER_TOKENS, note="stemmer, summary-level LCS over <t> sentences"),
+    "ROUGE-L-F": Row("rouge-lsum", "rouge-lsum-f", options=_PAPER_TOKENS,
+                     note="stemmer, summary-level LCS over <t> sentences"),
     "JS-2": Row("js-2", "js-2", sign=-1, note="negated bigram Jensen-Shannon divergence, as REALSumm"),
 }
 

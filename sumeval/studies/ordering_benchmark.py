@@ -19,7 +19,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, paper_table2, random_rows, train_config,
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, paper_table2, random_rows,
+    train_config,
 )
 
 
@@ -61,7 +62,8 @@ def table2(frame: pd.DataFrame) -> pd.DataFrame:
 def table3(frame: pd.DataFrame) -> pd.DataFrame:
     """Cross-domain matrix in long form: ``level, model, label, train_set, test_set, acc, tau``."""
     sub = frame[frame["model"] != "random"]
-    return sub[["level", "model", "label", "train_set", "test_set", "acc", "tau", "pmr", "wlcs_l"]].reset_index(drop=True)
+    columns = ["level", "model", "label", "train_set", "test_set", "acc", "tau", "pmr", "wlcs_l"]
+    return sub[columns].reset_index(drop=True)
 
 
 def ranking(t2: pd.DataFrame, dataset: str = "nips", metric: str = "pmr") -> pd.DataFrame:

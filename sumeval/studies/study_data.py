@@ -26,7 +26,8 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 
-__all__ = ["load", "split_names", "selection_human", "is_builtin", "cache_name", "slug", "file_part", "describe", "FLAGS"]
+__all__ = ["load", "split_names", "selection_human", "is_builtin", "cache_name", "slug", "file_part", "describe",
+           "FLAGS"]
 
 #: the ``sumeval data add`` option that maps each text field
 FLAGS = {"summary": "--summary-col", "text": "--text-col", "references": "--references-col"}

@@ -39,8 +39,8 @@ PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means al
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
                     "n_boot": (">=0", "0 for no intervals")}
 
-__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs", "embedder", "extract", "documents", "iter_documents",
-           "pairs_key", "cached_frame", "n_selectable_layers"]
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs",
+           "embedder", "extract", "documents", "iter_documents", "pairs_key", "cached_frame", "n_selectable_layers"]
 
 #: the qualities in the paper's column order (paper 000 Table 1)
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
