@@ -174,8 +174,9 @@ def train_cached(
     when ``sizes`` asked for another). ``vectors``: their source
     (:func:`~sumeval.ordering.vocabulary.vectors_source`: ``"glove-6B-50d"``, ``"spacy-md"``
     or a GloVe text file; default ``$SUMEVAL_VECTORS`` or GloVe 6B 50d); it is part of the cache
-    key. ``run_dir`` overrides the cache folder (the CLI's ``--out``). SE-Graph gets entity annotations from :func:`~sumeval.ordering.data.with_entities`
-    (the NIPS files, else spaCy) before the key is computed.
+    key. ``run_dir`` overrides the cache folder (the CLI's ``--out``). SE-Graph gets entity
+    annotations from :func:`~sumeval.ordering.data.with_entities` (the NIPS files, else spaCy)
+    before the key is computed.
     """
     from sumeval.cache import atomic_write_json
     from sumeval.ordering.data import with_entities
