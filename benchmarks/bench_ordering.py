@@ -1,7 +1,10 @@
 """Ordering models (paper 002): training and decoding throughput, and what the `paper` set costs.
 
-For each model and data set, at the `paper` parameter set's sizes (hidden 300, batch 8, GloVe 50d,
-beam 32): one training pass over ``BENCH_ORDERING_TRAIN`` documents of the set's train split
+For each model and data set, at the `paper` parameter set's sizes (paper 002's per model and set,
+:func:`sumeval.ordering.sizes.paper_sizes`; the vocabulary of the full train split, as a real run
+has it; word tables at the paper's width, 100d / 300d, learned - or from ``BENCH_ORDERING_VECTORS``,
+e.g. ``glove-6B-50d``; batch 8, beam 32): one training pass over ``BENCH_ORDERING_TRAIN`` documents
+of the set's train split
 (documents/s, a dev pass of a few documents with greedy decoding included, as in every epoch) and a
 beam-32 decoding pass over ``BENCH_ORDERING_TEST`` test documents (documents/s). From these and the
 full splits' sizes it projects the `paper` set's cost on this machine: hours per training epoch
@@ -20,7 +23,6 @@ import os
 import tempfile
 import time
 
-PAPER_HIDDEN = 300  # the `paper` parameter set of ordering_benchmark (GloVe fixes emb_dim = 50)
 PAPER_BATCH, PAPER_BEAM, GUESS_EPOCHS = 8, 32, 20
 
 
@@ -31,27 +33,40 @@ def _split(set_name: str, split: str):
     return load_ordering_set(set_name, split)
 
 
+@functools.lru_cache(maxsize=None)
+def _full_vocab(set_name: str, vectors: str | None):
+    """The vocabulary (and word table) of the set's whole train split: a real run's word table."""
+    from sumeval.ordering.experiment import _vocab
+
+    return _vocab(_split(set_name, "train"), vectors, 1)
+
+
 def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str | None) -> dict:
     import torch
 
     from sumeval.ordering.data import with_entities
     from sumeval.ordering.decode import predict_orders
-    from sumeval.ordering.experiment import _vocab, cap, model_config
+    from sumeval.ordering.experiment import cap, model_config
     from sumeval.ordering.train import TrainConfig, _device, set_graphs, set_token_ids, train_model
-    from sumeval.studies.ordering_common import model_sizes
+    from sumeval.studies.ordering_common import model_sizes, resolve_sizes
 
     train = cap(_split(set_name, "train"), n_train, seed=0)
     dev = cap(_split(set_name, "dev"), 8, seed=0)
     test = cap(_split(set_name, "test"), n_test, seed=0)
     if model == "se_graph":  # entity annotation is a one-off cost of the data, not of an epoch
         train, dev, test = with_entities(train), with_entities(dev), with_entities(test)
-    vocab, emb = _vocab(train, glove=True, min_count=1)
-    mc = model_config(model, len(vocab), emb_dim=int(emb.shape[1]), **model_sizes(PAPER_HIDDEN))
+    vocab, emb = _full_vocab(set_name, os.environ.get("BENCH_ORDERING_VECTORS") or None)
+    sizes = resolve_sizes(model_sizes(0), model, set_name)  # the `paper` set's sizes
+    if emb is not None:
+        sizes["emb_dim"] = int(emb.shape[1])
+    mc = model_config(model, len(vocab), **sizes)
     tc = TrainConfig(max_epochs=1, batch_size=PAPER_BATCH, patience=5, lr=1e-3)
     dev_ = _device(device)
+    c0 = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         result = train_model(train, dev, vocab, mc, tc, tmp, embeddings=emb, device=device, progress=False)
-    epoch_s = result.history[0]["seconds"]
+    cpu_s = time.process_time() - c0  # CPU time of this process: on a busy machine, with one torch
+    epoch_s = result.history[0]["seconds"]  # thread, closer to a quiet core's wall time than wall time
 
     from sumeval.ordering.models import build_model
 
@@ -66,9 +81,9 @@ def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str |
     if dev_.type == "cuda":
         torch.cuda.synchronize()
     decode_s = time.perf_counter() - t0
-    return {"model": model, "set": set_name, "device": str(dev_),
-            "train_docs": len(train), "train_seconds": round(epoch_s, 2),
-            "train_docs_per_s": round(len(train) / epoch_s, 2),
+    return {"model": model, "set": set_name, "device": str(dev_), "n_params": result.n_params,
+            "emb_dim": mc.emb_dim, "train_docs": len(train), "train_seconds": round(epoch_s, 2),
+            "train_docs_per_s": round(len(train) / epoch_s, 2), "train_cpu_seconds": round(cpu_s, 2),
             "test_docs": len(test), "decode_beam": PAPER_BEAM, "decode_seconds": round(decode_s, 2),
             "decode_docs_per_s": round(len(test) / decode_s, 2)}
 
@@ -87,7 +102,9 @@ def main() -> dict:
     sizes = {s: {sp: len(_split(s, sp)) for sp in ("train", "dev", "test")} for s in sets}
     rows, projection = [], []
     _measure(models[0], sets[0], 8, 4, device)  # warm-up (first-call costs of torch), not reported
-    print(f"paper sizes: hidden 300, batch {PAPER_BATCH}, GloVe 50d, beam {PAPER_BEAM}; torch threads {threads}")
+    print(f"paper 002's sizes per model and set, word tables "
+          f"{os.environ.get('BENCH_ORDERING_VECTORS') or 'at the paper width (100d/300d)'}, batch {PAPER_BATCH}, "
+          f"beam {PAPER_BEAM}; torch threads {threads}")
     print(f"{'model':<20}{'set':<11}{'train doc/s':>13}{'decode doc/s':>14}"
           f"{'h/epoch':>9}{'h test':>8}{'h @20 ep':>10}")
     for model in models:

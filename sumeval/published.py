@@ -88,6 +88,14 @@ _P002_TABLE2 = {
         "lyrics": [(0.26, .1765, 8.9), (0.66, .1891, 60.7), (0.49, .1751, 52.1), (0.0, .1719, 12.4)],
     },
 }
+# paper 002, Table 1: documents in train / dev / test and vocabulary size per data set (Table 2's
+# names: its "Press" and "Journal" are Table 1's News and Economist)
+_P002_TABLE1 = {
+    "nips": (3519, 196, 195, 19957), "aan": (15961, 892, 893, 55588), "arxiv": (36652, 2045, 2044, 97305),
+    "sind": (40155, 4990, 5055, 30952), "press": (12634, 720, 707, 87067),
+    "statements": (12530, 712, 715, 53708), "journal": (70728, 3929, 3929, 535345),
+    "lyrics": (43858, 2436, 2436, 77021),
+}
 # paper 002, Table 3a: Kendall tau, training set (rows) x test set (arXiv, AAN, NIPS), per model
 _P002_TABLE3A = {
     "arxiv": [(.73, .77, .81), (.77, .80, .83), (.75, .79, .81), (.78, .80, .80)],
@@ -121,3 +129,15 @@ def paper002_table3a():
     rows = [(tr, te, m, v) for tr, vals in _P002_TABLE3A.items() for m, row in zip(_P002_MODELS, vals)
             for te, v in zip(tests, row)]
     return pd.DataFrame(rows, columns=["train_set", "test_set", "model", "tau"])
+
+
+def paper002_table1():
+    """Paper 002 Table 1: ``dataset, train, dev, test`` (documents) and ``vocabulary`` (word types).
+
+    >>> int(paper002_table1().set_index("dataset").loc["nips", "vocabulary"])
+    19957
+    """
+    import pandas as pd
+
+    rows = [(ds, *vals) for ds, vals in _P002_TABLE1.items()]
+    return pd.DataFrame(rows, columns=["dataset", "train", "dev", "test", "vocabulary"])

@@ -293,3 +293,11 @@ def test_study_notebook_on_the_user_data_set(registered, tmp_path, monkeypatch):
     got = corr[(corr.measure == "my_metric") & (corr.level == "global")]["value"].item()
     assert got == pytest.approx(ss.kendalltau(raw["my_metric"], raw["overall"]).statistic, abs=1e-12)
     assert (run / "meta-eval" / "manifest.json").is_file() and (run / "tables" / "table_kendall_b.tex").is_file()
+
+
+def test_more_documents_than_the_data_set_has_is_refused(registered, tmp_path, capsys):
+    """n_docs is never silently clamped to the documents there are (the file has 4)."""
+    rc = main(["meta-eval", registered, "--human", "overall", "--measures", "my_metric", "--n-docs", "5",
+               "--out", str(tmp_path / "o"), *FAST])
+    err = capsys.readouterr().err
+    assert rc == 2 and "n_docs 5 is more than the 4 documents" in err and not (tmp_path / "o").exists()

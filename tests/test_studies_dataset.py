@@ -81,7 +81,7 @@ def test_metric_correlations_on_a_user_file(registered, user_frame):
     from sumeval.metrics import score_records
     from sumeval.metrics.sources import load_scorer_class
 
-    res = _run("metric_correlations", dataset=registered, system_dataset=registered,
+    res = _run("metric_correlations", dataset=registered, system_dataset=registered, n_docs=4,
                measures="my_metric,fragments:ExtractiveFragments", module_path=str(EXAMPLES))
     r = res.results
     assert r["n_pairs"] == 12 and r["dataset"]["name"] == "mine" and r["dataset"]["humans"] == ["faithful", "overall"]
@@ -190,9 +190,9 @@ def _krippendorff_interval(a: np.ndarray, b: np.ndarray) -> float:
 @pytest.mark.slow
 @needs_minilm
 def test_annotator_impact_on_a_user_file(registered, user_frame):
-    res = _run("annotator_impact", dataset=registered, measures="my_metric")
+    res = _run("annotator_impact", dataset=registered, measures="my_metric", n_docs=0)
     r = res.results
-    assert r["n_pairs"] == 12  # smoke n_docs 5 > the file's 4 articles: all of them
+    assert r["n_pairs"] == 12  # n_docs 0: all of the file's 4 articles
     a1, a2 = user_frame["overall/ann1"].to_numpy(float), user_frame["overall/ann2"].to_numpy(float)
     agree = pd.DataFrame(r["agreement"])
     row = _row(agree, level="interval")
@@ -291,6 +291,17 @@ def test_the_n_systems_range_is_the_data_sets(tmp_path):
     with pytest.raises(InputError, match=r"n_systems must be 0 \(all\) or 1\.\.3 \(j has 3 systems\), got 4"):
         load_study_pairs(str(path), humans="score", n_systems=4)
     assert len(load_study_pairs(str(path), humans="score", n_systems=2).pairs) == 4
+
+
+def test_a_params_sets_n_docs_above_the_data_sets_is_refused_with_the_fix(tmp_path):
+    from sumeval.studies import study_data
+
+    path = _user_shaped(tmp_path, _roles_frame(n_docs=2))
+    with pytest.raises(InputError, match=r"n_docs=5 is more than the 2 documents .* -p n_docs=2 \(or -p n_docs=0"):
+        study_data.load(str(path), humans="score", n_docs=5)
+    judgments, humans = study_data.load(str(path), humans="score", n_docs=2)
+    assert len(judgments.frame) == 6 and humans == ["score"]
+    assert len(study_data.load(str(path), humans="score", n_docs=1)[0].frame) == 3
 
 
 # --------------------------------------------------------------------------------------------

@@ -135,6 +135,9 @@ class Judgments:
             return self
         if isinstance(n_docs, bool) or not isinstance(n_docs, (int, np.integer)) or n_docs < 1:
             raise InputError(f"n_docs must be a positive integer or None (all documents), got {n_docs!r}")
+        if n_docs > len(self.documents):
+            raise InputError(f"n_docs {n_docs} is more than the {len(self.documents)} documents of data set "
+                             f"{self.name!r}; give at most {len(self.documents)}, or none for all")
         keep = set(self.documents[: int(n_docs)])
         mask = self.frame["doc_id"].isin(keep).to_numpy()
         frame = self.frame[mask].reset_index(drop=True)

