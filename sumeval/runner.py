@@ -80,6 +80,21 @@ def _device() -> str:
     return f"cpu:{platform.processor() or platform.machine()}:{os.cpu_count()} cores"
 
 
+def parameter_notes(params: Mapping[str, Any]) -> list[str]:
+    """Notes on a run's parameters that a user should see before waiting for it: today, a reduced
+    ``precision`` that this CPU emulates (:func:`sumeval.lm.precision.slow_precision_note`).
+    A value the notebook will refuse gets no note here (the notebook's error names it)."""
+    if "precision" not in params:
+        return []
+    from sumeval.lm.precision import slow_precision_note
+
+    try:
+        note = slow_precision_note(str(params["precision"]), params.get("device") or None)
+    except InputError:
+        return []
+    return [note] if note else []
+
+
 def kernel_name(requested: str | None = None) -> str:
     """The Jupyter kernel to run notebooks with: ``requested``, ``$SUMEVAL_KERNEL`` or ``sumeval``."""
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
@@ -241,6 +256,9 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     params = resolve_parameters(study, params_name, overrides)
     kname = kernel_name(kernel)
     mark_dead_runs(name)
+    notes = parameter_notes(params)
+    for note in notes:
+        print(f"note ({name}): {note}", file=sys.stderr, flush=True)
     run_id, run_dir = _claim_run_dir(name, run_id or new_run_id(params_name, params), chosen=run_id is not None)
     executed = run_dir / "executed.ipynb"
     manifest: dict[str, Any] = {
@@ -256,6 +274,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         "packages": package_versions(),
         "python": platform.python_version(),
         "device": _device(),
+        "notes": notes,
         "started": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "status": "running",
         "owner": owner_record(),

@@ -25,8 +25,8 @@ Cache layout
     not cached, in the same company, so it yields identical arrays.
 
 Precision
-    ``float32`` (default), ``bfloat16`` or ``float16``; the short names ``fp32``, ``bf16`` and
-    ``fp16`` are accepted everywhere a precision is (:func:`normalize_precision`).
+    ``float32`` (default), ``bfloat16`` or ``float16`` (:mod:`sumeval.lm.precision`: the names,
+    and the warning where this CPU emulates a reduced precision).
 """
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ from sumeval.errors import InputError
 from sumeval.lm.embeddings import MaskedEmbeddings
 from sumeval.lm.resolution import (_LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
                                    resolve_model)
+from sumeval.lm.precision import (AUTOCAST_DTYPE, PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning,
+                                  normalize_precision, slow_precision_note)
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 
 __all__ = ["MaskedEmbeddings", "MaskedEmbedder", "get_embedder", "PRECISIONS", "PRECISION_ALIASES",
@@ -70,37 +72,23 @@ def check_device(device: str | None, option: str = "device") -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Precision
+# Precision (names in sumeval.lm.precision)
 # --------------------------------------------------------------------------------------------
-#: engine precisions -> the autocast dtype (None: plain float32)
-_PRECISIONS = {"float32": None, "bfloat16": "bfloat16", "float16": "float16"}
-#: the precisions the engine runs in
-PRECISIONS = tuple(_PRECISIONS)
-#: short names accepted for ``precision`` (normalised before they reach cache keys)
-PRECISION_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 _REDUCED: dict[tuple[str, str, str], Any] = {}
+_WARNED: set[tuple[str, str]] = set()
 
 
-def normalize_precision(precision: str) -> str:
-    """The engine's name of ``precision``: ``"bf16" -> "bfloat16"``, ``"float32" -> "float32"``.
+def _warn_if_emulated(precision: str, device: str) -> None:
+    """A :class:`SlowPrecisionWarning` (once per precision and device in a process) where this CPU
+    emulates ``precision`` (:func:`sumeval.lm.precision.slow_precision_note`)."""
+    if (precision, device) in _WARNED:
+        return
+    _WARNED.add((precision, device))
+    note = slow_precision_note(precision, device)
+    if note:
+        import warnings
 
-    Args:
-        precision: one of :data:`PRECISIONS` or a short name of :data:`PRECISION_ALIASES`.
-
-    Returns:
-        One of :data:`PRECISIONS`.
-
-    Raises:
-        InputError: an unknown name, naming it and the accepted ones.
-
-    >>> normalize_precision("bf16")
-    'bfloat16'
-    """
-    name = PRECISION_ALIASES.get(precision, precision)
-    if name not in _PRECISIONS:
-        raise InputError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)} "
-                         f"(or {', '.join(PRECISION_ALIASES)})")
-    return name
+        warnings.warn(note, SlowPrecisionWarning, stacklevel=3)
 
 
 def _reduced_precision_model(loaded: LoadedModel, dtype_name: str) -> Any:
@@ -174,6 +162,7 @@ class MaskedEmbedder:
         self.spec = resolve_model(model)
         self.device = check_device(device)
         self.precision = precision
+        _warn_if_emulated(precision, self.device)
         self.window, self.margin, self.min_distance = int(window), int(margin), int(min_distance)
         self.word_splitter, self.normalize = word_splitter, normalize
         self.store_dtype = store_dtype
@@ -388,7 +377,7 @@ class MaskedEmbedder:
         if cur:
             batches.append(cur)
         dev = torch.device(loaded.device)
-        autocast_dtype = _PRECISIONS[self.precision]
+        autocast_dtype = AUTOCAST_DTYPE[self.precision]
         net = loaded.model if autocast_dtype is None else _reduced_precision_model(loaded, autocast_dtype)
         with torch.inference_mode():
             for b in batches:
