@@ -1,6 +1,6 @@
 """Language models for paper 000: model resolution, word planning and the masked-embedding engine.
 
-Four modules, each readable alone (nothing heavy is imported here):
+Five modules, each readable alone (nothing heavy is imported here):
 
 - :mod:`sumeval.lm.resolution` - which model a name means (packaged, local folder, Hugging Face
   cache), its content fingerprint, loading it once per process, and the raw input embeddings
@@ -9,16 +9,18 @@ Four modules, each readable alone (nothing heavy is imported here):
   of forward passes that masks every word once (:func:`split_words`, :func:`word_pieces`,
   :func:`group_separated`, :func:`plan_passes`);
 - :mod:`sumeval.lm.engine` - the engine that runs the passes, batched, and caches every layer
-  of every masked word per text (:class:`MaskedEmbedder`, :func:`get_embedder`), and the
-  precisions it runs in (:func:`normalize_precision`);
+  of every masked word per text (:class:`MaskedEmbedder`, :func:`get_embedder`);
+- :mod:`sumeval.lm.precision` - the precisions it runs in (:func:`normalize_precision`) and
+  whether this CPU runs them natively (:func:`slow_precision_note`, :class:`SlowPrecisionWarning`);
 - :mod:`sumeval.lm.embeddings` - what the engine returns for one text
   (:class:`MaskedEmbeddings`: every layer of every masked word, the CLS states, the tokens).
 
 Every public name is importable from ``sumeval.lm`` as well.
 """
 from sumeval.lm.embeddings import MaskedEmbeddings
-from sumeval.lm.engine import (PRECISION_ALIASES, PRECISIONS, MaskedEmbedder, get_embedder,
-                               normalize_precision)
+from sumeval.lm.engine import MaskedEmbedder, get_embedder
+from sumeval.lm.precision import (PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning, normalize_precision,
+                                  slow_precision_note)
 from sumeval.lm.resolution import (DEFAULT_MODEL, FAST_MODEL, LoadedModel, ModelSpec, VocabularyMismatchError,
                                    check_same_vocabulary, default_device, load_model, model_fingerprint,
                                    raw_embedding_table, resolve_model)
@@ -29,5 +31,5 @@ __all__ = [
     "default_device", "model_fingerprint", "check_same_vocabulary", "raw_embedding_table",
     "split_words", "word_pieces", "group_separated", "plan_passes", "Pass", "MaskedEmbeddings",
     "MaskedEmbedder", "get_embedder", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS", "PRECISION_ALIASES",
-    "normalize_precision",
+    "normalize_precision", "slow_precision_note", "SlowPrecisionWarning",
 ]
