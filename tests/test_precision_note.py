@@ -86,3 +86,8 @@ def test_run_prints_the_note_and_keeps_it_in_the_manifest(fixture_studies, monke
     assert "note (tiny): slow for x=2" in capsys.readouterr().err
     manifest = json.loads((res.run_dir / "manifest.json").read_text())
     assert manifest["notes"] == ["slow for x=2"]
+
+
+def test_float16_note_speaks_of_float16():
+    note = slow_precision_note("fp16", "cpu", cpu_flags=AVX2)
+    assert note.startswith("precision float16 on this CPU") and "those of float16" in note

@@ -117,7 +117,7 @@ def slow_precision_note(precision: str, device: str | None = None, *, cpu_flags:
     if not str(device).startswith("cpu") or native_on_cpu(name, cpu_flags):
         return None
     return (f"precision {name} on this CPU: it has no native {name} instructions, so PyTorch emulates "
-            f"them and the masked-embedding engine runs several times slower than in float32 (9x for "
-            f"all-mpnet-base-v2 on an AVX2 machine, BENCHMARKS.md). The numbers are those of {name}; for "
-            f"speed pass precision='float32' (-p precision=fp32), a different run whose points of "
-            f"similarity agree with bfloat16's on about 99.4%.")
+            f"them and the masked-embedding engine runs several times slower than in float32 (bfloat16: "
+            f"9x for all-mpnet-base-v2 on an AVX2 machine, BENCHMARKS.md). The numbers are those of {name}; "
+            f"for speed pass precision='float32' (-p precision=fp32), a different run whose numbers differ "
+            f"slightly (BENCHMARKS.md compares bfloat16 with float32).")
