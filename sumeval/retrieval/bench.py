@@ -109,8 +109,8 @@ def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia:10
     """System-level correlation of ``measure`` with LitePyramid on REALSumm (25 systems, each
     the mean over its 100 summaries): Pearson, Spearman, Kendall tau-b, and the seconds taken."""
     import pandas as pd
-    from scipy import stats
 
+    from sumeval import stats
     from sumeval.metrics import score_records
     from sumeval.retrieval.scorers import MEASURES, SeraScorer
 
@@ -120,13 +120,14 @@ def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia:10
     scorer = SeraScorer(k, dis, ref, index=index, progress=progress)
     frame, report = score_records(recs, [scorer], batch_size=4096)
     seconds = time.perf_counter() - t0
-    df = pd.DataFrame({"system": [r["system"] for r in recs], "lp": [r["litepyramid"] for r in recs],
-                       "m": frame[measure].to_numpy()})
-    sys_means = df.groupby("system")[["m", "lp"]].mean()
-    return {"measure": measure, "index": index, "n_systems": len(sys_means), "n_summaries": len(recs),
-            "pearson": float(stats.pearsonr(sys_means["m"], sys_means["lp"])[0]),
-            "spearman": float(stats.spearmanr(sys_means["m"], sys_means["lp"])[0]),
-            "kendall_tau_b": float(stats.kendalltau(sys_means["m"], sys_means["lp"], variant="b")[0]),
+    df = pd.DataFrame({"doc_id": [r["doc_id"] for r in recs], "system": [r["system"] for r in recs],
+                       "lp": [r["litepyramid"] for r in recs], "m": frame[measure].to_numpy()})
+    corr = stats.correlate(df, "m", "lp", level="system", methods=["pearson", "spearman", "kendall_b"],
+                           n_boot=0).set_index("method")
+    return {"measure": measure, "index": index, "n_systems": int(corr.loc["pearson", "n"]), "n_summaries": len(recs),
+            "pearson": float(corr.loc["pearson", "value"]),
+            "spearman": float(corr.loc["spearman", "value"]),
+            "kendall_tau_b": float(corr.loc["kendall_b", "value"]),
             "skipped": len(report.skipped), "seconds": round(seconds, 1)}
 
 

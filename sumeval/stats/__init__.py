@@ -36,6 +36,10 @@ Conventions
   metrics use the rows where both metrics and the human score are present. Results report what
   was used (``n``) and what was excluded (``n_skipped``). Infinite values are refused
   (:class:`~sumeval.errors.InputError`): replace them with NaN to exclude them.
+- **Ties among means**: per-system means that are equal as numbers are made exactly equal before
+  anything ranks them (:func:`~sumeval.stats.ties.snap_ties`: sorted neighbours within 1e-12 of
+  the largest magnitude are one tie), so Spearman, Kendall and pairwise accuracy at the system
+  level count a tie as a tie whatever the row order and the CPU's order of summation.
 - **Constant input**: a correlation with a constant side (or fewer than 2 pairs) is NaN, silently.
 - **Direction**: every correlation assumes higher is better on both sides. For a metric where
   lower is better (ESTIME alarms, Jensen-Shannon ...) the caller passes the negated column.
@@ -63,7 +67,8 @@ Conventions
 Modules: ``rows`` (one sample, and many rows at once), ``levels`` / ``pooled`` / ``grouped``
 (the three levels under resampling, vectorised), ``resampling`` (draws, intervals),
 ``correlation``, ``permutation``, ``williams``, ``multiple``, ``pairwise``, ``binary``,
-``agreement`` (paper 002), ``layout`` and ``checks`` (frames and inputs).
+``agreement`` (paper 002), ``ties`` (exact ties among means), ``layout`` and ``checks`` (frames
+and inputs).
 """
 from __future__ import annotations
 

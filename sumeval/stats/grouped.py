@@ -34,6 +34,7 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.stats.rows import _corr_rows, _distinct_rows, _kendall_finish, _pearson_rows
+from sumeval.stats.ties import snap_ties
 
 # The pairwise matrices of a problem are built while they hold at most this many elements
 # (float32); beyond, the explicit per-resample kernels of sumeval.stats.rows are used.
@@ -408,12 +409,12 @@ def system_swaps(x: np.ndarray, y: np.ndarray, z: np.ndarray, masks: np.ndarray,
 
     Returns:
         (corr(X' means, Z means), corr(Y' means, Z means)), each (b,): per-system means over
-        the present inputs (``np.nanmean`` along the inputs, as nlpstats), then the coefficient
-        across systems.
+        the present inputs (``np.nanmean`` along the inputs, as nlpstats), exact ties kept exact
+        (:func:`~sumeval.stats.ties.snap_ties`), then the coefficient across systems.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
-        mx = np.nanmean(np.where(masks, y, x), axis=2)
-        my = np.nanmean(np.where(masks, x, y), axis=2)
-        mz = np.broadcast_to(np.nanmean(z, axis=1), mx.shape)
+        mx = snap_ties(np.nanmean(np.where(masks, y, x), axis=2))
+        my = snap_ties(np.nanmean(np.where(masks, x, y), axis=2))
+        mz = np.broadcast_to(snap_ties(np.nanmean(z, axis=1)), mx.shape)
     return _corr_rows(mx, mz, [method])[method], _corr_rows(my, mz, [method])[method]

@@ -15,6 +15,7 @@ from sumeval.stats.layout import _Layout
 from sumeval.stats.pooled import _pooled_boot
 from sumeval.stats.resampling import Resamples
 from sumeval.stats.rows import _corr_rows, scipy_corr
+from sumeval.stats.ties import snap_ties
 
 # "both" at the global level: the point-level concordance matrix (n^2 float64) is used when it
 # has at most this many elements, else scipy on each expanded resample.
@@ -155,7 +156,9 @@ def _system_means(gx: np.ndarray, gy: np.ndarray,
         counts: shape (B, n_docs), how often each document is drawn.
 
     Returns:
-        two arrays of shape (B, n_systems); NaN for a system with no drawn usable pair.
+        two arrays of shape (B, n_systems); NaN for a system with no drawn usable pair. Means
+        that tie as numbers are exactly equal in each row (:func:`~sumeval.stats.ties.snap_ties`),
+        whatever the row order and the CPU's order of summation.
     """
     present = (~np.isnan(gx)).astype(np.float64)
     k = counts @ present
@@ -164,7 +167,7 @@ def _system_means(gx: np.ndarray, gy: np.ndarray,
         my = (counts @ np.nan_to_num(gy)) / k
     mx[k == 0] = np.nan
     my[k == 0] = np.nan
-    return mx, my
+    return snap_ties(mx), snap_ties(my)
 
 
 def _doc_mean_boot(per_doc: np.ndarray, counts: np.ndarray | None) -> np.ndarray:
