@@ -199,7 +199,10 @@ def test_qags_counts_by_worker_columns(loaded):
 def test_xsumfaith_roles_and_authors_factual(loaded):
     j = _get(loaded, "xsumfaith")
     f = j.frame
-    # 1,869 summaries asked, 11 of them answered NULL by every worker
+    with open(locate("xsumfaith/factuality_annotations_xsum_summaries.csv"), encoding="utf-8", newline="") as fh:
+        answers = pd.DataFrame(list(csv.DictReader(fh)))
+    all_null = answers.groupby(["bbcid", "system"])["is_factual"].agg(lambda a: set(a) == {"NULL"})
+    assert (len(all_null), int(all_null.sum())) == (1869, 11)     # asked; every worker answered NULL
     assert int(f["factuality"].notna().sum()) == 1869 - 11 and int(f["faithful"].notna().sum()) == 1992
     ref = f[f["system"] == "reference"]
     assert len(ref) == 500 and ref["factuality"].isna().all() and ref["no_hallucination"].notna().all()
@@ -382,3 +385,14 @@ def test_rank19_limits_survive_selection(loaded):
     small = replace(j.first_documents(3))
     assert small.limits == j.limits and len(small) == 6
     assert Path(j.path).name == "rank19_373.jsonl"
+
+
+def test_data_list_says_where_to_get_a_missing_set(monkeypatch, capsys):
+    def missing(name):
+        raise DataNotFoundError(f"data file '{name}/x' not found; get it from https://github.com/x/y")
+
+    monkeypatch.setattr(shelf, "load_builtin", missing)
+    assert cli.main(["data", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "  rose         built-in not available here; human: " in out
+    assert "data file 'rose/x' not found; get it from https://github.com/x/y" in out
