@@ -66,7 +66,7 @@ def measure_column(metric: str) -> str:
 
 
 def paper_score(scores: np.ndarray) -> np.ndarray:
-    """DialSummEval's per-summary human score (Gao & Wan 2022, Sec. 3; ``filter_noise_scores`` in
+    """DialSummEval's per-summary human score (Gao & Wan 2022; ``filter_noise_scores`` in
     the repository's reproduce/analysis/analysis.py): the value two of the three annotators share
     (when all three agree, that value), else the mean of the three.
 
