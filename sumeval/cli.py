@@ -72,15 +72,14 @@ def cmd_data(args: argparse.Namespace) -> int:
 
     if args.action == "list":
         print("data files (sumeval data verify checks them):")
+        width = max(12, *(len(n) for n in registry.datasets()))
         for name in registry.datasets():
             ds = registry.dataset_info(name)
-            print(f"  {name:<12} {len(ds.files):>3} files  {ds.source}  [{ds.license}]")
+            print(f"  {name:<{width}} {len(ds.files):>3} files  {ds.source}  [{ds.license}]")
         from sumeval.datasets.user_datasets import registry_file
 
         print(f"judgments data sets (a name wherever a dataset is accepted; user ones in {registry_file()}):")
-        for d in jd.list_datasets():
-            where = f"  {d['path']}" if d["path"] else ""
-            print(f"  {d['name']:<12} {d['kind']:<8} {d['size']}; human: {d['human']}{where}")
+        print("\n".join(jd.listing_lines()))
         return 0
     if args.action == "verify":
         report = registry.verify_all()

@@ -11,7 +11,20 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_realsumm_scus()``                    the SCUs of every REALSumm article
 ``load_realsumm_scu_judgments()``           crowd SCU judgments, one row per (pair, worker, SCU)
 ``litepyramid_from_judgments(j, workers)``  LitePyramid recall recomputed from judgments
+``load_summeval_experts()``                 SummEval's 3 experts x 4 qualities, one row per pair
+``load_summeval_judges()``                  6 LLM judges x 4 qualities on the SummEval pairs
+``load_dialsummeval()``                     DialSummEval: 1,400 rows, 3 annotators, 32 metric columns
+``load_frank()``                            FRANK: 2,246 rows, factuality, error types, 15 measures
+``load_qags(name)``                         QAGS-C (``"qags-c"``) or QAGS-X (``"qags-x"``)
+``load_xsumfaith()``                        XSumFaith: 2,500 rows, workers' factuality and spans
+``load_newsroom()``                         Newsroom: 420 rows, 4 qualities
+``load_rank19()``                           Rank19: 373 correct / incorrect sentence pairs
+``load_rose()``                             RoSE's protocol slice: 1,200 rows, 4 protocols
+``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
+
+The judged sets are the shelf (:mod:`sumeval.datasets.shelf`): each is a
+:class:`~sumeval.datasets.judgments.Judgments` by name (``load_judgments("frank")``).
 
 Files are found and verified by :mod:`sumeval.datasets.registry` (``locate``, ``datasets``,
 ``files``, ``verify_all``, ``checksums``); see ``data/README.md`` for where the data comes from.
@@ -41,6 +54,16 @@ _LAZY = {
     "load_realsumm_scu_judgments": "realsumm",
     "litepyramid_from_judgments": "realsumm",
     "tags_to_sentences": "realsumm",
+    "load_summeval_experts": "summeval_annotators",
+    "load_summeval_judges": "summeval_annotators",
+    "load_dialsummeval": "dialsummeval",
+    "load_frank": "frank",
+    "load_qags": "qags",
+    "load_xsumfaith": "xsumfaith",
+    "load_newsroom": "newsroom",
+    "load_rank19": "rank19",
+    "load_rose": "rose",
+    "load_builtin": "shelf",
 }
 
 __all__ = ["DATASETS", "checksums", "datasets", "files", "info", "locate", "verify_all", *_LAZY]

@@ -39,18 +39,21 @@ different documents).
 
 Data set names
 --------------
-``summeval`` and ``realsumm`` are built in (:data:`BUILTIN`); a user's file gets a name with
-:func:`add_dataset` (``sumeval data add NAME PATH``), which validates it and records its absolute
-path, format, sha256 and column roles in the user registry
+The judged sets of the shelf are built in (:data:`BUILTIN`, :mod:`sumeval.datasets.shelf`:
+``summeval``, ``realsumm``, ``dialsummeval``, ``frank``, ``qags-c``, ``qags-x``, ``xsumfaith``,
+``newsroom``, ``rank19``, ``rose``; a built-in name wins over a user's data set of the same name);
+a user's file gets a name with :func:`add_dataset` (``sumeval data add NAME PATH``), which
+validates it and records its absolute path, format, sha256 and column roles in the user registry
 (:mod:`sumeval.datasets.user_datasets`). Loading a name checks the file against the recorded
 sha256 and says how to re-add it when it changed.
 
 * ``summeval``: the 1,600 pairs of :func:`sumeval.datasets.summeval.load_summeval` (same rows,
   order and columns: ``summary``, ``text`` = the original article, ``text_tokenized``, 11
   ``references``), human columns ``coherence``, ``consistency``, ``fluency``, ``relevance``
-  (means of 3 experts), plus ``consistency/expert_1`` .. ``/expert_3``: the three experts'
-  individual consistency scores on the 100 pairs SummaC published (NaN on the other 1,500; the
-  position need not be the same person across pairs).
+  (means of 3 experts), then ``<quality>/expert_1`` .. ``/expert_3``: the three experts'
+  individual scores for all four qualities (``consistency/expert_k`` first, the columns SummEval
+  had for SummaC's 100 pairs, same values there), and the 6 LLM judges as *opt-in* measure
+  columns ``<judge>.<quality>`` (used only when named; :mod:`sumeval.datasets.summeval_annotators`).
 * ``realsumm``: the 2,500 pairs of :func:`sumeval.datasets.realsumm.load_realsumm` (documents
   in file order, systems sorted), human column ``litepyramid`` (LitePyramid recall), one
   reference; ``summary`` and the reference hold **one sentence per line** (REALSumm's ``<t>``
@@ -92,11 +95,12 @@ from sumeval.errors import DataNotFoundError, InputError
 __all__ = [
     "FORMATS", "BUILTIN", "ROLES", "TEXT_FIELDS", "LEVELS", "ColumnMap", "Judgments",
     "load_judgments", "check_level", "canonical_level", "add_dataset", "remove_dataset",
-    "list_datasets", "verify_user_datasets", "export_judgments",
+    "list_datasets", "listing_lines", "verify_user_datasets", "export_judgments",
 ]
 
-#: built-in data set names
-BUILTIN: tuple[str, ...] = ("summeval", "realsumm")
+#: built-in data set names (the shelf, :mod:`sumeval.datasets.shelf`)
+BUILTIN: tuple[str, ...] = ("summeval", "realsumm", "dialsummeval", "frank", "qags-c", "qags-x", "xsumfaith",
+                            "newsroom", "rank19", "rose")
 
 
 # --------------------------------------------------------------------------------------------
@@ -255,40 +259,18 @@ def _combined_sha256(files: Mapping[str, str]) -> str:
 
 
 def _load_builtin(name: str) -> Judgments:
-    from sumeval.datasets.registry import checksums, locate
+    """Built-in set ``name`` (:mod:`sumeval.datasets.shelf`)."""
+    from sumeval.datasets.shelf import load_builtin
 
-    if name == "summeval":
-        from sumeval.datasets import summeval as se
-
-        frame = summeval_frame()
-        relpaths = [se.PAIRS_FILE, se.DOCS_FILE, se.SUMMAC_FILE]
-        humans = tuple(sorted(se.QUALITIES))
-    else:
-        from sumeval.datasets import realsumm as rs
-
-        frame = realsumm_frame()
-        relpaths = [rs.DATA_FILE]
-        humans = ("litepyramid",)
-    sha = _combined_sha256(checksums(relpaths))
-    return _classify(frame, name=name, path=locate(relpaths[0]), sha256=sha, fmt="builtin",
-                     humans=humans, lower=(), columns=ColumnMap(), locations=None)
+    return load_builtin(name)
 
 
 def summeval_frame() -> pd.DataFrame:
     """SummEval as a judgments frame: :func:`~sumeval.datasets.summeval.load_summeval`'s 1,600
-    rows (same order and columns) plus ``consistency/expert_1`` .. ``/expert_3``, the individual
-    expert scores of :func:`~sumeval.datasets.summeval.load_summac_consistency_experts` joined on
-    (doc_id, system): 100 pairs, NaN elsewhere."""
-    from sumeval.datasets.summeval import load_summac_consistency_experts, load_summeval
-
-    frame = load_summeval()
-    experts = load_summac_consistency_experts(wide=True)
-    cols = {f"expert_{k}": f"consistency/expert_{k}" for k in (1, 2, 3)}
-    experts = experts[["doc_id", "system", *cols]].rename(columns=cols)
-    out = frame.merge(experts, on=["doc_id", "system"], how="left", validate="one_to_one", sort=False)
-    for c in cols.values():
-        out[c] = out[c].astype("float64")
-    return out
+    rows (same order and columns), then ``consistency/expert_1`` .. ``/expert_3`` (before the
+    shelf: SummaC's 100 pairs; now all 1,600), the other qualities' ``/expert_1..3`` and the LLM
+    judges' ``<judge>.<quality>`` (:mod:`sumeval.datasets.summeval_annotators`)."""
+    return _load_builtin("summeval").frame
 
 
 def realsumm_frame() -> pd.DataFrame:
@@ -387,28 +369,48 @@ def remove_dataset(name: str) -> None:
     write_registry({k: v for k, v in entries.items() if k != name})
 
 
-_BUILTIN_DESCRIPTIONS = {
-    "summeval": ("1600 summaries, 100 documents, 16 systems",
-                 "coherence, consistency, fluency, relevance (+ consistency/expert_1..3 on 100 pairs)"),
-    "realsumm": ("2500 summaries, 100 documents, 25 systems", "litepyramid"),
-}
+def list_datasets(builtin: bool = True) -> list[dict[str, Any]]:
+    """The judgments data sets by name: built-in ones (with ``builtin``), then the user's.
 
-
-def list_datasets() -> list[dict[str, Any]]:
-    """The judgments data sets by name: built-in ones, then the user's (registry order).
-
-    Each: ``name, kind ("built-in" or "user"), size (text), human (text), path, sha256``.
-    Nothing is read but the registry.
+    Each: ``name, kind ("built-in" or "user"), size (text), human (text), path, sha256``; a
+    built-in one also ``details``: :func:`sumeval.datasets.shelf.describe_builtin` (which loads the
+    set: its counts are the data's), or ``{"missing": message}`` when its files are not here. User
+    data sets: nothing is read but the registry.
     """
+    from sumeval.datasets.shelf import describe_builtin
     from sumeval.datasets.user_datasets import read_registry
 
-    out = [{"name": n, "kind": "built-in", "size": _BUILTIN_DESCRIPTIONS[n][0],
-            "human": _BUILTIN_DESCRIPTIONS[n][1], "path": "", "sha256": ""} for n in BUILTIN]
+    out = []
+    for n in BUILTIN if builtin else ():
+        try:
+            d = describe_builtin(n)
+        except DataNotFoundError as exc:
+            out.append({"name": n, "kind": "built-in", "size": "not available here", "human": "", "path": "",
+                        "sha256": "", "details": {"missing": str(exc)}})
+            continue
+        out.append({"name": n, "kind": "built-in",
+                    "size": f"{d['records']} summaries, {d['documents']} documents, {d['systems']} systems",
+                    "human": ", ".join(d["humans"]), "path": "", "sha256": d["sha256"], "details": d})
     for name, e in sorted(read_registry().items()):
         out.append({"name": name, "kind": "user",
                     "size": f"{e.rows} summaries, {e.documents} documents, {e.systems} systems",
                     "human": ", ".join(e.human), "path": e.path, "sha256": e.sha256})
     return out
+
+
+def listing_lines() -> list[str]:
+    """What ``sumeval data list`` prints of the judgments data sets: a head line per set
+    (``name  kind  N summaries, ...; human: ...``), and for a built-in one its details
+    (:func:`sumeval.datasets.shelf.detail_lines`)."""
+    from sumeval.datasets.shelf import detail_lines
+
+    lines = []
+    for d in list_datasets():
+        where = f"  {d['path']}" if d["path"] else ""
+        lines.append(f"  {d['name']:<12} {d['kind']:<8} {d['size']}; human: {d['human']}{where}")
+        if d["kind"] == "built-in":
+            lines += detail_lines(d["details"])
+    return lines
 
 
 def verify_user_datasets() -> list[dict[str, str]]:

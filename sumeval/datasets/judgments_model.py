@@ -84,6 +84,11 @@ class Judgments:
     locations : where each row came from (``"file.csv:7"``), or None for built-ins
     systems_missing_documents : ``{system: (doc_id, ...)}`` for each system absent from some
         documents (allowed, reported)
+    limits : what the data set cannot do and why, ``{text field or level: reason}`` (built-in
+        sets only, e.g. FRANK ``{"summary": "FRANK has no texts ..."}``, Rank19 ``{"system":
+        ...}``); :func:`check_level` and the measure checks put the reason in their errors
+    opt_in_measures : measure columns used only when named, never as a study's default (SummEval's
+        LLM judges, so that today's SummEval studies do not change); see :attr:`default_measures`
     """
 
     frame: pd.DataFrame
@@ -100,6 +105,8 @@ class Judgments:
     columns: ColumnMap = field(default_factory=ColumnMap)
     locations: tuple[str, ...] | None = None
     systems_missing_documents: Mapping[str, tuple] = field(default_factory=dict)
+    limits: Mapping[str, str] = field(default_factory=dict)
+    opt_in_measures: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -113,6 +120,12 @@ class Judgments:
     def systems(self) -> list:
         """System ids in order of first appearance."""
         return list(pd.unique(self.frame["system"]))
+
+    @property
+    def default_measures(self) -> tuple[str, ...]:
+        """The measure columns a study uses when it is given none: :attr:`measures` without
+        :attr:`opt_in_measures`."""
+        return tuple(m for m in self.measures if m not in self.opt_in_measures)
 
     @property
     def annotator_columns(self) -> tuple[str, ...]:
@@ -156,12 +169,16 @@ class Judgments:
         for h, cols in self.annotators.items():
             n = int(f[list(cols)].notna().any(axis=1).sum())
             lines.append(f"  annotators {h}: {', '.join(cols)} ({n} rows)")
-        if self.measures:
+        if self.default_measures:
             neg = set(self.lower_is_better)
             lines.append("  measures   " + ", ".join(m + (" (lower is better)" if m in neg else "")
-                                                     for m in self.measures))
+                                                     for m in self.default_measures))
+        if self.opt_in_measures:
+            lines.append(f"  opt-in     {', '.join(self.opt_in_measures)} (used only when named)")
         if self.other_columns:
             lines.append(f"  unused     {', '.join(self.other_columns)}")
+        for what, reason in self.limits.items():
+            lines.append(f"  cannot     {what}: {reason}")
         mapped = self.columns.non_default()
         if mapped:
             lines.append("  columns    " + ", ".join(f"{r} <- {c}" for r, c in mapped.items()))
@@ -235,7 +252,9 @@ def check_level(judgments: Judgments, level: str, human: str | None = None) -> d
 
     * global: at least :data:`MIN_PAIRS` (3) pairs;
     * system: at least :data:`MIN_SYSTEMS` (3) systems (with two, every correlation is +-1);
-    * input: every document has at least :data:`MIN_SYSTEMS_PER_DOCUMENT` (2) systems.
+    * input: every document has at least :data:`MIN_SYSTEMS_PER_DOCUMENT` (2) systems;
+    * a level the data set names in :attr:`Judgments.limits` (Rank19's system level) is refused
+      with the reason recorded there.
 
     Only rows where ``human`` (a human column) has a value count, when it is given.
 
@@ -243,6 +262,8 @@ def check_level(judgments: Judgments, level: str, human: str | None = None) -> d
     raises :class:`InputError` naming the data set, the level and the counts.
     """
     lv = canonical_level(level)
+    if lv in judgments.limits:
+        raise InputError(f"the {lv} level does not apply to {judgments.name}: {judgments.limits[lv]}")
     frame = judgments.frame
     if human is not None:
         if human not in judgments.frame.columns:

@@ -50,6 +50,70 @@ _FILES_REALSUMM = {
     "realsumm/raw/src.txt": ("38f4cfb9a815317cf01bead7e71d4e41b9ac8c536b750bcddcbc5dc942146c85", 385017),
     "realsumm/realsumm_100x25.jsonl": ("0ee0cdc19c0553b67e8dcc5b9270cf04341f5cf3a5fd2a5edefb818ca9ea3b94", 2118418),
 }
+_FILES_SUMMEVAL_ANNOTATORS = {
+    "summeval_annotators/human_annotations.json": ("2e641f502678ea8c7344ed137bca58a12525bfcf69bc068e580b236ce2b17519", 1512152),
+    "summeval_annotators/llm_annotations.json": ("a6200543db890e4691eca3620ad6f1627fc7a22fee5a0139bc9805e388fb1d90", 3024348),
+}
+_FILES_DIALSUMMEVAL = {
+    "dialsummeval/human_judgment.jsonl": ("727e1983f625a3380a8dc964035e5119d2c24220fbc1628e66801939494c50c5", 1341024),
+    "dialsummeval/models_eval_new/A/metrics.csv": ("be2bf8193c769d68642f9a457f6dd50b82379fcca1c60e037adc18fd031868e8", 39467),
+    "dialsummeval/models_eval_new/A/summs.txt": ("cb974243c43b8846bb034196f81fe823c0fbaabfce30df12b184992f12eff391", 11777),
+    "dialsummeval/models_eval_new/B/metrics.csv": ("4726d6aae28561146b004b3c78315e9a8a2385538adb4c4af7d2f42946471f30", 52240),
+    "dialsummeval/models_eval_new/B/summs.txt": ("1cade98e09347f699e7b46059b8148afdbe4b6821bde002b19de0df2c57da53f", 31626),
+    "dialsummeval/models_eval_new/C/metrics.csv": ("f76c868d827799e85a858465253ae41790170794d1d68b2348b1168ae7ea42da", 52052),
+    "dialsummeval/models_eval_new/C/summs.txt": ("e2bccdd5fa40889ee81789f28f115d757c979a44c0c466a5fe3c860e149f968d", 19249),
+    "dialsummeval/models_eval_new/D/metrics.csv": ("96617e93a94edfa963ca9ce13d0964a0db6d2e1982909a22dfa115eb246356f6", 50715),
+    "dialsummeval/models_eval_new/D/summs.txt": ("9dc29b001ad4a9d778d0e86c94acbd729c0abd0f33c5a3037546512e9493d2dc", 6416),
+    "dialsummeval/models_eval_new/E/metrics.csv": ("4e95577b1c6305fae8ddcf953688d0f4bbfb61d01d3a9f349f91add939869400", 50647),
+    "dialsummeval/models_eval_new/E/summs.txt": ("ef87a76ee11d8db9ef55fdc42e59a80f01fc39208ab196e5be949b372e636bdf", 7800),
+    "dialsummeval/models_eval_new/F/metrics.csv": ("fccd037a080e51aa6dbeeb0af15cf5c7265195b1288077845fbaee7ff08ef439", 52606),
+    "dialsummeval/models_eval_new/F/summs.txt": ("7bafe4587295dfcddecaaf47f6c1740173d8dc399680e4ec70e8b7a6dd2bc69d", 9812),
+    "dialsummeval/models_eval_new/G/metrics.csv": ("f36396f6609d934b3aaf28e5219682702f858a7a4bc77dd2c49057f84900b05a", 52089),
+    "dialsummeval/models_eval_new/G/summs.txt": ("cb9f7f1c397980561db77fdcf68e6930d5861b12b576d0e13d851c43e642f656", 8216),
+    "dialsummeval/models_eval_new/H/metrics.csv": ("88656f1a5a529ba5f39a011f969e201b82ff7628d633d9824d40143f1a93f60d", 52001),
+    "dialsummeval/models_eval_new/H/summs.txt": ("27b38a103fb1c692456bd7fffb168dd7c9a717d994f8e632a0a305cd1b2adabc", 9472),
+    "dialsummeval/models_eval_new/I/metrics.csv": ("90095b7e43ebbe47b00586bbb8d9ff734356881952bddf00c9e650f074411017", 52473),
+    "dialsummeval/models_eval_new/I/summs.txt": ("6cd61b6e9575261a98b78e4962a7746b4a88fc05a9d7c254980b98f043551a61", 9534),
+    "dialsummeval/models_eval_new/J/metrics.csv": ("cc1f6e471c0d1a7d3e599f10907f1e898859856ebdf05b022751412c608ca951", 52383),
+    "dialsummeval/models_eval_new/J/summs.txt": ("5a615eba58a6296e8efc970b672061627a380214df8d9fd255a304976b56b869", 8970),
+    "dialsummeval/models_eval_new/K/metrics.csv": ("ddd8a7966561624660bedd9eadbc7e828b9e2797f4070b0cc8648051a8ee298c", 52994),
+    "dialsummeval/models_eval_new/K/summs.txt": ("aed3b82139a3ee859bc368247278df98297de147ff498125cac8cc72529569d0", 11801),
+    "dialsummeval/models_eval_new/L/metrics.csv": ("2743440b504a31d0691bb290f6b076cfddc7da2a29f212ba3948a1873b82c52b", 52389),
+    "dialsummeval/models_eval_new/L/summs.txt": ("b5d54a45f6a0aa0e87f05762b478ea419f788d281209efe1f18b18edbe463e09", 10327),
+    "dialsummeval/models_eval_new/M/metrics.csv": ("4b2c4a40eef1435411bd85c6f01ae2c20656500cd6f7440da13b7ac0447ef459", 53091),
+    "dialsummeval/models_eval_new/M/summs.txt": ("e152c0d15d0d28579f2548131512b8b39903f8863ef3e3f0639888d676c87b1b", 11342),
+    "dialsummeval/models_eval_new/N/metrics.csv": ("63c0eed499916b1db70db89cdd5316dcdcc5a9035fc8f9502a8b7d062809238f", 52351),
+    "dialsummeval/models_eval_new/N/summs.txt": ("12a97554c384fbf4cba127f80196da0c85204d9ba5c5c57db17dd97612eb2215", 10119),
+    "dialsummeval/models_eval_new/dials.txt": ("15635a120d3e5fa3011bd94638cb4faa2d84c35d9ccd362b71295ff52e81b19a", 55208),
+}
+_FILES_FRANK = {
+    "frank/LICENSE": ("3ac303fd4e49e6c133cfc32d8d518fba224fd431872c7bc086e27d597e3e7df3", 1073),
+    "frank/baseline_factuality_metrics_outputs.json": ("b64e54b42212b5780e27cab72a5d895e4f32a300906dcfecb91345e1ab99443c", 1503458),
+    "frank/human_annotations.json": ("7be2dfd49ad2f2582ab28578cce1dbf256fd46415a0f902a472421bca6fe31d2", 1847530),
+    "frank/selected_documents.txt": ("f572da1eceb6a8acaebcbd7d211aad46f4c8dfa766f0620fbcd9b37c8d2f2a1b", 12490),
+    "frank/test_split.txt": ("d6d14b924bf4f4f5aaf59bb370ecb50e461eb0559b8c5aa0d659432bb6f90fac", 8750),
+    "frank/validation_split.txt": ("7967df16bc253f0c8f0a14fd5af44cdbd01d65a093e8ed988fd5827356fd35ec", 3741),
+}
+_FILES_QAGS = {
+    "qags/mturk_cnndm.jsonl": ("5a6e20201f2c5d5d2489865137987c5d68d04c5b4e84662f99bb03862bb3a575", 600853),
+    "qags/mturk_xsum.jsonl": ("1fb9af32ba64b0df54b26e12456b0b0324a519a85348c1f7b268899ad6269a15", 570571),
+}
+_FILES_XSUMFAITH = {
+    "xsumfaith/eval_scores_xsum_summaries.csv": ("f7b3d571173ca0dc47a8d72314ce402fb3db7cb54dc84439d35eb766d393fbe3", 181723),
+    "xsumfaith/factuality_annotations_xsum_summaries.csv": ("f0ace0a9b52cacaa632ded3d07a355b7991383ce28fdd9fcbbf08a8523695ecb", 759614),
+    "xsumfaith/hallucination_annotations_xsum_summaries.csv": ("fa7fb66a36cc0f32ede4135985d0d65591dc2a8d21103a0bacd0583d77d4c8ea", 2105145),
+}
+_FILES_NEWSROOM = {
+    "newsroom/newsroom_60x7.jsonl": ("c122cd777a7c75f040d8071fc7417507dc1b6128d27819386dbce355a9b46829", 447957),
+}
+_FILES_RANK19 = {
+    "rank19/rank19_373.jsonl": ("0e53ba80ebb6bd197da7f29eb4bb65db8b1c31bf57cc65d0fb7bb3c97fee6f30", 226479),
+}
+_FILES_ROSE = {
+    "rose/acu-cnndm-test.json": ("c9713bc1c026836a3ccf13129bd026f606d4b58e37d13893e0cb0efbb3da3b52", 531479),
+    "rose/protocol-comparison-llm.json": ("eb9b5352a2339c25910a507fd3b45f5c8535d7ea6172667a6270c35e8ba20b03", 809921),
+    "rose/protocol-comparison.json": ("dba8af6d77218d0422e35d684cb6d3d7dee61877acd6776fb0bfdaff14f0f5f0", 1226117),
+}
 _FILES_NIPS = {
     "ordering/nips/README.NSEG.md": ("d4cc47d4e603dd3574f6393f88e33806d44a1482d26efb535147eac5d4e904d3", 869),
     "ordering/nips/test.eg": ("e1c519d7db979a1eaed03cb92af4ac239f61340803a98fc1984bcf4d27623d43", 40344),
@@ -153,6 +217,98 @@ DATASETS: dict[str, DatasetInfo] = {
             license="CC BY 4.0",
             citation="Bhandari et al. 2020, Re-evaluating Evaluation in Text Summarization, EMNLP",
             files=_FILES_REALSUMM,
+        ),
+        DatasetInfo(
+            name="summeval_annotators",
+            description="SummEval's 3 expert annotators individually (1,600 summaries x 4 qualities, "
+            "6,400 scores each) and 6 LLM judges' 1-5 scores of the same 6,400 items, as released "
+            "with the alternative annotator test; joined into the built-in data set summeval.",
+            source="https://github.com/nitaytech/AltTest/tree/18428b1f (data/summeval_annotators/)",
+            license="no licence file in the repository; research use, cite Calderon et al. 2025 and "
+            "Fabbri et al. 2021 (the SummEval annotations are MIT)",
+            original="https://github.com/Yale-LILY/SummEval",
+            citation="Calderon, Reichart & Dror 2025, The Alternative Annotator Test for "
+            "LLM-as-a-Judge, ACL",
+            files=_FILES_SUMMEVAL_ANNOTATORS,
+        ),
+        DatasetInfo(
+            name="dialsummeval",
+            description="DialSummEval: 100 SAMSum test dialogues x 14 summary sources (the SAMSum "
+            "reference and 13 systems), 3 annotators x 4 qualities (1-5), and the paper's 32 metric "
+            "columns per summary (models_eval_new/).",
+            source="https://github.com/kite99520/DialSummEval/tree/667118e1 "
+            "(annotation_campus/human_judgment.jsonl, reproduce/analysis/models_eval_new/)",
+            license="no licence file in the repository; research use, cite Gao & Wan 2022; the "
+            "dialogues are SAMSum, CC BY-NC-ND 4.0 (non-commercial, no derivatives)",
+            citation="Gao & Wan 2022, DialSummEval: Revisiting Summarization Evaluation for "
+            "Dialogues, NAACL",
+            files=_FILES_DIALSUMMEVAL,
+        ),
+        DatasetInfo(
+            name="frank",
+            description="FRANK: factuality and error types of 2,246 summaries of 499 CNN/DM and XSum "
+            "test articles (9 systems), 15 baseline measures, the valid/test split; no texts.",
+            source="https://github.com/artidoro/frank/tree/80a88fb1 (data/)",
+            license="MIT",
+            citation="Pagnoni, Balachandran & Tsvetkov 2021, Understanding Factuality in "
+            "Abstractive Summarization with FRANK, NAACL",
+            files=_FILES_FRANK,
+        ),
+        DatasetInfo(
+            name="qags",
+            description="QAGS-C (235 CNN/DM articles, Bottom-Up summaries) and QAGS-X (239 XSum "
+            "articles, BART summaries): each summary sentence judged yes/no by 3 crowd workers.",
+            source="https://github.com/W4ngatang/qags/tree/47798e9b (data/mturk_*.jsonl)",
+            license="no licence file in the repository; research use, cite Wang et al. 2020; the "
+            "articles are CNN/DM and XSum (BBC)",
+            citation="Wang, Cho & Lewis 2020, Asking and Answering Questions to Evaluate the "
+            "Factual Consistency of Summaries, ACL",
+            files=_FILES_QAGS,
+        ),
+        DatasetInfo(
+            name="xsumfaith",
+            description="XSumFaith: hallucinated spans marked by 3 workers in 500 XSum test "
+            "summaries x 5 sources (4 systems and the reference), workers' factuality judgments, "
+            "and the authors' per-summary scores; no source articles.",
+            source="https://github.com/google-research-datasets/xsum_hallucination_annotations/tree/4abdbb2c",
+            license="CC BY 4.0",
+            citation="Maynez, Narayan, Bohnet & McDonald 2020, On Faithfulness and Factuality in "
+            "Abstractive Summarization, ACL",
+            files=_FILES_XSUMFAITH,
+        ),
+        DatasetInfo(
+            name="newsroom",
+            description="Newsroom human evaluation: 60 articles x 7 systems, coherence, fluency, "
+            "informativeness and relevance (mean of 3 raters, 1-5), as prepared by BARTScore "
+            "(a JSONL conversion of its pickle).",
+            source="https://github.com/neulab/BARTScore/tree/248f511c (SUM/Newsroom/data.pkl)",
+            license="BARTScore Apache-2.0; Newsroom data terms, research use, cite Grusky et al. 2018",
+            citation="Grusky, Naaman & Artzi 2018, Newsroom: A Dataset of 1.3 Million Summaries "
+            "with Diverse Extractive Strategies, NAACL",
+            files=_FILES_NEWSROOM,
+        ),
+        DatasetInfo(
+            name="rank19",
+            description="Rank19: 373 CNN/DM article sentences, each with a correct and an incorrect "
+            "generated summary sentence (a pairwise set), as prepared by BARTScore (a JSONL "
+            "conversion of its pickle).",
+            source="https://github.com/neulab/BARTScore/tree/248f511c (SUM/Rank19/data.pkl)",
+            license="CC BY-SA 4.0 (Falke et al.'s release README); BARTScore Apache-2.0",
+            original="https://github.com/W4ngatang/qags/tree/38966f7d (data/falke-correctness/)",
+            citation="Falke et al. 2019, Ranking Generated Summaries by Correctness, ACL",
+            files=_FILES_RANK19,
+        ),
+        DatasetInfo(
+            name="rose",
+            description="RoSE protocol slice: 100 CNN/DM test documents x 12 systems scored under 4 "
+            "protocols (prior, ref_free, ref_based, ACU and normalized ACU); the LLM slice and the "
+            "reference ACUs of the CNN/DM test set.",
+            source="https://github.com/Yale-LILY/ROSE/tree/0afe48bd (docs/_data/)",
+            license="no licence file at 0afe48bd (BSD-3-Clause, Salesforce, added later in "
+            "8b93128a); research use, cite Liu et al. 2023",
+            citation="Liu et al. 2023, Revisiting the Gold Standard: Grounding Summarization "
+            "Evaluation with Robust Human Evaluation, ACL",
+            files=_FILES_ROSE,
         ),
         DatasetInfo(
             name="nips",

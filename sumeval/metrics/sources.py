@@ -369,6 +369,9 @@ def _check_needs(spec: MeasureSpec, judgments) -> None:
         raise InputError(f"measure {spec.spec!r}: needs {unknown[0]!r}, which is not a field a "
                          f"scorer can read; Scorer.needs may name {', '.join(FIELDS[1:])}")
     for f in ("summary", *needs):
+        if f not in judgments.fields and f in getattr(judgments, "limits", {}):
+            raise InputError(f"measure {spec.spec!r} needs {f!r}, which {judgments.name} does not have: "
+                             f"{judgments.limits[f]}")
         if f not in judgments.fields:
             flag = {"summary": "--summary-col", "text": "--text-col", "references": "--references-col"}[f]
             raise InputError(f"measure {spec.spec!r} needs {f!r}, which {judgments.name} does not have "

@@ -246,7 +246,9 @@ def measure_scores(judgments, measures: str | list[str] = "", *, module_path: st
         judgments: the data set.
         measures: measure specs, comma-separated or a list (a column of the data set, a
             registered measure, a ``module:Class``; see :mod:`sumeval.metrics.sources`); empty:
-            the data set's precomputed measure columns (none for the built-in data sets).
+            the data set's precomputed measure columns but the opt-in ones
+            (:attr:`~sumeval.datasets.judgments.Judgments.default_measures`: none for SummEval,
+            whose LLM judges are opt-in, and REALSumm).
         module_path: folders searched first for a ``module:Class`` (comma-separated or a list).
         progress: show progress bars.
 
@@ -257,7 +259,7 @@ def measure_scores(judgments, measures: str | list[str] = "", *, module_path: st
     from sumeval.metrics.sources import resolve_measures, score_judgments
     from sumeval.studies.study_data import split_names
 
-    specs = split_names(measures) or list(judgments.measures)
+    specs = split_names(measures) or list(judgments.default_measures)
     if not specs:
         return None
     resolved = resolve_measures(specs, judgments, module_path=split_names(module_path))

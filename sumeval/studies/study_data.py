@@ -91,6 +91,9 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
             "A params set's n_docs is never cut down to fit silently.")
     judgments = judgments.first_documents(n_docs or None)
     for f in needs:
+        if f not in judgments.fields and f in judgments.limits:
+            raise InputError(f"{parameter}={text!r}: this study reads the {f!r} of every summary, which "
+                             f"{judgments.name} does not have: {judgments.limits[f]}")
         if f not in judgments.fields:
             raise InputError(
                 f"{parameter}={text!r}: this study reads the {f!r} of every summary, which "
