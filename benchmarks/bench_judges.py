@@ -9,7 +9,8 @@ built-in summeval data set does not carry them yet).
   issue asks for < 1 minute (loading, 30 tests, table, figure, manifest);
 - soft pairwise accuracy of the 24 (judge, quality) columns, 1,000 permutations (pce.py's) and 1,000
   bootstrap resamples of the documents; system pairwise accuracy with 1,000 resamples and a chance
-  baseline of 1,000 permutations; item-level acc23 with tie calibration.
+  baseline of 1,000 permutations; item-level acc23 with tie calibration; the PPI label curve (16 systems x
+  n = 10..80 labels x 200 draws).
 
     python benchmarks/run.py judges
 """
@@ -61,6 +62,7 @@ def main() -> dict:
     import pandas as pd
 
     from sumeval.judges.item_pairwise import item_pairwise_accuracy
+    from sumeval.judges.ppi import label_curve
     from sumeval.judges.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 
     out: dict = {}
@@ -87,6 +89,10 @@ def main() -> dict:
     for q in QUALITIES:
         item_pairwise_accuracy(frame, [f"{j}_{q}" for j in JUDGES], q)
     out["item_acc23_24_columns_wall_cpu_s"] = _since(start)
+    start = _clock()
+    for q in QUALITIES:
+        label_curve(frame, q, [f"{j}_{q}" for j in JUDGES], n_repeats=200)
+    out["ppi_label_curve_24_columns_8_n_200_draws_wall_cpu_s"] = _since(start)
     print("SummEval, 6 LLM judges x 4 qualities (+ pooled for the alt-test):")
     for k, v in out.items():
         print(f"  {k}: {v}")

@@ -6,7 +6,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["alt_test_bars"]
+__all__ = ["alt_test_bars", "ppi_widths"]
 
 
 def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = None,
@@ -63,5 +63,38 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
         axes[0].set_title(title, fontsize=9, pad=22)
     axes[0].legend(handles=handles, fontsize=7, ncol=len(handles), loc="lower center", bbox_to_anchor=(0.5, 1.0),
                    frameon=False, handlelength=1.5, columnspacing=1.0)
+    fig.tight_layout()
+    return fig, axes
+
+
+def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
+    """Mean interval width against the number of human labels: one line per judge (PPI) and the
+    human-only interval (dashed), averaged over systems; one panel per human column.
+
+    Args:
+        curve: the frame of :func:`sumeval.judges.ppi.label_curve` (one or several human columns).
+
+    Returns:
+        ``(fig, axes)``.
+    """
+    import matplotlib.pyplot as plt
+
+    humans = list(dict.fromkeys(curve["human"]))
+    fig, axes = plt.subplots(1, len(humans), squeeze=False, sharey=False, figsize=(3.2 * len(humans) + 0.6, 3.0))
+    for ax, human in zip(axes[0], humans):
+        sub = curve[curve["human"] == human]
+        for k, (judge, g) in enumerate(sub.groupby("judge", sort=False)):
+            m = g.groupby("n_labels")["width_ppi"].mean()
+            ax.plot(m.index, m.to_numpy(), marker="o", ms=3, lw=1.2, color=f"C{k}", label=judge)
+        h = sub.groupby("n_labels")["width_human"].mean()
+        ax.plot(h.index, h.to_numpy(), color="black", ls="--", lw=1.5, label="human labels only")
+        ax.set_title(human)
+        ax.set_xlabel("human-labelled summaries per system")
+    axes[0, 0].set_ylabel("mean interval width")
+    first = curve.iloc[0]
+    method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
+    fig.suptitle(title or f"{method} {1 - first['alpha']:.0%} intervals of a system's mean human score "
+                 f"(mean over {curve['system'].nunique()} systems, {first['n_repeats']} draws each)", fontsize=9)
+    axes[0, -1].legend(fontsize=7, loc="upper right", frameon=False)
     fig.tight_layout()
     return fig, axes
