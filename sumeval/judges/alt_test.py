@@ -1,8 +1,9 @@
 """The alternative annotator test (alt-test): can a judge replace the annotators?
 
 Calderon, Reichart & Dror (ACL 2025), "The Alternative Annotator Test for LLM-as-a-Judge: How to
-Statistically Justify Replacing Human Annotators with LLMs", §3 (the procedure, the winning rate and
-the average advantage probability). The operational details below are those of the authors' code
+Statistically Justify Replacing Human Annotators with LLMs" (the procedure, the winning rate and the
+average advantage probability; the paper's section and equation numbers could not be checked here, so
+the reference is the authors' code). The operational details below are those of that code
 (nitaytech/AltTest 18428b1, ``alt_test_example.ipynb``, function ``alt_test``), which this module
 reproduces to floating-point precision (tests/test_alt_test.py pins its outputs on SummEval).
 

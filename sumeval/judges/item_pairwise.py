@@ -2,7 +2,7 @@
 accuracy with tie calibration.
 
 Deutsch, Foster & Freitag (2023, EMNLP), "Ties Matter: Meta-Evaluating Modern Metrics with Pairwise
-Accuracy and Tie Calibration", §3-§5 (acc_eq, here ``acc23``, and tie calibration), as WMT23 and
+Accuracy and Tie Calibration" (acc_eq, here ``acc23``, and tie calibration), as WMT23 and
 mt-metrics-eval (``stats.KendallWithTiesOpt(variant="acc23", average_by="item")``,
 ``tau_optimization.tau_optimization``) compute it at the segment level, grouped by item:
 

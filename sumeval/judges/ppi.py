@@ -2,7 +2,7 @@
 
 A system's summaries all get a judge's score; only n of them get a human score. Prediction-powered
 inference (PPI; Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023, Science 382, "Prediction-powered
-inference", §2, the mean) estimates the mean human score from both, with a valid confidence interval:
+inference", the mean) estimates the mean human score from both, with a valid confidence interval:
 with y_1..y_n the human scores of the labelled items, f_1..f_n the judge's on them and f~_1..f~_N the
 judge's on the N unlabelled items,
 

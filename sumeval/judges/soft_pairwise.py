@@ -2,7 +2,7 @@
 
 **Soft pairwise accuracy** (SPA; Thompson, Mathur, Deutsch & Khayrallah 2024, "Improving
 Statistical Significance in Human Evaluation of Automatic Metrics via Soft Pairwise Accuracy",
-WMT24, §3; WMT24's official system-level meta-metric; mt-metrics-eval ``pce.py``, which this module
+WMT24; WMT24's official system-level meta-metric; mt-metrics-eval ``pce.py``, which this module
 reproduces): for each pair of systems (i, j), i < j, a one-sided paired permutation test on the
 item-level scores gives p_ij, the p-value of "system i is better than system j"; computed once from
 the human scores (p^H) and once from the measure's (p^M),
