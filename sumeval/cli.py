@@ -238,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     from sumeval.meta_eval.command import add_command as add_meta_eval_command
 
     add_meta_eval_command(sub)
+    from sumeval.judges.command import add_command as add_alt_test_command
+
+    add_alt_test_command(sub)
 
     ix = sub.add_parser("index", help="build or list retrieval indexes (SERA / GeSERA)")
     ix.add_argument("action", choices=["build", "list"])

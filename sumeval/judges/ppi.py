@@ -1,0 +1,156 @@
+"""How many human labels does a judge save? Prediction-powered inference of a system's mean score.
+
+A system's summaries all get a judge's score; only n of them get a human score. Prediction-powered
+inference (PPI; Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023, Science 382, "Prediction-powered
+inference", the mean) estimates the mean human score from both, with a valid confidence interval:
+with y_1..y_n the human scores of the labelled items, f_1..f_n the judge's on them and f~_1..f~_N the
+judge's on the N unlabelled items,
+
+    theta = lambda * mean(f~) + mean(y - lambda * f)
+    se^2  = var(lambda * f~) / N + var(y - lambda * f) / n          (variances with divisor N, n)
+    interval: theta -+ z_{1 - alpha/2} se
+
+``lambda = 1`` is PPI; PPI++ (Angelopoulos, Duchi & Zrnic 2023, arXiv:2311.01453, "PPI++: Efficient
+Prediction-Powered Inference", power tuning for the mean) estimates the variance-minimising
+
+    lambda = cov(y, f) / ((1 + n / N) var(f, f~))                   (clipped to [0, 1])
+
+with cov over the labelled items (divisor n) and var over all n + N judge scores (divisor n + N - 1),
+so a useless judge gets lambda ~ 0 and the interval falls back to the human-only one; ``lambda = 0``
+is that classical interval, mean(y) -+ z sd(y) / sqrt(n). These are ``ppi_py.ppi_mean_ci`` and
+``ppi_py.classical_mean_ci`` (ppi-python 0.2.3, the reference implementation; tests/test_ppi.py pins
+its outputs), vectorised over repeated draws. One deviation: a constant judge (var = 0), where ppi_py
+divides by zero, gets lambda = 0.
+
+:func:`label_curve` asks the question on a judgments frame: per system, judge and n, R random choices
+of the n labelled items; the mean width of the PPI and the human-only intervals, their coverage of the
+system's mean over all its items, and the **effective number of labels** n (w_human / w_ppi)^2 (the
+human labels the human-only interval would need to be as narrow, widths scaling as 1/sqrt(n)).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+from sumeval.stats.checks import check_columns, check_count, check_frame, frame_column, names
+from sumeval.stats.layout import _layout
+
+__all__ = ["ppi_mean_ci", "classical_mean_ci", "power_tuning_lambda", "label_curve"]
+
+CURVE_COLUMNS = ["judge", "human", "system", "n_labels", "n_items", "n_repeats", "alpha", "power_tuning",
+                 "width_ppi", "width_human", "effective_n", "coverage_ppi", "coverage_human", "lambda_mean",
+                 "system_mean"]
+
+
+def _z(alpha: float) -> float:
+    from scipy.stats import norm
+
+    if not 0 < alpha < 1:
+        raise InputError(f"alpha {alpha!r} must lie in (0, 1): the interval covers 1 - alpha")
+    return float(norm.ppf(1 - alpha / 2.0))
+
+
+def power_tuning_lambda(y: np.ndarray, yhat: np.ndarray, yhat_unlabeled: np.ndarray) -> np.ndarray:
+    """PPI++'s lambda (module docstring), over the last axis: shapes (..., n), (..., n), (..., N) -> (...)."""
+    n, big_n = y.shape[-1], yhat_unlabeled.shape[-1]
+    cov = ((y - y.mean(-1, keepdims=True)) * (yhat - yhat.mean(-1, keepdims=True))).mean(-1)
+    var = np.concatenate([yhat, yhat_unlabeled], axis=-1).var(axis=-1, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lam = cov / ((1 + n / big_n) * var)
+    return np.where(var > 0, np.clip(lam, 0.0, 1.0), 0.0)
+
+
+def ppi_mean_ci(y, yhat, yhat_unlabeled, *, alpha: float = 0.05,
+                lam: float | np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The PPI (``lam=1``), PPI++ (``lam=None``: power tuning) or classical (``lam=0``) estimate of a mean.
+
+    Args:
+        y, yhat: shape (..., n), human and judge scores of the labelled items.
+        yhat_unlabeled: shape (..., N), the judge's scores of the unlabelled items.
+        alpha: 1 - coverage of the two-sided normal interval.
+        lam: the weight of the judge; None estimates it (PPI++).
+
+    Returns:
+        ``(estimate, ci_low, ci_high, lambda)``, each of shape (...).
+    """
+    y, f, fu = (np.asarray(a, dtype=np.float64) for a in (y, yhat, yhat_unlabeled))
+    if y.shape != f.shape or y.shape[:-1] != fu.shape[:-1] or y.shape[-1] < 2 or fu.shape[-1] < 1:
+        raise InputError(f"y and yhat must be (..., n >= 2) of one shape and yhat_unlabeled (..., N >= 1); got "
+                         f"{y.shape}, {f.shape}, {fu.shape}")
+    if not (np.isfinite(y).all() and np.isfinite(f).all() and np.isfinite(fu).all()):
+        raise InputError("ppi_mean_ci needs finite scores; drop the items without a human or judge score first")
+    z = _z(alpha)
+    lam = power_tuning_lambda(y, f, fu) if lam is None else np.broadcast_to(np.asarray(lam, float), y.shape[:-1])
+    lam_ = lam[..., None]
+    estimate = (lam_ * fu).mean(-1) + (y - lam_ * f).mean(-1)
+    se = np.sqrt((lam_ * fu).var(-1) / fu.shape[-1] + (y - lam_ * f).var(-1) / y.shape[-1])
+    return estimate, estimate - z * se, estimate + z * se, np.asarray(lam, float)
+
+
+def classical_mean_ci(y, *, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The human-only interval mean(y) -+ z sd(y) / sqrt(n) (sd with divisor n, as ppi_py), over the last axis."""
+    y = np.asarray(y, dtype=np.float64)
+    z = _z(alpha)
+    m, se = y.mean(-1), y.std(-1) / np.sqrt(y.shape[-1])
+    return m, m - z * se, m + z * se
+
+
+def label_curve(frame: pd.DataFrame, human: str, judges: str | Sequence[str], *,
+                n_labels: Sequence[int] = (10, 20, 30, 40, 50, 60, 70, 80), n_repeats: int = 200,
+                alpha: float = 0.05, power_tuning: bool = True, seed: int = 0, doc_col: str = "doc_id",
+                system_col: str = "system") -> pd.DataFrame:
+    """Interval width and coverage of PPI against human labels alone, per judge, system and n (module docstring).
+
+    For each system, its items are the rows with a human and a judge score; each repeat labels n of them
+    at random (the same draws for every judge), the others are unlabelled.
+
+    Args:
+        frame: one row per (document, system) summary.
+        human: the human column; judges: judge columns on the humans' scale.
+        n_labels: the numbers of human-labelled items (each below the system's item count).
+        n_repeats: random labelled sets per (system, n); alpha: 1 - coverage.
+        power_tuning: PPI++ (lambda estimated) or plain PPI (lambda = 1).
+        seed: the draws (``numpy.random.default_rng(seed)``, per system and n in order).
+
+    Returns:
+        :data:`CURVE_COLUMNS`, one row per (judge, system, n).
+    """
+    check_frame(frame)
+    judge_cols = names(judges, "judge columns")
+    check_columns(frame, [human, *judge_cols], "human or judge")
+    check_count(n_repeats, "n_repeats", 1)
+    ns = [check_count(n, "n_labels", 2) for n in n_labels]
+    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    systems = list(pd.unique(frame[system_col]))
+    y_all = frame_column(frame, human)
+    f_all = {j: frame_column(frame, j) for j in judge_cols}
+    ok = np.isfinite(y_all) & np.all([np.isfinite(v) for v in f_all.values()], axis=0)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s, system in enumerate(systems):
+        items = np.flatnonzero((lay.sys == s) & ok)
+        truth = float(y_all[items].mean())
+        for n in ns:
+            if n >= items.size:
+                raise InputError(f"n_labels {n}: system {system!r} has {items.size} items with a human and a judge "
+                                 f"score; label fewer than {items.size} so that some stay unlabelled")
+            order = np.argsort(rng.random((n_repeats, items.size)), axis=1)
+            lab, unlab = items[order[:, :n]], items[order[:, n:]]  # (R, n), (R, N)
+            y = y_all[lab]
+            _, lo_h, hi_h = classical_mean_ci(y, alpha=alpha)
+            width_h = float((hi_h - lo_h).mean())
+            for j in judge_cols:
+                f = f_all[j]
+                _, lo, hi, lam = ppi_mean_ci(y, f[lab], f[unlab], alpha=alpha, lam=None if power_tuning else 1.0)
+                width = float((hi - lo).mean())
+                rows.append({"judge": j, "human": human, "system": system, "n_labels": n, "n_items": int(items.size),
+                             "n_repeats": int(n_repeats), "alpha": alpha, "power_tuning": bool(power_tuning),
+                             "width_ppi": width, "width_human": width_h,
+                             "effective_n": n * (width_h / width) ** 2 if width > 0 else np.nan,
+                             "coverage_ppi": float(((lo <= truth) & (truth <= hi)).mean()),
+                             "coverage_human": float(((lo_h <= truth) & (truth <= hi_h)).mean()),
+                             "lambda_mean": float(lam.mean()), "system_mean": truth})
+    return pd.DataFrame(rows, columns=CURVE_COLUMNS)
