@@ -369,6 +369,26 @@ def test_pooled_rho_matches_the_authors_notebook(summeval_frame):
         assert row.winning_rate == 0.0 and not row.passed  # the notebook: every judge FAILED, 0.00
 
 
+
+def test_the_builtin_summeval_gives_the_authors_numbers_through_the_command(tmp_path):
+    # the shelf's SummEval (experts as <quality>/expert_1..3, judges as <judge>.<quality>) through
+    # `sumeval alt-test summeval ...`: the same winning rates and rho as the authors' code (pins above)
+    if _summeval_files() is None:
+        pytest.skip("summeval_annotators/*.json not found (see the data MANIFEST)")
+    from sumeval import cli
+
+    out = tmp_path / "alt"
+    assert cli.main(["alt-test", "summeval", "--human", *QUALITIES, "--judges", *LLMS, "--pooled",
+                     "--out", str(out)]) == 0
+    res = pd.read_csv(out / "alt_test.csv")
+    assert len(res) == 6 * 5
+    for row in res.itertuples():
+        winning, rho = SUMMEVAL_PINS[f"{row.human}|neg_rmse|{row.judge}"]
+        assert abs(row.winning_rate - winning) <= 1e-9 and abs(row.advantage_probability - rho) <= 1e-9, row
+        if row.human == "pooled":
+            assert round(row.advantage_probability, 2) == NOTEBOOK_POOLED_RHO[row.judge]
+
+
 # --------------------------------------------------------------------------------------------
 # bad input
 # --------------------------------------------------------------------------------------------
