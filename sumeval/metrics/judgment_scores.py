@@ -84,8 +84,9 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
     MeasureScores
         ``frame``: one column per measure label, oriented so that higher is better (a
         lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
-        ``not_scored`` (empty summaries, missing text or references, undefined values, empty
-        cells of a column); ``from_cache``.
+        ``not_scored`` (empty summaries, missing text or references, undefined values, NaN or
+        None a scorer returned without a reason - :data:`sumeval.metrics.NO_NUMBER`, counted in
+        the measure's own column - and empty cells of a column); ``from_cache``.
     """
     from sumeval import metrics
     from sumeval.cache import Store, cache_key
@@ -122,7 +123,8 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
             hit = scores is not None and skipped is not None
             if not hit:
                 scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
-                                                    batch_size=batch_size, progress=progress)
+                                                    batch_size=batch_size, progress=progress,
+                                                    row_label=judgments.location)
                 skipped = [[int(i), why] for i, _, why in rep.skipped]
                 if cache:
                     store.put_json(key, skipped)
@@ -132,8 +134,15 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         if spec.column not in scores.columns:
             raise InputError(f"measure {spec.spec!r}: the scorer returned no column {spec.column!r} "
                              f"(it returned {', '.join(scores.columns)})")
+        values = scores[spec.column].to_numpy(dtype=float)
+        explained = set()
         for row, why in skipped:
-            report(row, spec.label, why)
-        result[spec.label] = spec.sign * scores[spec.column].to_numpy(dtype=float)
+            if not why.startswith(metrics.NO_NUMBER):
+                explained.add(int(row))
+                report(row, spec.label, why)
+        for row in np.flatnonzero(np.isnan(values)):  # NaN or None from the scorer, in this column
+            if int(row) not in explained:
+                report(row, spec.label, metrics.NO_NUMBER)
+        result[spec.label] = spec.sign * values
         from_cache[spec.label] = hit
     return MeasureScores(result, signatures, not_scored, list(measures), from_cache)
