@@ -319,6 +319,19 @@ def test_meta_eval_records_nan_rows_as_not_scored(mods, tmp_path, capsys):
     assert set(ns["reason"]) == {metrics.NO_NUMBER}
 
 
+def test_meta_eval_with_a_measure_that_gives_no_number_at_all_says_so(mods, tmp_path, capsys):
+    data = _judgments_csv(tmp_path / "j.csv")
+    for level in ("global", "system"):
+        with pytest.warns(metrics.NotScoredWarning, match="for every one of the 12 rows"):
+            rc = main(["meta-eval", str(data), "--human", "overall", "--level", level, "--measures", "rouge-1",
+                       "--measure-class", f"{MODULE}:AllNaN", "--module-path", str(mods), "--n-resamples", "20",
+                       "-q", "--no-figures", "--no-cache", "--out", str(tmp_path / level)])
+        err = capsys.readouterr().err
+        assert rc == 2 and not (tmp_path / level).exists()
+        assert (f"sumeval: error: measure '{MODULE}:AllNaN' ({MODULE}.AllNaN) gave no number on any of the 12 "
+                f"rows of j (12 '{metrics.NO_NUMBER}'); there is nothing to correlate") in err
+
+
 def test_score_judgments_reports_nan_rows_from_the_cache_too(mods, tmp_path):
     from sumeval.cache import Store
     from sumeval.datasets import judgments as jd
