@@ -19,7 +19,7 @@ from sumeval.hashing import sha256_file
 from sumeval.metrics.base import Scorer
 
 __all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class",
-           "UserCodeError", "is_user_class", "call_user"]
+           "UserCodeError", "is_user_class", "call_user", "check_columns"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"  # a dotted Python name
