@@ -13,6 +13,10 @@ truncated, bit-flipped or is otherwise unreadable is removed on load, with one w
 computes it again. Entries written before the header existed are read as they are; a damaged
 one of those is caught by its format (zip CRC, JSON syntax, parquet footer).
 
+The cache is an optimisation: an entry that cannot be written (a full disk, a read-only cache
+folder) is skipped with one warning per cache folder and process (:class:`CacheWriteWarning`,
+naming the cache and the error), and ``put_*`` returns None; the caller goes on with its result.
+
 Example::
 
     store = Store("masked_embeddings")
@@ -43,10 +47,16 @@ _PARTIAL_SUFFIX = ".partial"
 _MAGIC = b"sumeval-store-v1 sha256="
 _HEADER_LEN = len(_MAGIC) + 64 + 1  # magic, hex digest, newline
 _WARNED: set[str] = set()  # store folders whose first damaged entry was reported
+_WRITE_WARNED: set[str] = set()  # cache roots whose first failed write was reported
 
 
 class DamagedCacheWarning(UserWarning):
     """A cache entry could not be read back (truncated, altered); it was removed and is recomputed."""
+
+
+class CacheWriteWarning(UserWarning):
+    """A cache entry could not be written (a full or read-only disk); the result is used anyway and
+    the run goes on without caching (one warning per cache folder and process)."""
 
 
 def _with_header(payload: bytes) -> bytes:
@@ -141,20 +151,45 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     On an exception the temporary file is removed and ``path`` is left untouched. The file gets
     the permissions of the file it replaces, or of a new file under the umask (``0o644`` under
     umask 022), not the private ``0o600`` of the temporary file.
+
+    An OSError of the write itself (a full disk, an immutable or read-only file: raised while
+    creating, writing or renaming the temporary file) is raised again naming ``path``, the file
+    the caller asked for, not the temporary file (``exc.filename == str(path)``; the original is
+    its ``__cause__``).
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PARTIAL_SUFFIX, dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=_PARTIAL_SUFFIX, dir=target.parent)
+    except OSError as exc:
+        raise _naming(exc, target, None) from exc
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
         os.chmod(tmp_path, _file_mode(target))
         os.replace(tmp_path, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
+        renamed = _naming(exc, target, tmp_path) if isinstance(exc, OSError) else exc
+        if renamed is not exc:
+            raise renamed from exc
         raise
+
+
+def _naming(exc: OSError, target: Path, tmp: Path | None) -> OSError:
+    """``exc`` (an OSError of writing ``target`` through ``tmp``) as a new OSError of the same
+    errno naming ``target``; ``exc`` itself when it is sumeval's own error, has no errno or names
+    another file (an error of reading some input inside the block)."""
+    from sumeval.errors import SumevalError
+
+    names = {None, str(target)} | ({str(tmp)} if tmp is not None else set())
+    if isinstance(exc, SumevalError) or exc.errno is None or (
+            exc.filename is not None and str(exc.filename) not in names
+            and not str(exc.filename).endswith(_PARTIAL_SUFFIX)):
+        return exc
+    return OSError(exc.errno, exc.strerror or str(exc), str(target))
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> Path:
@@ -188,6 +223,7 @@ class Store:
         self.namespace = namespace
         self.root = Path(root) if root is not None else cache_dir()
         self.damaged = 0  # damaged entries this Store removed
+        self.write_failures = 0  # entries this Store could not write (CacheWriteWarning)
 
     @property
     def folder(self) -> Path:
@@ -237,10 +273,23 @@ class Store:
                       f"(further damaged entries under {self.folder} are handled the same way "
                       "without another warning)", DamagedCacheWarning, stacklevel=4)
 
-    def _write(self, key: str, ext: str, payload: bytes) -> Path:
+    def _write(self, key: str, ext: str, payload: bytes) -> Path | None:
+        """Write the entry; None when it could not be written (see :class:`CacheWriteWarning`)."""
         p = self.path(key, ext)
-        with atomic_path(p) as tmp:
-            tmp.write_bytes(_with_header(payload))
+        try:
+            with atomic_path(p) as tmp:
+                tmp.write_bytes(_with_header(payload))
+        except OSError as exc:  # a full or read-only cache disk: the cache is only an optimisation
+            self.write_failures += 1
+            root = str(self.root.resolve())
+            if root not in _WRITE_WARNED:
+                _WRITE_WARNED.add(root)
+                warnings.warn(f"cannot write to the cache {self.root} ({exc.strerror or exc}: {p}); going on "
+                              "without caching - results are computed and kept as usual, but not saved for "
+                              "the next run. Free space there, or point SUMEVAL_CACHE at a writable folder "
+                              "(further failures under this cache are not reported again)",
+                              CacheWriteWarning, stacklevel=3)
+            return None
         return p
 
     # numpy arrays -------------------------------------------------------------------------
@@ -253,7 +302,7 @@ class Store:
 
         return self._read(key, "npz", decode)
 
-    def put_arrays(self, key: str, arrays: Mapping[str, np.ndarray]) -> Path:
+    def put_arrays(self, key: str, arrays: Mapping[str, np.ndarray]) -> Path | None:
         buf = io.BytesIO()
         np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
         return self._write(key, "npz", buf.getvalue())
@@ -263,7 +312,7 @@ class Store:
         """The JSON value stored under ``key``, or None when absent or damaged."""
         return self._read(key, "json", lambda fh: json.loads(fh.read().decode("utf-8")))
 
-    def put_json(self, key: str, obj: Any) -> Path:
+    def put_json(self, key: str, obj: Any) -> Path | None:
         text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
         return self._write(key, "json", text.encode("utf-8"))
 
@@ -274,7 +323,7 @@ class Store:
 
         return self._read(key, "parquet", lambda fh: pd.read_parquet(io.BytesIO(fh.read())))
 
-    def put_frame(self, key: str, frame) -> Path:
+    def put_frame(self, key: str, frame) -> Path | None:
         buf = io.BytesIO()
         frame.to_parquet(buf, index=False)
         return self._write(key, "parquet", buf.getvalue())

@@ -96,3 +96,33 @@ def read_jsonl(path: str | Path, *, required: Sequence[str] = (),
                fix: str = "each line must be one JSON object") -> list[dict[str, Any]]:
     """All objects of ``path`` (see :func:`iter_jsonl`)."""
     return [obj for _, obj in iter_jsonl(path, required=required, fix=fix)]
+
+
+def json_list_cell(value: str, where: str, what: str) -> list[str] | None:
+    """The list of strings a JSON-encoded string holds (``'["ref 1", "ref 2"]'`` -> the list), or
+    None when ``value`` does not start like a JSON array (after blanks): then it is one string.
+
+    This is how a list written into a text cell is read in every format - a CSV cell, a JSONL
+    string (pandas' ``to_json`` of a CSV-read frame writes lists so), a parquet string column.
+    A string that starts with ``[`` but is not a JSON array of strings is an InputError naming
+    ``where`` and ``what`` (e.g. ``"file.jsonl:3: column 'references'"``): it is never taken as
+    one literal string with its brackets.
+
+    >>> json_list_cell('["a", "b"]', "x:1", "column 'references'")
+    ['a', 'b']
+    >>> json_list_cell("a [b]", "x:1", "column 'references'") is None
+    True
+    """
+    if not value.lstrip().startswith("["):
+        return None
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: {what} starts like a JSON array but is not one ({exc.msg} at "
+                         f"character {exc.pos + 1}); write the list as [\"one\", \"two\"] (a single "
+                         "text that starts with '[' as [\"[...] text\"])") from None
+    if not isinstance(parsed, list) or not all(isinstance(r, str) for r in parsed):
+        raise InputError(f"{where}: {what} = {value[:60]!r} is a JSON value but not a list of "
+                         "strings; write the list as [\"one\", \"two\"]")
+    return parsed
+

@@ -85,6 +85,10 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
         if not st.st_mode & 0o222:
             raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
                              "choose another file")
+        if not os.access(target, os.W_OK):  # e.g. immutable (chattr +i), or another user's file
+            raise InputError(f"{what} {given!r} cannot be replaced by this user (it may be immutable - "
+                             "lsattr shows an 'i', chattr -i clears it - or belong to another user); "
+                             "choose another file")
     folder = target.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -135,8 +139,11 @@ def check_output_columns(records: Sequence[dict[str, Any]], lines: Sequence[int]
 # score
 # ------------------------------------------------------------------------------------------
 def cmd_score(args: argparse.Namespace) -> int:
-    """``sumeval score``: warnings raised while scoring are printed once each, as one line."""
+    """``sumeval score``: warnings raised while scoring are printed once each, as one line (a
+    measure's NaN / None values are reported with the other rows not scored, by line)."""
     import warnings
+
+    from sumeval.metrics import NotScoredWarning
 
     with warnings.catch_warnings(record=True) as caught:
         try:
@@ -144,6 +151,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         finally:
             seen: dict[str, int] = {}
             for w in caught:
+                if issubclass(w.category, NotScoredWarning):
+                    continue
                 seen[str(w.message)] = seen.get(str(w.message), 0) + 1
             for msg, n in seen.items():
                 print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
@@ -218,19 +227,43 @@ def _score(args: argparse.Namespace) -> int:
         for col in frame.columns:
             row[col] = _clean(float(frame.at[i, col]))
         scored.append(row)
-    write_jsonl(out, scored)
     from sumeval.cache import atomic_write_json
 
     meta = {"input": str(inp), "measures": report.signatures,
             "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
             "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
-    atomic_write_json(meta_path, meta)
+    _write_output(args.output, lambda: write_jsonl(out, scored))
+    _write_output(str(meta_path), lambda: atomic_write_json(meta_path, meta), what="the record file of --output")
     def rows_label(rows):
         return f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"
 
     for line in report.summary_lines(label, rows_label=rows_label):
         print(f"warning: {line}", file=sys.stderr)
     n_skipped = len({i for i, _, _ in report.skipped})
-    print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}; "
-          f"wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
+    no_number = len({i for i, _, why in report.skipped if why.startswith(metrics.NO_NUMBER)})
+    gave = f" ({no_number} gave no number)" if no_number else ""
+    print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}"
+          f"{gave}; wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
     return 0
+
+
+def _write_output(given: str, write, *, what: str = "--output") -> None:
+    """``write()``; an OSError (a full disk, an immutable or read-only file or folder) is raised
+    again naming the path the user gave (not the temporary file written first), with what was lost
+    and what to do (the command still exits 1, as for any failed write)."""
+    import errno
+
+    try:
+        write()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        hint = {errno.ENOSPC: "free some space there or write elsewhere",
+                errno.EDQUOT: "free some space there or write elsewhere",
+                errno.EPERM: "the file or its folder may be immutable (lsattr; chattr -i) - "
+                             "choose another file",
+                errno.EACCES: "make it writable or choose another file",
+                errno.EROFS: "the disk is read-only - choose another file"}.get(exc.errno or 0,
+                                                                                "choose another file")
+        lost = " (the scores were computed but not saved)" if what == "--output" else ""
+        raise OSError(exc.errno, f"{reason}; {what} could not be written, nothing was written there{lost}: "
+                      f"{hint}", given) from exc

@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -91,6 +92,8 @@ def _read_delimited(path: Path, data: bytes, delimiter: str) -> _Table:
                 continue
             if header is None:
                 header = [c.strip() for c in cells]
+                if len(header) == 1:  # one column: a file separated by another character?
+                    _check_separator(path, text, delimiter)
                 seen: set[str] = set()
                 for i, col in enumerate(header, 1):
                     if not col:
@@ -100,6 +103,7 @@ def _read_delimited(path: Path, data: bytes, delimiter: str) -> _Table:
                     seen.add(col)
                 continue
             if len(cells) != len(header):
+                _check_separator(path, text, delimiter)
                 raise InputError(f"{path}:{first}: {len(cells)} fields, but the header has "
                                  f"{len(header)} ({', '.join(header)}); quote fields that hold "
                                  f"the delimiter {delimiter!r}")
@@ -112,6 +116,44 @@ def _read_delimited(path: Path, data: bytes, delimiter: str) -> _Table:
         raise InputError(f"{path}: the file is empty; a judgments file needs a header line and "
                          "one line per summary")
     return _Table(header, rows, where, text_cells=True)
+
+
+_SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+_DECIMAL_COMMA = re.compile(r"^[-+]?\d+,\d+$")
+
+
+def _check_separator(path: Path, text: str, delimiter: str) -> None:
+    """InputError naming the separator when ``path``'s header line splits into more columns at
+    another character (``;`` from a spreadsheet set to a decimal comma, a tab) than at
+    ``delimiter``, and the decimal comma when the first data line has numbers like ``3,5``."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return
+    counts = {sep: len(next(csv.reader([lines[0]], delimiter=sep))) for sep in _SEPARATORS}
+    best = max(counts, key=lambda sep: counts[sep])
+    if best == delimiter or counts[best] <= counts[delimiter]:
+        return
+    note = ""
+    if len(lines) > 1:
+        header = next(csv.reader([lines[0]], delimiter=best))
+        first = next(csv.reader([lines[1]], delimiter=best))
+        commas = [(h, c) for h, c in zip(header, first) if _DECIMAL_COMMA.match(c.strip())]
+        if commas and best != ",":
+            note = (f", and numbers are written with a decimal comma ({commas[0][1]!r} in column "
+                    f"{commas[0][0].strip()!r} on line 2)")
+    fmt = "TSV" if delimiter == "\t" else "CSV"
+    name = _SEPARATORS[best]
+    conv = f"sep={best!r}" + (", decimal=','" if note else "")
+    raise InputError(
+        f"{path}: its columns are separated by {name}s ({best!r}: the header has {counts[best]} columns at "
+        f"{best!r}, {counts[delimiter]} at {delimiter!r}){note}"
+        + (", as a spreadsheet exports where the decimal separator is a comma" if best == ";" else "")
+        + f"; a {path.suffix or fmt} file is read with {delimiter!r} as the separator"
+        + (" and '.' as the decimal point" if note else "") + ". Save it as comma-separated CSV "
+        "(Excel: 'CSV UTF-8 (Comma delimited)', with '.' as the decimal separator), "
+        + ("or rename it to .tsv, " if best == "\t" else "")
+        + f"or convert it: python -c \"import pandas as pd; pd.read_csv('{path}', {conv})"
+        f".to_csv('{path.with_name(path.stem + '_comma.csv')}', index=False)\"")
 
 
 def _read_parquet(path: Path, data: bytes) -> _Table:
@@ -308,14 +350,17 @@ def _text_cell(value: Any, where: str, col: str) -> str | None:
 
 
 def _references_cell(value: Any, where: str, col: str, text_cells: bool) -> list[str] | None:
+    """The references of one row: a list of strings. The same rule in every format: a list is a
+    list; a string that starts with ``[`` is a JSON-encoded list (a CSV cell, or a JSONL / parquet
+    string column as pandas' ``to_json`` writes a list read from CSV) and must parse as a list of
+    strings (:func:`sumeval.jsonl.json_list_cell`); any other non-blank string is one reference."""
+    from sumeval.jsonl import json_list_cell
+
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
-    if isinstance(value, str) and text_cells and value.lstrip().startswith("["):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: column {col!r} starts like a JSON array but is not one "
-                             f"({exc.msg}); write the references as [\"one\", \"two\"]") from None
+    if isinstance(value, str):
+        parsed = json_list_cell(value, where, f"column {col!r}")
+        value = value if parsed is None else parsed
     if isinstance(value, str):
         return [value] if value.strip() else None
     if isinstance(value, list) and all(isinstance(r, str) for r in value):

@@ -29,6 +29,7 @@ import numpy as np
 
 from sumeval.errors import InputError, ModelNotFoundError
 from sumeval.hashing import remembered_sha256
+from sumeval.lm.model_files import load_failure
 
 __all__ = [
     "DEFAULT_MODEL", "FAST_MODEL", "ModelSpec", "LoadedModel", "VocabularyMismatchError",
@@ -244,7 +245,10 @@ def load_model(model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, *,
         reduced precision is a choice of the engine (autocast), recorded in its cache keys.
 
     Raises:
-        ModelNotFoundError: the folder cannot be loaded.
+        ModelNotFoundError: the folder cannot be loaded; a
+            :class:`~sumeval.lm.model_files.ModelFileError` naming the file when a weights file is
+            damaged or incomplete, or a pickle one was refused as unsafe
+            (:func:`~sumeval.lm.model_files.load_failure`).
         InputError: the model has no fast tokenizer.
     """
     spec = resolve_model(model)
@@ -260,9 +264,8 @@ def load_model(model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, *,
         try:
             tokenizer = AutoTokenizer.from_pretrained(spec.path, local_files_only=True)
             net = AutoModel.from_pretrained(spec.path, local_files_only=True)
-        except (OSError, ValueError) as exc:
-            raise ModelNotFoundError(f"model {spec.name!r} at {spec.path}: could not be loaded "
-                                     f"({type(exc).__name__}: {exc})") from exc
+        except Exception as exc:  # noqa: BLE001 - a folder that does not load: say which file and why
+            raise load_failure(spec, exc) from exc
         if not getattr(tokenizer, "is_fast", False):
             raise InputError(f"model {spec.name!r}: a fast (Rust) tokenizer is needed; "
                              f"{type(tokenizer).__name__} is not one")
@@ -309,7 +312,10 @@ def _raw_table_cached(path: str, fingerprint: str) -> np.ndarray:
     from transformers import AutoModel
 
     _quiet_transformers()
-    net = AutoModel.from_pretrained(path, local_files_only=True)
+    try:
+        net = AutoModel.from_pretrained(path, local_files_only=True)
+    except Exception as exc:  # noqa: BLE001 - as in load_model
+        raise load_failure(resolve_model(path), exc) from exc
     with torch.inference_mode():
         table = net.get_input_embeddings().weight.detach().float().cpu().numpy().copy()
     del net

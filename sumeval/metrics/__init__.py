@@ -29,8 +29,17 @@ from sumeval.metrics.catalog import builtin_measures
 
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
-    "ScoreReport", "get_scorers", "check_records", "check_option_types",
+    "ScoreReport", "get_scorers", "check_records", "check_option_types", "NotScoredWarning",
+    "NO_NUMBER",
 ]
+
+#: the reason :func:`score_records` gives for a row whose score came back NaN or None unexplained
+NO_NUMBER = "no number: score_batch returned NaN or None"
+
+
+class NotScoredWarning(UserWarning):
+    """A measure returned NaN or None for some rows without saying why (``last_undefined``): those
+    rows are counted as not scored; one warning per measure and call, naming the first rows."""
 
 
 #: every measure by name: sumeval's own (:mod:`sumeval.metrics.catalog`) and those registered
@@ -218,7 +227,9 @@ def _references_of(record: Mapping[str, Any]) -> list[str] | None:
     if refs is None or (isinstance(refs, float) and math.isnan(refs)):
         return None
     if isinstance(refs, str):
-        refs = [refs]
+        from sumeval.jsonl import json_list_cell
+
+        refs = json_list_cell(refs, "references", "field 'references'") or [refs]  # checked first
     refs = [r for r in refs if not _is_blank(r)]
     return refs or None
 
@@ -228,9 +239,13 @@ def check_records(records: Sequence[Mapping[str, Any]], needs: Iterable[str],
     """InputError naming the row and field when a field the measures read has the wrong type.
 
     Types: ``summary`` and ``text`` are strings; ``references`` is a list of strings (a single
-    string is one reference). A missing, null or blank value is not a type error: that row is
-    not scored and reported. Nothing is converted: ``"summary": 42`` is an error, not the text "42".
+    string is one reference; a string that starts with ``[`` is a JSON-encoded list and must parse
+    as a list of strings, as in every judgments file: :func:`sumeval.jsonl.json_list_cell`). A
+    missing, null or blank value is not a type error: that row is not scored and reported.
+    Nothing is converted: ``"summary": 42`` is an error, not the text "42".
     """
+    from sumeval.jsonl import json_list_cell
+
     needs = set(needs) | {"summary"}
     for i, rec in enumerate(records):
         for f in ("summary", "text"):
@@ -239,6 +254,8 @@ def check_records(records: Sequence[Mapping[str, Any]], needs: Iterable[str],
                 raise InputError(f"{row_label(i)}: field {f!r} must be a string, got {_type_name(v)} "
                                  f"{json_preview(v)}; quote it or fix the line")
         refs = rec.get("references")
+        if "references" in needs and isinstance(refs, str):
+            json_list_cell(refs, row_label(i), "field 'references'")
         if "references" not in needs or _is_blank(refs) or isinstance(refs, str):
             continue
         if not isinstance(refs, (list, tuple, np.ndarray)):
@@ -303,6 +320,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     """
     import pandas as pd
 
+    from sumeval.metrics.user_scorers import call_user, class_label
+
     label = row_label or (lambda i: f"row {i}")
     measures = list(measures)
     named = [m for m in measures if not isinstance(m, Scorer)]
@@ -313,8 +332,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     out: dict[str, np.ndarray] = {}
     report = ScoreReport()
     for scorer in scorers:
-        report.signatures[scorer.name] = scorer.signature()
-        cols = scorer.columns()
+        report.signatures[scorer.name] = call_user(scorer, "signature", scorer.signature)
+        cols = list(call_user(scorer, "columns", scorer.columns))
         for c in cols:
             if c in out:
                 raise InputError(f"two measures write the same column {c!r}; score them separately")
@@ -333,7 +352,11 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
                     report.skipped.append((i, scorer.name, "no non-empty 'references'"))
                     continue
                 given = rec.get("references")
-                if not isinstance(given, str) and len(refs) < len(given):
+                if isinstance(given, str):
+                    from sumeval.jsonl import json_list_cell
+
+                    given = json_list_cell(given, label(i), "field 'references'") or [given]
+                if len(refs) < len(given):
                     report.notes.append((i, scorer.name, "empty references left out"))
             ok.append(i)
         chunks = range(0, len(ok), batch_size)
@@ -341,7 +364,8 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             from tqdm.auto import tqdm
 
             chunks = tqdm(chunks, desc=scorer.name, unit="batch")
-        for start in chunks:
+        unexplained: list[int] = []  # rows scored NaN without a reason
+        for k, start in enumerate(chunks, 1):
             idx = ok[start:start + batch_size]
             batch = Batch(
                 summaries=[str(records[i]["summary"]) for i in idx],
@@ -349,11 +373,35 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
                 references=[_references_of(records[i]) for i in idx]
                 if "references" in scorer.needs else None,
             )
-            values = scorer.score_batch(batch)
+            rows = label(idx[0]) if len(idx) == 1 else f"{label(idx[0])} to {label(idx[-1])}"
+            during = f"while scoring {rows}: batch {k} of {-(-len(ok) // batch_size)}, {len(idx)} summaries"
+            values = call_user(scorer, "score_batch", scorer.score_batch, batch, during=during)
+            undefined = {j for j, _ in getattr(scorer, "last_undefined", None) or []}
             for j, why in getattr(scorer, "last_undefined", None) or []:
                 report.skipped.append((idx[j], scorer.name, f"undefined: {why}"))
             for j, note in getattr(scorer, "last_notes", None) or []:
                 report.notes.append((idx[j], scorer.name, note))
             for c in cols:
                 out[c][idx] = _output_column(scorer, values, c, len(idx))
+            for j, i in enumerate(idx):
+                nan = [c for c in cols if math.isnan(out[c][i])]
+                if nan and j not in undefined:
+                    unexplained.append(i)
+                    report.skipped.append((i, scorer.name, NO_NUMBER if len(nan) == len(cols)
+                                           else f"{NO_NUMBER} for {', '.join(nan)}"))
+        if unexplained:
+            _warn_no_number(scorer, class_label(type(scorer)), unexplained, len(ok), label)
     return pd.DataFrame(out, index=range(n)), report
+
+
+def _warn_no_number(scorer: Scorer, where: str, rows: Sequence[int], n_scored: int,
+                    label: Callable[[int], str], show: int = 5) -> None:
+    """One :class:`NotScoredWarning` for ``scorer``, naming the first ``show`` of ``rows``."""
+    import warnings
+
+    named = ", ".join(label(i) for i in rows[:show]) + (f" and {len(rows) - show} more" if len(rows) > show else "")
+    every = "every one" if len(rows) == n_scored else f"{len(rows)}"
+    warnings.warn(f"measure {scorer.name!r} ({where}) gave no number (NaN or None) for {every} of the "
+                  f"{n_scored} rows it was asked to score, without a reason in last_undefined: {named}. "
+                  "They are counted as not scored; a measure that cannot score a row should return NaN "
+                  "and say why in last_undefined", NotScoredWarning, stacklevel=3)

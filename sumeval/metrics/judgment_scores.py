@@ -70,6 +70,17 @@ def _records(frame: pd.DataFrame, needs: Iterable[str]) -> list[dict[str, Any]]:
     return [dict(zip(cols, row)) for row in frame[cols].itertuples(index=False, name=None)]
 
 
+def _no_value_anywhere(spec: MeasureSpec, dataset: str, n: int, reasons: Sequence[str]) -> None:
+    """InputError: measure ``spec`` gave no number on any row of ``dataset`` (``reasons``: why, per row)."""
+    from collections import Counter
+
+    what = ", ".join(f"{n} {why!r}" for why, n in Counter(reasons).most_common(3))
+    cls = type(spec.scorer)
+    raise InputError(f"measure {spec.spec!r} ({cls.__module__}.{cls.__qualname__}) gave no number on any of the "
+                     f"{n} rows of {dataset} ({what}); there is nothing to correlate: fix the "
+                     "measure, give it the fields it needs, or leave it out")
+
+
 def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: bool = False,
                     cache: bool = True, batch_size: int = 256) -> MeasureScores:
     """Score ``judgments`` with ``measures`` (from :func:`resolve_measures`).
@@ -84,8 +95,11 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
     MeasureScores
         ``frame``: one column per measure label, oriented so that higher is better (a
         lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
-        ``not_scored`` (empty summaries, missing text or references, undefined values, empty
-        cells of a column); ``from_cache``.
+        ``not_scored`` (empty summaries, missing text or references, undefined values, NaN or
+        None a scorer returned without a reason - :data:`sumeval.metrics.NO_NUMBER`, counted in
+        the measure's own column - and empty cells of a column); ``from_cache``. A scorer's
+        measure with no number on any row is an InputError naming it and why (a column with no
+        value is not a measure column of the data set in the first place).
     """
     from sumeval import metrics
     from sumeval.cache import Store, cache_key
@@ -122,7 +136,8 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
             hit = scores is not None and skipped is not None
             if not hit:
                 scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
-                                                    batch_size=batch_size, progress=progress)
+                                                    batch_size=batch_size, progress=progress,
+                                                    row_label=judgments.location)
                 skipped = [[int(i), why] for i, _, why in rep.skipped]
                 if cache:
                     store.put_json(key, skipped)
@@ -132,8 +147,18 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         if spec.column not in scores.columns:
             raise InputError(f"measure {spec.spec!r}: the scorer returned no column {spec.column!r} "
                              f"(it returned {', '.join(scores.columns)})")
+        values = scores[spec.column].to_numpy(dtype=float)
+        explained = set()
         for row, why in skipped:
-            report(row, spec.label, why)
-        result[spec.label] = spec.sign * scores[spec.column].to_numpy(dtype=float)
+            if not why.startswith(metrics.NO_NUMBER):
+                explained.add(int(row))
+                report(row, spec.label, why)
+        for row in np.flatnonzero(np.isnan(values)):  # NaN or None from the scorer, in this column
+            if int(row) not in explained:
+                report(row, spec.label, metrics.NO_NUMBER)
+        if len(values) and np.isnan(values).all():
+            _no_value_anywhere(spec, judgments.name, len(values),
+                               [r["reason"] for r in not_scored if r["measure"] == spec.label])
+        result[spec.label] = spec.sign * values
         from_cache[spec.label] = hit
     return MeasureScores(result, signatures, not_scored, list(measures), from_cache)

@@ -34,7 +34,10 @@ Measure syntax
                                    searched first: ``--module-path DIR``); ``[...]`` options too
 ``my-measure``                     an entry point of the group ``sumeval.measures``
 ``measure:NAME``, ``column:NAME``  say which source a name means when it is both a registered
-                                   measure and a measure column of the file (an error otherwise)
+                                   measure and a measure column of the file (an error otherwise);
+                                   after ``column:`` the name is taken literally, so a column
+                                   named ``#tokens`` or ``a[1]`` is ``column:#tokens``
+                                   (``:lower`` may still follow)
 =================================  ============================================================
 
 A bare name is looked up in this order: registered measure, output column of a registered
@@ -67,8 +70,8 @@ from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
 from sumeval.metrics.judgment_scores import MeasureScores, score_judgments
 from sumeval.metrics.user_scorers import (_CLASS_RE, ENTRY_POINT_GROUP, _build, _class_identity, _load_entry_point,
-                                          _user_signature, build_scorer_class, entry_point_measures,
-                                          load_scorer_class)
+                                          _user_signature, build_scorer_class, call_user, check_columns,
+                                          entry_point_measures, load_scorer_class)
 
 __all__ = ["MeasureSpec", "MeasureScores", "ENTRY_POINT_GROUP", "resolve_measures", "score_judgments",
            "load_scorer_class", "entry_point_measures", "build_scorer_class"]
@@ -126,6 +129,8 @@ def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None
     if sep and tail.strip().lower() in _ORIENTATION:
         orientation = _ORIENTATION[tail.strip().lower()]
         raw = head.strip()
+    if raw.lower().startswith("column:"):  # a column's name is taken literally: '#', '[', ':' and all
+        return raw[len("column:"):].strip(), {}, orientation, "column", None
     options: dict[str, Any] = {}
     m = _OPTIONS_RE.match(raw)
     if m:
@@ -144,7 +149,8 @@ def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None
         raw, _, output = (p.strip() for p in raw.rpartition("#"))
         if not raw or not output:
             raise InputError(f"measure {text!r}: write MEASURE#OUTPUT, e.g. "
-                             "fragments:ExtractiveFragments#density")
+                             "fragments:ExtractiveFragments#density; a column whose name holds '#' "
+                             f"is named with column:, e.g. 'column:{text.strip()}'")
     explicit = None
     for prefix in ("measure", "column"):
         if raw.lower().startswith(prefix + ":"):
@@ -165,9 +171,10 @@ def _registered_class(name: str):
     return info, getattr(importlib.import_module(module_name), cls_name)
 
 
-def _main_column(scorer: Scorer) -> str:
-    """A scorer's main output: ``"{name}-f"`` when it has one (ROUGE, BERTScore), else the first."""
-    cols = list(scorer.columns())
+def _main_column(scorer: Scorer, columns: Sequence[str] | None = None) -> str:
+    """A scorer's main output: ``"{name}-f"`` when it has one (ROUGE, BERTScore), else the first
+    (``columns``: its columns, when already read)."""
+    cols = list(columns if columns is not None else scorer.columns())
     return f"{scorer.name}-f" if f"{scorer.name}-f" in cols else cols[0]
 
 
@@ -265,16 +272,17 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
             raise InputError(f"measure {text!r}: {what} declares its own orientation "
                              "(higher_is_better); ':lower' / ':higher' apply to columns of the data only")
 
-    def pick(scorer, column=None):
-        """(name shown, column used) of ``scorer`` for this spec."""
+    def pick(scorer, column=None, columns=None):
+        """(name shown, column used) of ``scorer`` for this spec (``columns``: its columns, when
+        already read)."""
         column = column or output
-        cols = list(scorer.columns())
+        cols = list(columns if columns is not None else scorer.columns())
         if column is None:
-            return scorer.name, _main_column(scorer)
+            return scorer.name, _main_column(scorer, cols)
         if column not in cols:
             raise InputError(f"measure {text!r}: {scorer.name!r} has no output {column!r}; its "
                              f"outputs: {', '.join(cols)}")
-        return (scorer.name if column == _main_column(scorer) and not output else
+        return (scorer.name if column == _main_column(scorer, cols) and not output else
                 _output_name(scorer, column)), column
 
     def column_spec(col):
@@ -300,16 +308,16 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
     def class_spec(cls, path, source):
         no_orientation("a class")
         scorer = built(cls, text)
-        cols = scorer.columns()
-        if not isinstance(cols, (list, tuple)) or not cols or not all(isinstance(c, str) for c in cols):
-            raise InputError(f"measure {text!r}: {cls.__name__}.columns() returned {cols!r}; it must "
-                             "return a non-empty list of column names")
-        sig = _user_signature(scorer.signature(), _class_identity(cls, path))
-        name, col = pick(scorer)
+        cols = check_columns(scorer, text)
+        sig = _user_signature(call_user(scorer, "signature", scorer.signature), _class_identity(cls, path))
+        name, col = pick(scorer, columns=cols)
         return MeasureSpec(name, source, col, bool(scorer.higher_is_better), sig, spec=text,
                            scorer=scorer)
 
     if explicit == "column":
+        literal = text.strip()[len("column:"):].strip()
+        if literal != head and literal in columns | scored_cols:  # a column named 'x:lower'
+            head, orientation = literal, None
         if head not in columns | scored_cols:
             raise InputError(f"measure {text!r}: {judgments.name} has no numeric column {head!r}; "
                              + _known_listing(judgments))
@@ -338,6 +346,11 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
     eps = entry_point_measures()
     if head in eps:
         return class_spec(_load_entry_point(eps[head]), eps[head].value, "entry-point")
+    whole = f"{head}#{output}" if output else head
+    if output and whole in columns | scored_cols:
+        raise InputError(f"measure {text!r}: '#' picks an output of a scorer (MEASURE#OUTPUT), and "
+                         f"{head!r} is no scorer; {whole!r} is a column of {judgments.name}: name it "
+                         f"'column:{whole}'")
     raise InputError(f"unknown measure {text!r}; " + _known_listing(judgments)
                      + ". A class is named as package.module:ClassName")
 

@@ -8,20 +8,100 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_file
 from sumeval.metrics.base import Scorer
 
-__all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class"]
+__all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class",
+           "UserCodeError", "is_user_class", "call_user", "check_columns"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"  # a dotted Python name
 _CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
+_T = TypeVar("_T")
+
+
+# --------------------------------------------------------------------------------------------
+# Errors raised inside a user's class
+# --------------------------------------------------------------------------------------------
+class UserCodeError(InputError):
+    """A user's Scorer class raised: the message names the measure, the class, the method, the
+    exception and the line of the user's code that raised it, and says what to do; the original
+    exception is its ``__cause__`` (for a debugger or ``traceback.print_exception``)."""
+
+
+def is_user_class(cls: type) -> bool:
+    """True for a class that is not sumeval's own (its module is outside the ``sumeval`` package):
+    an exception it raises is the user's code failing, one from sumeval's own scorers a bug."""
+    module = getattr(cls, "__module__", None) or ""
+    return module != "sumeval" and not module.startswith("sumeval.")
+
+
+def class_label(cls: type) -> str:
+    """``"badscorers.RaisesInScore"``: module and qualified name of ``cls``."""
+    return f"{cls.__module__}.{getattr(cls, '__qualname__', cls.__name__)}"
+
+
+def _raised_at(exc: BaseException, cls: type, *, only_mine: bool = False) -> str:
+    """``"/path/badscorers.py:60, in score_batch"``: the innermost frame of the traceback in the
+    source file of ``cls`` (the user's line), else the innermost frame (else "" when
+    ``only_mine``); "" without a traceback."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    source = None
+    with contextlib.suppress(TypeError, OSError):
+        source = inspect.getsourcefile(cls)
+    mine = [f for f in frames if source and os.path.abspath(f.filename) == os.path.abspath(source)]
+    if only_mine and not mine:
+        return ""
+    frame = (mine or frames)[-1]
+    return f"{frame.filename}:{frame.lineno}, in {frame.name}"
+
+
+def _exception_text(exc: BaseException, width: int = 400) -> str:
+    """``"ZeroDivisionError: oops"``, its lines joined and cut to ``width`` characters."""
+    text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    text = text if len(text) <= width else text[: width - 3] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def user_code_error(cls: type, measure: str, method: str, exc: BaseException, during: str = "",
+                    fix: str = "") -> UserCodeError:
+    """The :class:`UserCodeError` for ``exc`` raised by ``cls.method`` of measure ``measure``."""
+    at = _raised_at(exc, cls)
+    where = "; ".join(p for p in (f"at {at}" if at else "", during) if p)
+    fix = fix or (f"fix {cls.__name__}.{method} (the full traceback: call it on these inputs in "
+                  "Python), or leave the measure out")
+    return UserCodeError(f"measure {measure!r} ({class_label(cls)}): {method} raised "
+                         f"{_exception_text(exc)}" + (f" ({where})" if where else "") + f"; {fix}")
+
+
+def call_user(owner: Any, method: str, fn: Callable[..., _T], *args: Any, measure: str | None = None,
+              during: str = "", fix: str = "", **kwargs: Any) -> _T:
+    """``fn(*args, **kwargs)``, where ``fn`` is method ``method`` of ``owner`` (a scorer or its
+    class). When ``owner`` is a user's class (:func:`is_user_class`) any exception it raises
+    becomes a :class:`UserCodeError` naming the measure, the class, the method, the exception, the
+    user's line and ``during`` (e.g. the rows being scored). sumeval's own scorers are called as
+    they are: an exception from them is a bug in sumeval and keeps its traceback."""
+    cls = owner if inspect.isclass(owner) else type(owner)
+    if not is_user_class(cls):
+        return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except UserCodeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's code is reported as such
+        name = measure or getattr(owner, "name", "") or cls.__name__
+        raise user_code_error(cls, name, method, exc, during, fix) from exc
 
 
 @contextlib.contextmanager
@@ -123,14 +203,24 @@ def _class_identity(cls: type, path: str) -> dict[str, str]:
 
 
 def _build(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer:
-    """``factory(**options)``, a constructor's complaint turned into an InputError naming ``where``."""
+    """``factory(**options)``, a constructor's complaint turned into an InputError naming ``where``
+    (any exception of a user's class: a :class:`UserCodeError` naming its line)."""
+    call = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in options.items())})"
     try:
         scorer = factory(**options)
     except InputError:
         raise
     except TypeError as exc:
-        raise InputError(f"measure {where!r}: could not build {cls.__name__}("
-                         f"{', '.join(f'{k}={v!r}' for k, v in options.items())}) ({exc})") from exc
+        at = _raised_at(exc, cls, only_mine=True) if is_user_class(cls) else ""
+        raise InputError(f"measure {where!r}: could not build {call} ({exc})"
+                         + (f" (raised at {at})" if at else "")) from exc
+    except Exception as exc:
+        if not is_user_class(cls):
+            raise
+        name = getattr(cls, "name", "") or cls.__name__
+        raise user_code_error(cls, name, "__init__", exc, f"building {call} for {where!r}",
+                              f"fix {cls.__name__}.__init__ (or the options given to it), or leave the "
+                              "measure out") from exc
     if not scorer.name:
         scorer.name = cls.__name__
     return scorer
@@ -152,7 +242,20 @@ def build_scorer_class(path: str, *, options: Mapping[str, Any] | None = None,
 
     cls = load_scorer_class(path, module_path)
     scorer = _build(cls, cls, _accepted(cls, dict(options or {})), path)
+    check_columns(scorer, path)
     identity = _class_identity(cls, path)
+    call_user(scorer, "signature", scorer.signature)  # options() / versions() raising: said now
     base = scorer.signature
     scorer.signature = lambda: _user_signature(base(), identity)  # type: ignore[method-assign]
     return scorer
+
+
+def check_columns(scorer: Scorer, where: str) -> list[str]:
+    """``scorer.columns()``, checked: a non-empty list of names (else InputError naming ``where``;
+    an exception it raises: :class:`UserCodeError`)."""
+    cls = type(scorer)
+    cols = call_user(scorer, "columns", scorer.columns)
+    if not isinstance(cols, (list, tuple)) or not cols or not all(isinstance(c, str) for c in cols):
+        raise InputError(f"measure {where!r}: {cls.__name__}.columns() returned {cols!r}; it must "
+                         "return a non-empty list of column names")
+    return list(cols)

@@ -1,0 +1,192 @@
+"""Writing when the disk says no (issue 21).
+
+* F3e: the cache is an optimisation. An entry that cannot be written (a full or read-only cache
+  disk) is skipped with one warning naming the cache and the error; scoring goes on and its
+  results are kept.
+* S40 and the class: a write that fails names the file the caller asked for - the path the user
+  gave to ``-o`` - never the temporary ``.partial`` file written first; nothing is left behind.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sumeval import cache
+from sumeval.cache import CacheWriteWarning, Store, atomic_path, atomic_write_text
+from sumeval.cli import main
+from sumeval.errors import InputError
+
+
+def _no_space(self, data):  # stands in for Path.write_bytes on a full disk
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.fixture()
+def fresh_warning_state(monkeypatch):
+    monkeypatch.setattr(cache, "_WRITE_WARNED", set())
+
+
+def test_a_full_cache_disk_warns_once_and_goes_on(tmp_path, monkeypatch, fresh_warning_state):
+    store = Store("scores", root=tmp_path / "cache")
+    monkeypatch.setattr(Path, "write_bytes", _no_space)
+    with pytest.warns(CacheWriteWarning) as rec:
+        assert store.put_arrays("ab" * 32, {"x": np.arange(3)}) is None
+        assert store.put_json("cd" * 32, {"a": 1}) is None
+    assert len(rec) == 1  # once per cache folder and process
+    msg = str(rec[0].message)
+    assert msg.startswith(f"cannot write to the cache {tmp_path / 'cache'} (No space left on device: "
+                          f"{store.path('ab' * 32, 'npz')}); going on without caching")
+    assert "SUMEVAL_CACHE" in msg
+    assert store.write_failures == 2
+    monkeypatch.undo()
+    assert store.get_arrays("ab" * 32) is None  # nothing half-written was left to read
+    assert not list((tmp_path / "cache").rglob("*.partial"))
+    assert store.put_json("cd" * 32, {"a": 1}) is not None and store.get_json("cd" * 32) == {"a": 1}
+
+
+def test_a_read_only_cache_is_skipped_too(tmp_path, monkeypatch, fresh_warning_state):
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "ro" / "x.partial"))
+
+    monkeypatch.setattr(cache.tempfile, "mkstemp", refuse)
+    with pytest.warns(CacheWriteWarning, match=r"cannot write to the cache .*ro \(Permission denied"):
+        assert Store("masked_embeddings", root=tmp_path / "ro").put_json("ef" * 32, [1]) is None
+
+
+def test_scoring_keeps_its_results_when_the_cache_cannot_be_written(tmp_path, monkeypatch, fresh_warning_state):
+    from sumeval.datasets import judgments as jd
+    from sumeval.metrics.sources import resolve_measures, score_judgments
+
+    j = jd.load_judgments(Path(__file__).parent / "data" / "user_judgments.csv", human=["overall"],
+                          doc_col="article_id", system_col="model", summary_col="output", text_col="source",
+                          references_col="gold")
+    specs = resolve_measures(["rouge-1", "bleu"], j)
+    expected = score_judgments(j, specs, cache=False).frame
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "full"))
+    monkeypatch.setattr(Path, "write_bytes", _no_space)
+    with pytest.warns(CacheWriteWarning, match="No space left on device"):
+        got = score_judgments(j, specs, cache=True)
+    assert got.frame.equals(expected)
+    assert not any(got.from_cache.values())
+
+
+# --------------------------------------------------------------------------------------------
+# Writing files: the error names the file asked for
+# --------------------------------------------------------------------------------------------
+def test_atomic_path_names_the_target_when_the_rename_is_refused(tmp_path, monkeypatch):
+    target = tmp_path / "immut.jsonl"
+    target.write_text("keep me\n")
+
+    def refused(src, dst):
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
+
+    monkeypatch.setattr(cache.os, "replace", refused)
+    with pytest.raises(PermissionError) as ei:
+        atomic_write_text(target, "new\n")
+    assert ei.value.filename == str(target) and ei.value.errno == errno.EPERM
+    assert ".partial" not in str(ei.value)
+    assert isinstance(ei.value.__cause__, PermissionError)
+    assert target.read_text() == "keep me\n" and os.listdir(tmp_path) == ["immut.jsonl"]
+
+
+def test_atomic_path_names_the_target_on_a_full_disk_and_leaves_other_errors(tmp_path):
+    target = tmp_path / "out" / "table.csv"
+    with pytest.raises(OSError) as ei:
+        with atomic_path(target) as tmp:
+            tmp.write_text("a,b\n")
+            raise OSError(errno.ENOSPC, "No space left on device")  # as a write() on a full disk
+    assert (ei.value.errno, ei.value.strerror, ei.value.filename) == (errno.ENOSPC, "No space left on device",
+                                                                       str(target))
+    assert not target.exists() and not list(target.parent.iterdir())
+    with pytest.raises(FileNotFoundError) as ei:  # an error about another file is left as it is
+        with atomic_path(target):
+            open(tmp_path / "no-such-input.txt")
+    assert ei.value.filename == str(tmp_path / "no-such-input.txt")
+    with pytest.raises(InputError):  # and so is sumeval's own error
+        with atomic_path(target):
+            raise InputError("bad value")
+
+
+def _input(tmp_path: Path) -> Path:
+    p = tmp_path / "in.jsonl"
+    p.write_text(json.dumps({"summary": "the cat sat", "references": ["the cat sat on the mat"]}) + "\n")
+    return p
+
+
+def test_score_output_that_cannot_be_replaced_names_the_given_path(tmp_path, monkeypatch, capsys):
+    inp = _input(tmp_path)
+    out = tmp_path / "res" / "scored.jsonl"
+    out.parent.mkdir()
+    out.write_text("old\n")
+
+    def refused(src, dst):
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
+
+    monkeypatch.setattr(cache.os, "replace", refused)
+    given = os.path.relpath(out)
+    rc = main(["score", "rouge-1", "-i", str(inp), "-o", given])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert err.startswith(f"sumeval: error: {given}: Operation not permitted; --output could not be written, "
+                          "nothing was written there (the scores were computed but not saved): the file or its "
+                          "folder may be immutable")
+    assert ".partial" not in err
+    assert out.read_text() == "old\n" and os.listdir(out.parent) == ["scored.jsonl"]
+
+
+def test_score_output_on_a_full_disk_names_the_given_path(tmp_path, monkeypatch, capsys):
+    inp = _input(tmp_path)
+    import sumeval.score_command as sc
+
+    def full(path, records):
+        with atomic_path(path) as tmp:
+            tmp.write_text("{")
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sc, "write_jsonl", full)
+    rc = main(["score", "rouge-1", "-i", str(inp), "-o", str(tmp_path / "o.jsonl")])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert f"sumeval: error: {tmp_path / 'o.jsonl'}: No space left on device; --output could not be written" in err
+    assert "free some space there or write elsewhere" in err
+    assert sorted(os.listdir(tmp_path)) == ["in.jsonl"]
+
+
+def test_an_immutable_output_is_refused_before_scoring(tmp_path, monkeypatch):
+    import sumeval.score_command as sc
+
+    out = tmp_path / "immut.jsonl"
+    out.write_text("x\n")
+    real = os.access
+    monkeypatch.setattr(sc.os, "access", lambda p, mode: False if str(p) == str(out) else real(p, mode))
+    with pytest.raises(InputError, match=r"--output '.*immut\.jsonl' cannot be replaced by this user \(it may be "
+                       r"immutable - lsattr shows an 'i'"):
+        sc.check_output_path(str(out))
+
+
+def test_cache_write_warning_in_sumeval_score_is_one_line(tmp_path, monkeypatch, capsys, fresh_warning_state):
+    """``sumeval score`` with a measure that caches (as ESTIME's embeddings do) on a full cache disk:
+    one warning line, and the output is written."""
+    from sumeval import metrics
+
+    inp = _input(tmp_path)
+    real_score = metrics.score_records
+
+    def scoring_that_caches(*args, **kwargs):
+        for key in ("aa" * 32, "bb" * 32):
+            Store("masked_embeddings", root=tmp_path / "cache").put_json(key, [1])
+        return real_score(*args, **kwargs)
+
+    monkeypatch.setattr(metrics, "score_records", scoring_that_caches)
+    monkeypatch.setattr(Path, "write_bytes", _no_space)
+    rc = main(["score", "rouge-1", "-i", str(inp), "-o", str(tmp_path / "o.jsonl")])
+    err = capsys.readouterr().err
+    assert rc == 0
+    # "the cat sat" vs "the cat sat on the mat": P = 3/3, R = 3/6, F = 2PR / (P + R) = 2/3
+    assert json.loads((tmp_path / "o.jsonl").read_text())["rouge-1-f"] == pytest.approx(2 / 3)
+    assert err.count(f"warning: cannot write to the cache {tmp_path / 'cache'} (No space left on device") == 1
