@@ -123,7 +123,7 @@ def cmd_data(args: argparse.Namespace) -> int:
     if args.action == "export":  # a folder, or a data set's own file: refused before reading anything
         from sumeval.datasets.user_datasets import check_export_target
 
-        check_export_target(args.output)
+        check_export_target(args.output, name=args.name)
     j = jd.load_judgments(args.name, human=args.human, lower_is_better=args.lower_is_better,
                           n_docs=args.n_docs, **_column_options(args))
     if args.action == "show":

@@ -250,17 +250,21 @@ def _same_file(a: Path, a_stat: os.stat_result | None, b: Path) -> bool:
     return (a_stat.st_dev, a_stat.st_ino) == (b_stat.st_dev, b_stat.st_ino)
 
 
-def check_export_target(out: str | os.PathLike[str], judgments: Any = None) -> Path:
-    """``out`` as a path :func:`~sumeval.datasets.judgments.export_judgments` may write (``judgments``:
-    the :class:`~sumeval.datasets.judgments.Judgments` to export, or None); :class:`InputError` when it is a folder,
-    or any file a data set is read from (:func:`_protected_files`, and ``judgments``' own file):
-    through a symbolic link, a hard link or ``..`` too. Exporting over a data set's file would
+def check_export_target(out: str | os.PathLike[str], judgments: Any = None, *, name: str | None = None) -> Path:
+    """``out`` as a path :func:`~sumeval.datasets.judgments.export_judgments` may write.
+
+    :class:`InputError` when ``out`` is a folder, or any file a data set is read from
+    (:func:`_protected_files`, and the file ``judgments`` - the
+    :class:`~sumeval.datasets.judgments.Judgments` to export, or None - was read from), named
+    through a symbolic link, a hard link or ``..`` too: exporting over a data set's file would
     replace the user's original with sumeval's column names and break the data set (its sha256).
+    ``name``: the data set's name or path, for the example file name of the folder message.
     """
     given = str(out)
     path = Path(out).expanduser()
     if path.is_dir() or given.endswith(("/", os.sep)):
-        example = path / f"{judgments.name if judgments is not None else 'judgments'}.jsonl"
+        stem = judgments.name if judgments is not None else Path(name).stem if name else "judgments"
+        example = path / f"{stem}.jsonl"
         raise InputError(f"-o {given!r} is a folder; name the file to write in it, e.g. {example} "
                          "(the extension .jsonl, .csv, .tsv or .parquet picks the format)")
     try:
