@@ -92,7 +92,7 @@ def test_export_refuses_another_data_sets_file_the_registry_and_builtin_files(uj
     before = other.read_bytes()
     assert cli.main(["data", "export", "uj", "-o", str(other)]) == 2  # uj's rows over other's file
     assert "user data set 'other'" in capsys.readouterr().err and other.read_bytes() == before
-    with pytest.raises(InputError, match="user data set 'uj'"):  # the library function refuses too
+    with pytest.raises(InputError, match="the file 'uj' was read from"):  # the library function refuses too
         jd.export_judgments(jd.load_judgments("uj"), uj)
     registry = ud.registry_file()
     reg_before = registry.read_bytes()
