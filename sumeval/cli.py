@@ -67,8 +67,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               + "".join(f"\n  skipped {k}: {v}" for k, v in skipped.items()))
         return 0
     if result.status == "skipped":
-        _err(f"study {args.study!r} ({args.params}) skipped all its parts, so it made nothing: "
-             f"{result.error.removeprefix('skipped: ')}")
+        _err(f"study {args.study!r} ({args.params}) {result.error}")
         print(f"executed notebook and manifest: {result.run_dir}", file=sys.stderr)
         return 1
     _err(f"study {args.study!r} ({args.params}) failed: {result.error}")

@@ -367,7 +367,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         raise Interrupted(f"study {name!r} ({params_name}) stopped by {stopped_by}; the run is marked "
                           f"interrupted in {run_dir / 'manifest.json'}", stopped_by)
     if status == "skipped":
-        error = f"skipped: it wrote no figure and no table ({results.get('skipped_reason')})"
+        error = f"skipped all its parts, so it wrote no figure and no table: {results.get('skipped_reason')}"
     result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error,
                        dict(results.get("skipped_outputs") or {}))
     if status not in ("ok", "skipped") and raise_on_error:
