@@ -37,7 +37,13 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     for name, study in found.items():
         sets = study.parameter_sets()
-        print(f"{name:<24} parameter sets: {', '.join(sets)}")
+        declared = study.declared_parameters()
+        data = [p for p in declared if p == "dataset" or p.endswith("_dataset")]
+        takes = f"; takes {', '.join(f'-p {p}=NAME' for p in data)}" if data else ""
+        print(f"{name:<24} parameter sets: {', '.join(sets)}{takes}")
+    print("\n-p dataset=NAME runs a study on a judgments data set: a name from `sumeval data list` "
+          "(built-in or added with `sumeval data add`) or an absolute path; its figures go to "
+          "figures/<study>/<NAME>/")
     return 0
 
 
@@ -56,8 +62,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
     if result.ok:
-        print(f"{args.study} ({args.params}): ok in {result.duration_s:.1f}s -> {result.run_dir}")
+        skipped = result.skipped_outputs
+        print(f"{args.study} ({args.params}): ok in {result.duration_s:.1f}s -> {result.run_dir}"
+              + "".join(f"\n  skipped {k}: {v}" for k, v in skipped.items()))
         return 0
+    if result.status == "skipped":
+        _err(f"study {args.study!r} ({args.params}) {result.error}")
+        print(f"executed notebook and manifest: {result.run_dir}", file=sys.stderr)
+        return 1
     _err(f"study {args.study!r} ({args.params}) failed: {result.error}")
     print(f"executed notebook and manifest: {result.run_dir}", file=sys.stderr)
     return 1
@@ -80,6 +92,10 @@ def cmd_data(args: argparse.Namespace) -> int:
 
         print(f"judgments data sets (a name wherever a dataset is accepted; user ones in {registry_file()}):")
         print("\n".join(jd.listing_lines()))
+        from sumeval.datasets.user_datasets import malformed_entries
+
+        for name, message in sorted(malformed_entries().items()):  # listed, never failing the whole list
+            print(f"  {name:<12} MALFORMED  {message}")
         return 0
     if args.action == "verify":
         report = registry.verify_all()
@@ -102,6 +118,10 @@ def cmd_data(args: argparse.Namespace) -> int:
         jd.remove_dataset(args.name)
         print(f"removed data set {args.name!r} (its file is left alone)", file=sys.stderr)
         return 0
+    if args.action == "export":  # a folder, or a data set's own file: refused before reading anything
+        from sumeval.datasets.user_datasets import check_export_target
+
+        check_export_target(args.output, name=args.name)
     j = jd.load_judgments(args.name, human=args.human, lower_is_better=args.lower_is_better,
                           n_docs=args.n_docs, **_column_options(args))
     if args.action == "show":
@@ -230,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
         d.add_argument("name", help="a data set name (summeval, realsumm, a user's) or a file path")
         if action == "export":
             d.add_argument("--output", "-o", required=True,
-                           help="file to write; the extension (.jsonl .csv .tsv .parquet) picks the format")
+                           help="file to write; the extension (.jsonl .csv .tsv .parquet) picks the format; "
+                                "never a data set's own file (refused, also through links)")
         d.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents")
         _add_judgments_arguments(d)
     da.set_defaults(func=cmd_data)

@@ -4,7 +4,8 @@
 of :func:`sumeval.runner.studies` with parameter set ``NAME`` through the executors of
 :mod:`sumeval.executors` (each study in its own process and kernel), then writes
 ``runs/report-<timestamp>/index.html`` (:mod:`sumeval.run_report`). A failing study never stops
-the others; the exit status is 0 only when every study passed.
+the others; the exit status is 0 only when every study passed (a study that skipped all its parts,
+status ``skipped``, did not pass).
 
 This module was ``sumeval.batch`` (a name that read like :class:`sumeval.metrics.Batch`, a batch of
 inputs to a scorer); ``sumeval.batch`` still imports it.
@@ -106,6 +107,8 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
             if o.status == "running":  # the worker died before the runner could finish the manifest
                 o.status = "failed"
             o.error = manifest.get("error") or out.get("error")
+            if o.status == "skipped":  # every part skipped: not ok, and the report says why
+                o.error = f"skipped all its parts: {manifest.get('skipped_reason') or results.get('skipped_reason')}"
             o.run_dir = str(run_dir) if run_dir.is_dir() else None
             o.duration_s = manifest.get("duration_s", out.get("duration_s"))
             o.figures = list(manifest.get("figures") or results.get("figures") or [])

@@ -14,6 +14,14 @@ folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results 
     ctx.save_figure(fig, "table1_rouge")
     ctx.save_table(frame, "table1_rouge")        # CSV + LaTeX + Markdown + HTML
     ctx.write_results({"table1": frame.to_dict("records")})
+
+Figures and tables are written into the run folder only (``figures/`` and ``tables/`` in it); the
+runner publishes them to ``figures/<study>/`` when the run succeeds (:func:`sumeval.figures.publish`),
+so a failing run never replaces the last successful run's figures. Without the runner (an
+interactive session), :meth:`RunContext.write_results` publishes them, since reaching it is the
+notebook's success. A run that wrote no figure and no table and declared skipped outputs
+(:meth:`RunContext.skip`) skipped all its parts: ``results.json`` says ``"status": "skipped"`` with
+the reasons, and the runner reports the run ``skipped``, never ``ok``.
 """
 from __future__ import annotations
 
@@ -73,39 +81,25 @@ class RunContext:
         return os.environ.get(RUN_DIR_ENV) is not None
 
     def save_figure(self, fig, name: str, formats=("pdf", "png")) -> list[Path]:
-        """Save ``fig`` under ``figures/<study>/`` (PDF and PNG) and record it for the manifest;
-        a copy goes to the run's own folder (``<run dir>/figures/``), so every run of a sweep
-        keeps its figures when later runs replace those under ``figures/``."""
+        """Save ``fig`` as ``<run dir>/figures/<name>.<fmt>`` (PDF and PNG) and record it for the
+        manifest; a successful run publishes it to ``figures/<study>/`` (module docstring)."""
         from sumeval import figures
 
-        import shutil
-
-        from sumeval.cache import atomic_path
-
-        paths = figures.save(fig, self.study, name, formats=formats)
-        for p in paths:
-            with atomic_path(self.run_dir / "figures" / p.name) as tmp:
-                shutil.copyfile(p, tmp)
+        paths = figures.save(fig, "", name, formats=formats, folder=self.run_dir / "figures")
         self.figures.extend(str(p) for p in paths)
         return paths
 
     def save_table(self, frame, name: str, *, precision: int = 3, bold=None, marks=None,
                    caption: str | None = None, index: bool = True) -> dict[str, Path]:
         """Save ``frame`` as a paper-ready table: ``name.csv`` (full precision), ``name.tex``
-        (booktabs), ``name.md`` and ``name.html`` under ``figures/<study>/`` and in the run's own
-        ``tables/`` folder (see :func:`sumeval.tables.write_table` for ``bold`` and ``marks``).
-        The run report shows the HTML version."""
-        import shutil
-
+        (booktabs), ``name.md`` and ``name.html`` in the run's own ``tables/`` folder, published to
+        ``figures/<study>/`` with the figures when the run succeeds (see
+        :func:`sumeval.tables.write_table` for ``bold`` and ``marks``). The run report shows the
+        HTML version."""
         from sumeval import tables
-        from sumeval.cache import atomic_path
-        from sumeval.paths import figures_dir
 
-        written = tables.write_table(frame, figures_dir() / self.study, name, precision=precision,
+        written = tables.write_table(frame, self.run_dir / "tables", name, precision=precision,
                                      bold=bold, marks=marks, caption=caption, index=index)
-        for path in written.values():
-            with atomic_path(self.run_dir / "tables" / path.name) as tmp:
-                shutil.copyfile(path, tmp)
         self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
         return written
 
@@ -122,8 +116,23 @@ class RunContext:
         """Record provenance (model identity, data checksums, device ...) for the manifest."""
         self.provenance.update(_jsonable(items))
 
+    def skipped_all(self) -> str | None:
+        """The reasons, when the run wrote no figure and no table and declared skipped outputs
+        (it skipped all its parts); None otherwise."""
+        if self.figures or self.tables or not self.skipped:
+            return None
+        return "; ".join(dict.fromkeys(self.skipped.values()))
+
+    def output_files(self) -> list[str]:
+        """Every figure and table file this run wrote (tables: each of their formats)."""
+        from sumeval.tables import FORMATS
+
+        tables = [str(Path(t).with_suffix(f".{s}")) for t in self.tables for s in FORMATS]
+        return [*self.figures, *tables]
+
     def write_results(self, results: Mapping[str, Any]) -> Path:
-        """Write ``results.json`` (key numbers of the study) with figures and provenance."""
+        """Write ``results.json`` (key numbers of the study) with figures and provenance; without
+        the runner (interactive), also publish the figures and tables to ``figures/<study>/``."""
         from sumeval.datasets import registry
 
         prov = dict(self.provenance)
@@ -139,7 +148,28 @@ class RunContext:
             "skipped_outputs": self.skipped,
             "provenance": _jsonable(prov),
         }
-        return atomic_write_json(self.run_dir / "results.json", payload)
+        reason = self.skipped_all()
+        if reason:
+            payload.update(status="skipped", skipped_reason=reason)
+        path = atomic_write_json(self.run_dir / "results.json", payload)
+        if not self.under_runner and not reason:
+            self._publish_interactive()
+        return path
+
+    def _publish_interactive(self) -> list[Path]:
+        """Publish this session's outputs as the runner does for a successful run."""
+        from sumeval import figures
+        from sumeval.errors import InputError
+
+        defaults: dict[str, Any] = {}
+        try:
+            from sumeval.study_params import get_study
+
+            defaults = {k: v.get("default") for k, v in get_study(self.study).declared_parameters().items()}
+        except (InputError, OSError, ValueError):
+            pass
+        label = figures.output_label(self.params, defaults)
+        return figures.publish(self.study, self.output_files(), label)
 
 
 def context(study: str, params: Mapping[str, Any] | None = None) -> RunContext:

@@ -23,7 +23,7 @@ class StudyOutcome:
     """What one study of `sumeval run all` did."""
 
     study: str
-    status: str  # ok | failed
+    status: str  # ok | skipped (every part skipped, nothing made) | failed | interrupted
     run_id: str | None = None
     run_dir: str | None = None
     duration_s: float | None = None
@@ -118,7 +118,7 @@ def _study_tables(o: StudyOutcome, folder: Path, rel) -> list[str]:
 
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;font-size:90%;text-align:left}
-.ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}
+.ok{color:#080;font-weight:bold}.failed{color:#b00;font-weight:bold}.skipped{color:#a60;font-weight:bold}
 pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}
 img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border-top:2px solid #888;margin-top:2em}
 .tbl{overflow-x:auto}.tbl td,.tbl th{text-align:right}"""
@@ -137,7 +137,7 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
     rel = lambda p: os.path.relpath(p, folder)  # noqa: E731
     rows, sections = [], []
     for o in outcomes:
-        cls = "ok" if o.ok else "failed"
+        cls = "ok" if o.ok else "skipped" if o.status == "skipped" else "failed"
         links = ""
         if o.run_dir:
             run_dir = Path(o.run_dir)

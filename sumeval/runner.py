@@ -9,8 +9,16 @@ kernel and working directory, and writes ``runs/<study>/<run-id>/`` with ``execu
 flag, package versions, data checksums, seed, device, timings). A failing notebook raises
 :class:`~sumeval.errors.NotebookFailed` naming the failing cell; the executed copy is kept.
 
+The notebook writes its figures and tables into the run folder; only a run that succeeds
+publishes them to ``figures/<study>/`` (a data-set folder below it for a run on another data set
+than the notebook's own: :mod:`sumeval.figures`), so a failing run leaves the published figures
+as they were.
+
 The manifest says ``"status": "running"`` with its ``owner`` (pid, host, process start) while the
-notebook runs, then ``ok``, ``failed`` or ``interrupted``. Ctrl-C, SIGTERM and SIGHUP stop the
+notebook runs, then ``ok``, ``skipped`` (the run wrote no figure and no table and said why: every
+part skipped, e.g. for a data set without what the study needs), ``failed`` or ``interrupted``.
+A full disk fails the run with the path and the free space named; when even the manifest cannot
+be rewritten, its status is rewritten in place, so the run is not left ``running``. Ctrl-C, SIGTERM and SIGHUP stop the
 kernel, mark the run ``interrupted`` (with the time and the signal) and raise
 :class:`~sumeval.runstate.Interrupted`, one line for the command to print; a run whose process
 was killed outright (``kill -9``) is reported ``interrupted`` by :func:`read_manifest`.
@@ -221,9 +229,11 @@ class RunResult:
     duration_s: float
     results: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    skipped_outputs: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
+        """Whether the run succeeded; a run that skipped all its parts (``skipped``) did not."""
         return self.status == "ok"
 
 
@@ -250,7 +260,9 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
-    from sumeval.runstate import Interrupted, now_iso, owner_record, signal_name, signals_interrupt
+    from sumeval import figures
+    from sumeval.runstate import (Interrupted, finish_manifest, now_iso, owner_record, signal_name,
+                                  signals_interrupt, storage_note)
 
     study = get_study(name)
     params = resolve_parameters(study, params_name, overrides)
@@ -266,7 +278,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         "run_id": run_id,
         "notebook": str(study.notebook),
         "parameter_set": params_name,
-        "overrides": dict(overrides or {}),
+        "overrides": {k: params.get(k, v) for k, v in dict(overrides or {}).items()},  # as used
         "parameters": params,
         "seed": params.get("seed"),
         "kernel": kname,
@@ -279,7 +291,11 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         "status": "running",
         "owner": owner_record(),
     }
-    atomic_write_json(run_dir / "manifest.json", manifest)
+    try:
+        atomic_write_json(run_dir / "manifest.json", manifest)
+    except OSError as exc:  # a full runs disk: say which, before any work
+        raise OSError(exc.errno, f"{exc.strerror or exc}{storage_note(exc, run_dir)}",
+                      str(run_dir / "manifest.json")) from None
     old_env = os.environ.get(RUN_DIR_ENV)
     os.environ[RUN_DIR_ENV] = str(run_dir)
     t0 = time.perf_counter()
@@ -299,8 +315,10 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: papermill has stopped the kernel
         stopped_by = signal_name(exc)
         status, error = "interrupted", f"interrupted by {stopped_by}"
-    except Exception as exc:  # kernel died, timeout ...
+    except Exception as exc:  # kernel died, timeout, a full disk ...
         status, error = "failed", f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, OSError):
+            error += storage_note(exc, run_dir)
     finally:
         if old_env is None:
             os.environ.pop(RUN_DIR_ENV, None)
@@ -313,12 +331,20 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
     if status == "ok" and not results:
         status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
+    if status == "failed" and error and "No space left on device" in error and "free" not in error:
+        error += storage_note(OSError(28, "No space left on device"), run_dir)
     for kind in PROMISE_KEYS:
         missing = (study.missing(results.get(kind, []), kind, list(results.get("skipped_outputs") or {}))
                    if status == "ok" else [])
         if missing:
             status, error = "failed", (f"the notebook finished without writing the promised {kind[:-1]}(s) "
                                        f"{', '.join(missing)} (the '{kind}' list of {study.params_file.name})")
+    if status == "ok" and results.get("status") == "skipped":
+        status = "skipped"  # it wrote no figure and no table: every part was skipped, for the reasons given
+    published: dict[str, Any] = {}
+    if status == "ok":  # publish to figures/ only now: a failing run leaves the last successful one's
+        published, error = figures.publish_run(study, params, results)
+        status = "failed" if error else status
     manifest.update(
         status=status,
         error=error,
@@ -328,43 +354,41 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         figures=results.get("figures", []),
         tables=results.get("tables", []),
         skipped_outputs=results.get("skipped_outputs", {}),
+        **({"skipped_reason": results.get("skipped_reason")} if status == "skipped" else {}),
+        published=published,
         provenance=results.get("provenance", {}),
         data_files=results.get("provenance", {}).get("data_files", {}),
     )
     if stopped_by is not None:
         manifest.update(interrupted=now_iso(), signal=stopped_by)
-    atomic_write_json(run_dir / "manifest.json", manifest)
+    error = finish_manifest(run_dir, manifest) or error
+    status = manifest["status"]
     if stopped_by is not None:
         raise Interrupted(f"study {name!r} ({params_name}) stopped by {stopped_by}; the run is marked "
                           f"interrupted in {run_dir / 'manifest.json'}", stopped_by)
-    if status == "ok":
-        prune_stale_figures(name, results.get("figures", []), results.get("tables", []))
-    result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error)
-    if status != "ok" and raise_on_error:
+    if status == "skipped":
+        error = f"skipped all its parts, so it wrote no figure and no table: {results.get('skipped_reason')}"
+    result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error,
+                       dict(results.get("skipped_outputs") or {}))
+    if status not in ("ok", "skipped") and raise_on_error:
         raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
     return result
 
 
-def prune_stale_figures(study: str, written: Sequence[str], tables: Sequence[str] = ()) -> list[Path]:
+def prune_stale_figures(study: str, written: Sequence[str], tables: Sequence[str] = (),
+                        label: str | None = None) -> list[Path]:
     """Remove the figure (PDF / PNG) and table (CSV / TeX / Markdown / HTML) files of
-    ``figures/<study>/`` that the latest successful run did not write (those of an earlier
-    parameter set), so that the folder shows one run's output; every run keeps its own copies in
-    ``<run dir>/figures/`` and ``<run dir>/tables/``. ``tables`` are the run's table paths (one
-    file per table, any suffix). Returns the removed paths."""
-    from sumeval.paths import figures_dir
+    ``figures/<study>/`` (or its data-set folder ``label``) that the latest successful run did not
+    write (those of an earlier parameter set), so that the folder shows one run's output; every
+    run keeps its own copies in ``<run dir>/figures/`` and ``<run dir>/tables/``. ``tables`` are
+    the run's table paths (one file per table, any suffix). Returns the removed paths. The runner
+    does this when it publishes a run (:func:`sumeval.figures.publish`)."""
+    from sumeval import figures
     from sumeval.tables import FORMATS
 
-    folder = figures_dir() / study
     keep = {Path(p).name for p in written}
     keep |= {f"{Path(t).stem}.{suffix}" for t in tables for suffix in FORMATS}
-    suffixes = {".pdf", ".png", *(f".{s}" for s in FORMATS)}
-    removed = []
-    if folder.is_dir():
-        for f in sorted(folder.iterdir()):
-            if f.is_file() and f.suffix in suffixes and f.name not in keep:
-                f.unlink()
-                removed.append(f)
-    return removed
+    return figures.prune_stale(figures.published_folder(study, label), keep)
 
 
 def _cell_durations(executed: Path) -> list[float | None]:

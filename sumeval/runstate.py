@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 __all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "signals_interrupt", "signal_name",
-           "die_with_parent", "exclusive_lock", "now_iso"]
+           "die_with_parent", "exclusive_lock", "now_iso", "storage_note", "finish_manifest"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -211,3 +211,47 @@ def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True
         yield
     finally:
         fh.close()
+
+
+def storage_note(exc: OSError, where: str | os.PathLike[str]) -> str:
+    """For a full disk (``ENOSPC``, ``EDQUOT``): ``" (<path>: the disk holding it has N MB free)"``,
+    naming the file the error names, else ``where``; empty for other errors."""
+    import errno
+    import shutil
+
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return ""
+    path = Path(exc.filename) if getattr(exc, "filename", None) else Path(where)
+    probe = next((p for p in (path, *path.parents) if p.exists()), Path("/"))
+    try:
+        free = f"{shutil.disk_usage(probe).free / 1e6:.1f} MB free"
+    except OSError:
+        free = "no free space"
+    return f" ({path}: the disk holding it is full, {free}; free some space or point SUMEVAL_RUNS elsewhere)"
+
+
+def finish_manifest(run_dir: Path, manifest: dict[str, Any]) -> str | None:
+    """Write the run's final manifest; on a full disk, where no temporary copy fits, rewrite
+    ``manifest.json`` in place with its status and error only, so the run is never left
+    ``running``. Returns an error to report when the full manifest could not be written."""
+    from sumeval.cache import atomic_write_json
+
+    path = Path(run_dir) / "manifest.json"
+    try:
+        atomic_write_json(path, manifest)
+        return None
+    except OSError as exc:
+        note = f"{exc.strerror or exc}{storage_note(exc, path)}"
+    if manifest["status"] == "ok":
+        manifest["status"] = "failed"
+    manifest["error"] = (f"{manifest.get('error') + '; ' if manifest.get('error') else ''}"
+                         f"the manifest could not be written: {note}")
+    keep = ("study", "run_id", "parameter_set", "parameters", "status", "error", "started", "finished", "owner")
+    small = json.dumps({k: manifest[k] for k in keep if k in manifest}, ensure_ascii=False)
+    try:  # in place: the old file's blocks hold the shorter text, so a full disk still takes it
+        with open(path, "r+", encoding="utf-8") as fh:
+            fh.write(small)
+            fh.truncate()
+    except OSError:
+        pass  # read_manifest reports a run whose process is gone as interrupted, never running
+    return manifest["error"]

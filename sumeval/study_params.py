@@ -21,7 +21,7 @@ from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
 
 __all__ = ["StudyNotebook", "Study", "studies", "get_study", "parse_value", "parse_overrides",
-           "parameter_ranges", "check_range", "resolve_parameters", "RUNNER_SET", "PROMISE_KEYS",
+           "parameter_ranges", "check_range", "resolve_parameters", "RUNNER_SET", "PROMISE_KEYS", "Overrides",
            "FIGURES_KEY", "TABLES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
 
 # parameters the runner sets itself; a notebook declares them, a user may not override them
@@ -155,23 +155,60 @@ def get_study(name: str) -> StudyNotebook:
     return known[name]
 
 
+_COMMENT_MARK = "SUMEVALHASHc0ffee"  # stands for "#" while YAML reads a value again
+
+
+def _unmark(value: Any) -> Any:
+    """``value`` with :data:`_COMMENT_MARK` turned back into ``#`` (in every string it holds)."""
+    if isinstance(value, str):
+        return value.replace(_COMMENT_MARK, "#")
+    if isinstance(value, list):
+        return [_unmark(v) for v in value]
+    if isinstance(value, dict):
+        return {_unmark(k): _unmark(v) for k, v in value.items()}
+    return value
+
+
 def parse_value(text: str) -> Any:
     """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list; an empty
-    value (``-p paragraph_sets=``) is the empty string, not YAML's null."""
+    value (``-p paragraph_sets=``) is the empty string, not YAML's null.
+
+    ``#`` is text, never a YAML comment: ``-p 'dataset=/data/judg #2.csv'`` is the whole path
+    (YAML alone would cut the value at `` #``). A value that YAML cannot read is kept as text.
+    """
     import yaml
 
     if not text.strip():
         return ""
     try:
-        return yaml.safe_load(text)
+        value = yaml.safe_load(text)
     except yaml.YAMLError:
         return text
+    if "#" in text:  # did YAML drop a comment? read it again with '#' hidden and compare
+        try:
+            literal = _unmark(yaml.safe_load(text.replace("#", _COMMENT_MARK)))
+        except yaml.YAMLError:
+            literal = text.strip()
+        if literal != value:
+            return literal if isinstance(literal, (str, list, dict)) else text.strip()
+    return value
+
+
+class Overrides(dict):
+    """``{name: value}`` of ``-p`` pairs (a plain dict to every reader), that also keeps the text
+    each value was typed as (:attr:`texts`), so :func:`resolve_parameters` can keep a ``str``
+    parameter's text when YAML read it as something else (``-p dataset=no`` is ``"no"``, not False)."""
+
+    def __init__(self, values: Mapping[str, Any] = (), texts: Mapping[str, str] | None = None):
+        super().__init__(values)
+        self.texts: dict[str, str] = dict(texts or {})
 
 
 def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
-    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}``; ``flag`` is the option
-    the pairs came from, for messages. A key given twice is an error (not the last one silently)."""
-    out: dict[str, Any] = {}
+    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}`` (an :class:`Overrides`, which
+    remembers each typed text); ``flag`` is the option the pairs came from, for messages. A key
+    given twice is an error (not the last one silently)."""
+    out = Overrides()
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -181,7 +218,24 @@ def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
             raise InputError(f"{flag} {key.strip()} is given twice ({key.strip()}={out[key.strip()]!r} and "
                              f"{pair!r}); give it once")
         out[key.strip()] = parse_value(value)
+        out.texts[key.strip()] = value.strip()
     return out
+
+
+def _yaml_reading(name: str, value: Any) -> str:
+    """Why a value is not a string: how YAML read it and how to quote it (for messages)."""
+    if isinstance(value, bool):
+        how = "the boolean " + str(value).lower() + " (YAML reads yes/no/on/off/true/false that way)"
+    elif isinstance(value, (int, float)):
+        how = f"the number {value!r}"
+    elif value is None:
+        how = "null (YAML reads null, ~ and an empty flow value that way)"
+    elif isinstance(value, (list, dict)):
+        how = f"a {type(value).__name__}"
+    else:
+        how = f"a {type(value).__name__} ({value!r})"
+    return (f"; the value was read as YAML, as {how}. To pass text, quote it inside the argument: "
+            f"-p '{name}=\"...\"'")
 
 
 #: ranges of parameters every study shares, by name (see :func:`check_range`)
@@ -245,6 +299,11 @@ def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mappin
     Raises InputError for an unknown set, an unknown parameter name (with the declared names),
     a parameter the runner sets itself, a value whose type differs from the declared one, or a
     number outside its range (:func:`parameter_ranges`) - before any kernel starts.
+
+    A ``str`` parameter given on the command line keeps the text typed when YAML reads it as a
+    boolean, a number, a date or null (``-p dataset=no`` is the data set ``"no"``, ``-p humans=1.0``
+    the column ``"1.0"``), when ``overrides`` come from :func:`parse_overrides`; elsewhere (a
+    parameter file, a sweep grid) such a value is refused with how to quote it.
     """
     sets = study.parameter_sets()
     if params_name not in sets:
@@ -264,10 +323,15 @@ def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mappin
             raise InputError(f"parameter {name!r} is set by the runner ({RUNNER_SET[name]!r}); drop it")
         want = declared[name].get("inferred_type_name", "None")
         types = _TYPES.get(want)
+        texts = getattr(overrides, "texts", {})
+        if (want == "str" and name in texts and texts[name] and not isinstance(value, (str, list, dict))
+                and overrides is not None and overrides.get(name) is value):
+            merged[name] = value = texts[name]  # -p dataset=no, -p humans=1.0: the text typed, not YAML's bool
         if types and not (isinstance(value, types) and not (want != "bool" and isinstance(value, bool))):
             raise InputError(
                 f"parameter {name!r} of study {study.name!r} must be {want} "
                 f"(notebook default {declared[name].get('default')}), got {value!r}"
+                + (_yaml_reading(name, value) if want == "str" else "")
             )
     ranges = parameter_ranges(study)
     for name, value in merged.items():

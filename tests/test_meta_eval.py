@@ -132,7 +132,9 @@ def test_rerun_into_the_same_folder_replaces_the_results(registered, tmp_path):
     base = ["meta-eval", registered, "--human", "overall", "--measures", "my_metric", "rouge-1", "--level", "global",
             "--out", str(out), *FAST]
     assert main(base + ["--seed", "1"]) == 0
-    assert main(base + ["--seed", "2"]) == 0
+    assert main(base + ["--seed", "2"]) == 2  # an earlier result is replaced only when asked
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 1
+    assert main(base + ["--seed", "2", "--overwrite"]) == 0
     assert json.loads((out / "manifest.json").read_text())["seed"] == 2
 
 
@@ -147,7 +149,8 @@ def test_a_failure_while_writing_leaves_nothing_half_written(registered, tmp_pat
     rc = main(["meta-eval", registered, "--human", "overall", "--measures", "my_metric", "rouge-1", "--level", "global",
                "--out", str(out), "--n-resamples", "20", "-q"])
     assert rc == 1
-    assert list(out.iterdir()) == []  # not a file, not the hidden work folder
+    assert not out.exists() or list(out.iterdir()) == []  # not a file, not the hidden work folder
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # nor one beside it
 
 
 # --------------------------------------------------------------------------------------------

@@ -59,8 +59,11 @@ def test_run_writes_executed_results_manifest_and_figures(fixture_studies, tmp_p
     assert manifest["packages"]["sumeval"] and manifest["packages"]["numpy"]
     assert "commit" in manifest["git"] and manifest["duration_s"] > 0
     assert len(manifest["cell_durations_s"]) == 5  # 4 code cells + the one papermill injects
-    figs = [p for p in manifest["figures"] if p.endswith((".pdf", ".png"))]
-    assert len(figs) == 2 and all("/tiny/line." in p for p in figs)
+    figs = [p for p in manifest["figures"] if p.endswith((".pdf", ".png"))]  # the run's own copies
+    assert sorted(figs) == [str(res.run_dir / "figures" / f"line.{s}") for s in ("pdf", "png")]
+    published = manifest["published"]  # the successful run's copies under figures/<study>/
+    assert published["folder"].endswith("/figures/tiny")
+    assert sorted(Path(p).name for p in published["files"]) == ["line.pdf", "line.png"]
 
 
 def test_failing_notebook_names_the_cell(fixture_studies):

@@ -74,14 +74,15 @@ def test_write_table_refuses_names_that_are_not_plain_files(tmp_path, frame, nam
     assert list(tmp_path.iterdir()) == []
 
 
-def test_study_context_saves_tables_beside_figures_and_in_the_run(tmp_path, monkeypatch, frame):
+def test_study_context_saves_tables_in_the_run_and_publishes_none(tmp_path, monkeypatch, frame):
     from sumeval import run_context
 
     monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))
     ctx = run_context.context("demo")
     ctx.save_table(frame, "table1")
-    assert (tmp_path / "figures" / "demo" / "table1.tex").is_file()
+    # under the runner the run folder gets the table; figures/ only when the run succeeds (the runner publishes)
+    assert not (tmp_path / "figures" / "demo" / "table1.tex").exists()
     assert (tmp_path / "run" / "tables" / "table1.md").is_file()
     res = ctx.write_results({"x": 1})
     import json

@@ -85,7 +85,8 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from sumeval.datasets.judgment_files import FORMATS, check_table, export_judgments, format_of, read_table
+from sumeval.datasets.judgment_files import FORMATS, check_table, format_of, read_table
+from sumeval.datasets.judgment_files import export_judgments as _write_judgments
 from sumeval.datasets.judgments_model import (LEVELS, MIN_PAIRS, MIN_SYSTEMS,  # noqa: F401 (re-exported)
                                               MIN_SYSTEMS_PER_DOCUMENT, ROLE_FLAGS, ROLES, TEXT_FIELDS, ColumnMap,
                                               Judgments, _classify, canonical_level, check_level,
@@ -192,10 +193,13 @@ def _known_names() -> list[str]:
 
 
 def _load_registered(name: str) -> Judgments:
-    from sumeval.datasets.user_datasets import read_registry, registry_file
+    from sumeval.datasets.user_datasets import malformed_entries, read_registry, registry_file
 
     entries = read_registry()
     if name not in entries:
+        malformed = malformed_entries()
+        if name in malformed:
+            raise InputError(malformed[name])
         raise InputError(
             f"unknown data set {name!r}; known data sets: {', '.join(_known_names())} "
             f"(user data sets are recorded in {registry_file()}). Give a path to a judgments file "
@@ -291,6 +295,10 @@ def realsumm_frame() -> pd.DataFrame:
 def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: tuple[str, ...], *,
                expect_sha256: str | None = None, name: str | None = None, entry=None) -> Judgments:
     """Read and check the judgments file ``path``."""
+    if path.is_dir():
+        from sumeval.datasets.user_datasets import folder_message
+
+        raise InputError(folder_message(path, "judgments file"))
     fmt = format_of(path)
     if not path.is_file():
         raise DataNotFoundError(f"judgments file {str(path)!r} "
@@ -323,24 +331,25 @@ def add_dataset(name: str, path: str | os.PathLike[str], *, doc_col: str | None 
 
     The registry (:func:`sumeval.paths.user_datasets_file`) gets the file's absolute path,
     format, sha256, size and column roles; nothing is written when the file does not validate.
-    An existing name is replaced only with ``replace_existing`` (``--replace``).
+    An existing name (a malformed entry included) is replaced only with ``replace_existing``
+    (``--replace``). The file is read and checked first; the registry is then changed under its
+    lock (read, merge this one entry, write), so concurrent adds of other names are all kept.
 
     Returns the loaded :class:`Judgments`.
     """
     from datetime import datetime, timezone
 
-    from sumeval.datasets.user_datasets import UserDataset, check_name, read_registry, write_registry
+    from sumeval.datasets.user_datasets import (UserDataset, check_name, folder_message, read_registry,
+                                                refuse_taken, update_registry)
 
     check_name(name, BUILTIN)
-    entries = read_registry()
-    if name in entries and not replace_existing:
-        old = entries[name]
-        raise InputError(f"data set {name!r} is already registered ({old.path}, added {old.added}); "
-                         "pass --replace (replace_existing=True) to record the new file under this name")
+    refuse_taken(name, read_registry(), replace_existing)
     target = Path(path).expanduser()
     if not _is_path(str(path)) and not target.exists():
         raise InputError(f"{str(path)!r} is not a file path; give the judgments file "
                          f"(.jsonl, .csv, .tsv, .parquet)")
+    if target.is_dir():
+        raise InputError(folder_message(target, "judgments file", name=name))
     columns = ColumnMap.from_options(doc_id=doc_col, system=system_col, summary=summary_col,
                                      text=text_col, references=references_col)
     judgments = _load_file(target, columns, _names(human, "human"),
@@ -352,21 +361,44 @@ def add_dataset(name: str, path: str | os.PathLike[str], *, doc_col: str | None 
         documents=int(judgments.frame["doc_id"].nunique()),
         systems=int(judgments.frame["system"].nunique()),
         added=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-    write_registry({**entries, name: entry})
+
+    def record(raw: dict[str, Any], entries: dict[str, Any]) -> None:
+        if name in raw:  # re-checked under the lock: another add may have taken the name meanwhile
+            refuse_taken(name, entries, replace_existing, malformed=name not in entries)
+        raw[name] = entry.as_json()
+
+    update_registry(record)
     return judgments
 
 
 def remove_dataset(name: str) -> None:
-    """Forget user data set ``name`` (its file is left alone)."""
-    from sumeval.datasets.user_datasets import read_registry, write_registry
+    """Forget user data set ``name`` (its file is left alone); a malformed entry is removed too."""
+    from sumeval.datasets.user_datasets import update_registry
 
-    entries = read_registry()
-    if name not in entries:
-        if name.lower() in BUILTIN:
-            raise InputError(f"{name!r} is a built-in data set; only user data sets can be removed")
-        raise InputError(f"no user data set {name!r}; user data sets: "
-                         f"{', '.join(sorted(entries)) or 'none'}")
-    write_registry({k: v for k, v in entries.items() if k != name})
+    def forget(raw: dict[str, Any], _: dict[str, Any]) -> None:
+        if name not in raw:
+            if name.lower() in BUILTIN:
+                raise InputError(f"{name!r} is a built-in data set; only user data sets can be removed")
+            raise InputError(f"no user data set {name!r}; user data sets: "
+                             f"{', '.join(sorted(raw)) or 'none'}")
+        del raw[name]
+
+    update_registry(forget)
+
+
+# --------------------------------------------------------------------------------------------
+# Export: never over a file a data set is read from
+# --------------------------------------------------------------------------------------------
+def export_judgments(judgments: Judgments, out: str | os.PathLike[str]) -> Path:
+    """Write ``judgments.frame`` as a judgments file, format by ``out``'s extension (atomically),
+    after :func:`sumeval.datasets.user_datasets.check_export_target` (never over a folder or any data set's own file).
+
+    See :func:`sumeval.datasets.judgment_files.export_judgments` for the formats. Returns the path.
+    """
+    from sumeval.datasets.user_datasets import check_export_target
+
+    check_export_target(out, judgments)
+    return _write_judgments(judgments, out)
 
 
 def list_datasets(builtin: bool = True) -> list[dict[str, Any]]:
@@ -415,11 +447,12 @@ def listing_lines() -> list[str]:
 
 def verify_user_datasets() -> list[dict[str, str]]:
     """Check every user data set's file: ``[{name, path, status, error}]``, status ``ok``,
-    ``missing`` or ``changed`` (never raises for those)."""
+    ``missing``, ``changed`` or ``malformed`` (an entry that cannot be read; never raises for those)."""
     from sumeval.hashing import sha256_file
-    from sumeval.datasets.user_datasets import read_registry
+    from sumeval.datasets.user_datasets import malformed_entries, read_registry
 
-    out = []
+    out = [{"name": name, "path": "", "status": "malformed", "error": msg}
+           for name, msg in sorted(malformed_entries().items())]
     for name, e in sorted(read_registry().items()):
         path = Path(e.path)
         if not path.is_file():

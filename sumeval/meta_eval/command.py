@@ -62,7 +62,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     from sumeval.metrics.sources import resolve_measures
 
     settings = settings_from_args(args)
-    out = meta_eval.check_out_dir(args.out)
+    out = meta_eval.check_out_dir(args.out, overwrite=args.overwrite)
     measures = _split_measures(args.measures)
     classes = _split(args.measure_class)
     if not measures and not classes:
@@ -77,7 +77,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     if progress:
         print(judgments.describe(), file=sys.stderr)
     result = meta_eval.meta_evaluate(judgments, specs, settings, progress=progress, cache=not args.no_cache)
-    written = meta_eval.write_meta_evaluation(result, out, figures=not args.no_figures,
+    written = meta_eval.write_meta_evaluation(result, out, figures=not args.no_figures, overwrite=args.overwrite,
                                               command=["sumeval", *sys.argv[1:]] if sys.argv else None)
     from sumeval import tables
 
@@ -150,8 +150,10 @@ def add_command(subparsers) -> None:
     me.add_argument("--text-layer", dest="text_layer", type=int, help="text layer of the ESTIME family")
     me.add_argument("--index", help="retrieval index of the SERA family (CORPUS:SIZE:SEED[:BACKEND])")
     me.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="any other scorer option")
-    me.add_argument("--out", required=True, metavar="DIR", help="folder for the results (new, empty or an earlier "
-                    "meta-eval's)")
+    me.add_argument("--out", required=True, metavar="DIR", help="folder for the results: new or empty (or an "
+                    "earlier meta-eval's, with --overwrite); checked before any work")
+    me.add_argument("--overwrite", action="store_true", help="replace the results an earlier meta-eval wrote in "
+                    "--out (only the files its manifest lists; a folder holding other files is still refused)")
     me.add_argument("--no-figures", dest="no_figures", action="store_true", help="skip the figures")
     me.add_argument("--no-cache", dest="no_cache", action="store_true", help="recompute every measure")
     me.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
