@@ -406,9 +406,6 @@ def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefine
         notes.append("Williams' test at the input level is one test on the mean per-input correlations with "
                      "n = the systems on one input, not the number of inputs: weak there (adjusted p-values "
                      "of 1.0 are common); prefer permutation-both or bootstrap-both")
-    if len(pairwise) and parse_test(s.test)[0] != "williams":
-        notes.append("p-values of the resampling tests include the floor (count + 1) / (resamples + 1) "
-                     "(Phipson & Smyth 2010); p_raw in pairwise.csv is count / resamples")
     return notes
 
 

@@ -88,8 +88,8 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         NaN; documents whose correlation is undefined; systems without a usable pair);
         ``n_boot`` = resamples asked, ``n_boot_used`` = those with a defined correlation (the
         interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
-        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0`` or no resample gives a defined
-        correlation. A value is NaN when the correlation is undefined (a constant side, fewer
+        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0``, when no resample gives a defined
+        correlation, or when the correlation itself is undefined (``n_boot_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
         than 2 pairs, fewer than 3 systems with a usable pair at the system level: two points
         always correlate +-1); :func:`~sumeval.stats.undefined_reason` says why. ``frame.attrs``
         records ``n_boot``, ``ci``, ``seed`` (when an int) and ``resample``.
@@ -129,6 +129,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
                     used = 0 if e.boot is None else int(np.isfinite(e.boot).sum())
                     if few:  # 2 systems always correlate +-1: undefined, as stats.undefined says
                         e = _Estimate(math.nan, e.n, e.n_skipped, None)
+                    if not math.isfinite(e.value):  # no interval around an undefined value
                         lo = hi = math.nan
                         used = 0
                     rows.append({"metric": mc, "human": hc, "level": lv, "method": m,
@@ -160,9 +161,10 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     (twice the smaller tail beyond 0, with the +1 of Davison & Hinkley 1997, so that
     p >= 2/(B+1) rather than 0). It is the inversion of the percentile interval: p < 1 - ci
     roughly when the ``ci`` interval excludes 0. ``p_method="sacrerouge"`` gives instead the
-    p-value of SacreROUGE's ``bootstrap_diff_test`` (two-tailed; Deutsch, Dror & Roth 2021, after
-    Berg-Kirkpatrick et al. 2012, "An Empirical Investigation of Statistical Significance in
-    NLP", Sec. 3.2): the share of resamples whose difference is at least twice the observed one,
+    p-value of SacreROUGE's ``bootstrap_diff_test`` (``sacrerouge/stats.py``, two-tailed, by the
+    author of Deutsch, Dror & Roth 2021; after the pseudocode of Berg-Kirkpatrick et al. 2012, "An
+    Empirical Investigation of Statistical Significance in NLP", EMNLP): the share of resamples
+    whose difference is at least twice the observed one,
     ``p = #{|d*| >= 2 |d|} / B`` (no +1, compared exactly as SacreROUGE does). Either way
     ``p_raw`` is the count over B and ``p_floor`` the resampling floor (count + 1) / (B + 1) of
     Phipson & Smyth (2010) (for the percentile test: 2 (count + 1) / (B + 1), count the smaller

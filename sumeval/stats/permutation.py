@@ -203,7 +203,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     eb = _estimate(lay, np.where(common, xb, np.nan), y, canon, [method], None)[method]
     grids = [_standardise(lay.grid(np.where(common, v, np.nan))) for v in (xa, xb, y)]
 
-    with small_blas():
+    # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
+    with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
         kernel = _kernel(canon, *grids, method)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
