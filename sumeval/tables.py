@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -209,12 +209,29 @@ def to_html(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | Non
     return styler.to_html(escape=False)
 
 
+def _notes_block(notes: Sequence[str], fmt: str) -> str:
+    """``notes`` as text under a table in format ``fmt`` (``latex``, ``markdown``, ``html``)."""
+    if not notes:
+        return ""
+    if fmt == "latex":
+        return "".join(f"\\par\\footnotesize Note: {_latex_escape(n).replace(_MISSING, '--')}\n"
+                       for n in notes)
+    if fmt == "html":
+        import html
+
+        return "".join(f'<p class="note">Note: {html.escape(n)}</p>\n' for n in notes)
+    return "\n" + "".join(f"Note: {n}\n\n" for n in notes)
+
+
 def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision: int = 3,
                 bold: pd.DataFrame | None = None, marks: pd.DataFrame | None = None,
-                caption: str | None = None, index: bool = True) -> dict[str, Path]:
+                caption: str | None = None, index: bool = True,
+                notes: Sequence[str] = ()) -> dict[str, Path]:
     """Write ``name.csv`` (full precision), ``name.tex``, ``name.md`` and ``name.html`` in ``folder``.
 
     Each file is written to a temporary file and renamed, so none is ever half-written.
+    ``notes`` (sentences, e.g. why a cell is undefined) go under the table in the LaTeX (inside
+    its ``table`` float, when there is one), Markdown and HTML files; the CSV holds only data.
 
     Returns:
         ``{suffix: path}`` for the four files.
@@ -232,14 +249,18 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
         frame.to_csv(tmp, index=index)
     out["csv"] = folder / f"{name}.csv"
     label = f"tab:{name}"
-    out["tex"] = atomic_write_text(folder / f"{name}.tex",
-                                   to_latex(frame, precision=precision, bold=bold, marks=marks,
-                                            caption=caption, label=label if caption else None,
-                                            index=index))
+    tex = to_latex(frame, precision=precision, bold=bold, marks=marks, caption=caption,
+                   label=label if caption else None, index=index)
+    end = tex.rfind("\\end{table}")
+    tex = (tex[:end] + _notes_block(notes, "latex") + tex[end:] if end >= 0
+           else tex + _notes_block(notes, "latex"))
+    out["tex"] = atomic_write_text(folder / f"{name}.tex", tex)
     md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index)
-    out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{caption}**\n\n" if caption else "") + md + "\n")
+    out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{caption}**\n\n" if caption else "") + md + "\n"
+                                  + _notes_block(notes, "markdown"))
     out["html"] = atomic_write_text(folder / f"{name}.html",
-                                    to_html(frame, precision=precision, bold=bold, marks=marks, index=index))
+                                    to_html(frame, precision=precision, bold=bold, marks=marks, index=index)
+                                    + _notes_block(notes, "html"))
     return {k: Path(v) for k, v in out.items()}
 
 

@@ -244,8 +244,10 @@ def test_ranking_table_marks_clusters_and_bolds_the_best():
 
     ranking = pd.DataFrame({"measure": ["a", "b", "c"], "human": "h", "level": "system", "coefficient": "kendall_b",
                             "value": [0.2, 0.5, 0.1], "rank": [2, 1, 3], "cluster": [1, 1, 2]})
+    # the table's values come from the correlations, its marks from the ranking's clusters
+    correlations = ranking[["measure", "human", "level", "coefficient", "value"]]
     res = MetaEvaluation(settings=Settings(humans=("h",), levels=("system",)), dataset={}, measures=[
-        {"label": m} for m in ("a", "b", "c")], correlations=pd.DataFrame(), pairwise=pd.DataFrame(),
+        {"label": m} for m in ("a", "b", "c")], correlations=correlations, pairwise=pd.DataFrame(),
         ranking=ranking, pairwise_accuracy=pd.DataFrame(), detection=pd.DataFrame())
     values, bold, marks = meta_eval.ranking_table(res, "kendall_b")
     assert values[("h", "system")].tolist() == [0.2, 0.5, 0.1]  # rows in the order given

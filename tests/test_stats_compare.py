@@ -112,7 +112,9 @@ def test_compare_measures_is_the_single_tests_corrected():
     for r in perm.itertuples():
         single = stats.permutation_test(f, r.measure_a, r.measure_b, "h", n_resamples=200,
                                         seed=3, **kw)
-        assert r.p_value == single["p_value"] and r.diff == single["diff"]
+        # p_raw is the permutation test's count / B (nlpstats'); p_value adds the floor (b+1)/(B+1)
+        assert r.p_raw == single["p_value"] and r.diff == single["diff"]
+        assert r.p_value == single["p_floor"] == (single["count"] + 1) / (200 + 1)
     np.testing.assert_allclose(perm["p_adjusted"], adjust_pvalues(perm["p_value"], "holm"))
     assert set(perm["test"]) == {"permutation"} and set(perm["seed"]) == {3}
     assert set(perm["n_resamples"]) == {200} and set(perm["correction"]) == {"holm"}
@@ -120,7 +122,9 @@ def test_compare_measures_is_the_single_tests_corrected():
     boot = compare_measures(f, ["good", "noise"], "h", test="bootstrap", resample="inputs",
                             n_resamples=100, seed=1, correction="bh", **kw)
     single = stats.paired_test(f, "good", "noise", "h", n_boot=100, seed=1, **kw)
-    assert boot["p_value"].iloc[0] == single["p_value"]
+    assert boot["p_value"].iloc[0] == single["p_value"] == single["p_floor"]
+    assert boot["p_raw"].iloc[0] == single["p_raw"]
+    assert (boot["ci_low"].iloc[0], boot["ci_high"].iloc[0]) == (single["ci_low"], single["ci_high"])
     assert boot["n_resamples_used"].iloc[0] == single["n_boot_used"]
     will = compare_measures(f, ["good", "noise"], ["h", "fair"], test="williams",
                             level=["system", "global"], method="pearson")

@@ -12,11 +12,15 @@ Example (scores all of SummEval with three measures, so not run as a doctest)::
 
 :mod:`~sumeval.meta_eval.analysis` computes (correlations with intervals, tests between
 measures, rankings with significance clusters, pairwise accuracy, binary detection);
+:mod:`~sumeval.meta_eval.missing` checks the measures' names before any scoring and their
+values before any test, and states the missing-value rule (pairwise-complete);
 :mod:`~sumeval.meta_eval.output` writes the CSV files, tables, figures and manifest;
 :mod:`~sumeval.meta_eval.command` is the command line.
 """
-from sumeval.meta_eval.analysis import LEVELS, TESTS, MetaEvaluation, Settings, meta_evaluate, parse_test
-from sumeval.meta_eval.output import check_out_dir, ranking_table, write_meta_evaluation
+from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, TESTS, MetaEvaluation, Settings, meta_evaluate,
+                                        parse_test)
+from sumeval.meta_eval.missing import check_measure_names
+from sumeval.meta_eval.output import check_out_dir, ranking_table, table_notes, write_meta_evaluation
 
-__all__ = ["LEVELS", "TESTS", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test", "check_out_dir",
-           "ranking_table", "write_meta_evaluation"]
+__all__ = ["LEVELS", "TESTS", "BOOTSTRAP_P", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test",
+           "check_out_dir", "check_measure_names", "ranking_table", "table_notes", "write_meta_evaluation"]

@@ -16,10 +16,17 @@ level and coefficient:
 - for a binary human column (values 0 and 1 only), ROC AUC and balanced accuracy with the
   threshold tuned on a validation split and applied to the test split.
 
+Missing values follow one rule, pairwise-complete (:mod:`sumeval.meta_eval.missing`): the
+ranking and the tables are rendered from the correlations (values) and the tests (clusters),
+so every output shows the same number for a (measure, human, level, coefficient). A correlation
+that is undefined (a constant column, too few systems, a single present value) is NaN with a
+``reason``, is not ranked, is in no cluster, and its pairs are not tested.
+
 The statistics are those of :mod:`sumeval.stats`; this module only arranges them.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
@@ -28,8 +35,9 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.meta_eval.missing import check_measure_names, missing_note, missing_values
 
-__all__ = ["TESTS", "LEVELS", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test"]
+__all__ = ["TESTS", "LEVELS", "BOOTSTRAP_P", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test"]
 
 #: ``--test`` values -> (test, what is resampled or permuted)
 TESTS: dict[str, tuple[str, str | None]] = {
@@ -40,11 +48,21 @@ TESTS: dict[str, tuple[str, str | None]] = {
 #: the three levels, in the order tables show them
 LEVELS: tuple[str, ...] = ("input", "system", "global")
 _CORRELATION_COLUMNS = ["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
-                        "n_skipped", "resampling", "n_resamples", "seed"]
+                        "n_skipped", "resampling", "n_resamples", "seed", "reason"]
 _PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test", "resampling",
-                     "alternative", "corr_a", "corr_b", "diff", "p_value", "p_adjusted", "correction",
-                     "n", "n_resamples", "n_resamples_used", "seed"]
-_RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster"]
+                     "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high", "p_value", "p_raw",
+                     "p_adjusted", "correction", "n", "n_rows", "n_resamples", "n_resamples_used", "seed",
+                     "note"]
+_RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster", "reason"]
+#: ``--bootstrap-p``: the p-value of the bootstrap tests (see :func:`sumeval.stats.paired_test`)
+BOOTSTRAP_P = ("percentile", "sacrerouge")
+_LEVEL_WORDS = {
+    "summary": "'summary' is ambiguous: SummEval and Deutsch et al. (2021) call the per-document "
+               "correlation, averaged over documents, the 'summary level' (sumeval: input), while paper "
+               "000 (Vasilyev & Bohannon) calls all summaries pooled the 'summary level' (sumeval: global)",
+    "document": "'document' is the older name of 'input' (per document, the correlation across its "
+                "systems, then averaged; the 'summary level' of SummEval and Deutsch et al. 2021)",
+}
 
 
 def parse_test(test: str) -> tuple[str, str | None]:
@@ -58,9 +76,10 @@ def parse_test(test: str) -> tuple[str, str | None]:
 class Settings:
     """What a meta-evaluation computes (every field is recorded in its manifest).
 
-    humans: the human columns correlated with.
-    levels: of :data:`LEVELS` (``document`` / ``summary`` are accepted as the older names of
-        ``input`` / ``global`` and shown as given).
+    humans: the human columns correlated with (each once).
+    levels: of :data:`LEVELS`. The older names ``document`` / ``summary`` are refused here (they
+        mean different levels in different papers); :func:`sumeval.stats.correlate` still takes
+        them.
     coefficients: of ``pearson, spearman, kendall_b, kendall_c``.
     test: of :data:`TESTS`.
     ci_resampling: what the bootstrap intervals resample: ``inputs``, ``systems`` or ``both``
@@ -73,6 +92,10 @@ class Settings:
         stop (mt-metrics-eval's rule; None: every permutation).
     detection_validation: the share of each label in the validation split of the binary
         detection (threshold tuned there, reported on the rest).
+    bootstrap_p: the p-value of the ``bootstrap-*`` tests, of :data:`BOOTSTRAP_P`:
+        ``percentile`` (sumeval's, the inversion of the percentile interval) or ``sacrerouge``
+        (SacreROUGE's ``bootstrap_diff_test``: the share of resampled differences at least twice
+        the observed one).
     """
 
     humans: tuple[str, ...]
@@ -87,6 +110,7 @@ class Settings:
     ci: float = 0.95
     early_stop: int | None = None
     detection_validation: float = 0.5
+    bootstrap_p: str = "percentile"
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""
@@ -94,9 +118,19 @@ class Settings:
 
         if not self.humans:
             raise InputError("name at least one human column (--human COL)")
+        for option, values in (("--human", self.humans), ("--level", self.levels),
+                               ("--coefficient", self.coefficients)):
+            twice = sorted({v for v in values if list(values).count(v) > 1})
+            if twice:
+                raise InputError(f"{option} names {', '.join(map(repr, twice))} more than once "
+                                 f"({' '.join(map(str, values))}); name each once")
         for lv in self.levels:
-            if lv not in STAT_LEVELS and lv not in LEVEL_ALIASES:
-                raise InputError(f"--level {lv!r} is not a level; choose of {', '.join(LEVELS)}")
+            if lv in LEVEL_ALIASES:
+                raise InputError(f"--level {_LEVEL_WORDS[lv]}; name the level as one of {', '.join(LEVELS)} "
+                                 "(input: per document, then averaged; system: per-system means; global: "
+                                 "all summaries pooled)")
+            if lv not in STAT_LEVELS:
+                raise InputError(f"--level {lv!r} is not a level; choose one of {', '.join(LEVELS)}")
         if not self.levels:
             raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
         for c in self.coefficients:
@@ -122,6 +156,8 @@ class Settings:
             raise InputError(f"--early-stop must be a block size >= 1, got {self.early_stop!r}")
         if not 0 < self.detection_validation < 1:
             raise InputError(f"the validation share must be between 0 and 1, got {self.detection_validation!r}")
+        if self.bootstrap_p not in BOOTSTRAP_P:
+            raise InputError(f"--bootstrap-p {self.bootstrap_p!r}: choose one of {', '.join(BOOTSTRAP_P)}")
 
 
 @dataclass
@@ -129,16 +165,20 @@ class MetaEvaluation:
     """A meta-evaluation's results, as tidy frames (the columns of the files it writes).
 
     correlations: ``measure, human, level, coefficient, value, ci_low, ci_high, n, n_skipped,
-        resampling, n_resamples, seed``.
+        resampling, n_resamples, seed, reason`` (``reason``: why ``value`` is NaN; else NaN, an empty cell in the CSV).
     pairwise: ``measure_a, measure_b, human, level, coefficient, test, resampling, alternative,
-        corr_a, corr_b, diff, p_value, p_adjusted, correction, n, n_resamples,
-        n_resamples_used, seed`` (empty with one measure).
-    ranking: ``measure, human, level, coefficient, value, rank, cluster``.
+        corr_a, corr_b, diff, ci_low, ci_high, p_value, p_raw, p_adjusted, correction, n,
+        n_rows, n_resamples, n_resamples_used, seed, note`` (empty with one measure;
+        :func:`sumeval.stats.compare_measures`).
+    ranking: ``measure, human, level, coefficient, value, rank, cluster, reason``: ``value``
+        as in ``correlations``; ``rank`` and ``cluster`` missing where the value is undefined.
     pairwise_accuracy: ``measure, human, level, accuracy, epsilon, calibrated, n_systems,
-        n_pairs, n_human_ties`` (system level, acc23 with tie calibration).
+        n_pairs, n_human_ties, note`` (system level, acc23 with tie calibration).
     detection: ``measure, human, roc_auc, balanced_accuracy, threshold, ...`` for binary humans.
     dataset, measures: what was evaluated (name, sha256, ...; label, source, signature, ...).
-    not_scored: the (row, measure) pairs a measure could not score, with the reason.
+    not_scored: the (row, measure) pairs without a number, with the reason.
+    missing: the missing-value rule and counts (:func:`sumeval.meta_eval.missing.missing_values`).
+    undefined: one dict per undefined correlation (``measure, human, level, coefficient, reason``).
     """
 
     settings: Settings
@@ -152,6 +192,8 @@ class MetaEvaluation:
     not_scored: list[dict[str, Any]] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    missing: dict[str, Any] = field(default_factory=dict)
+    undefined: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def labels(self) -> list[str]:
@@ -174,6 +216,7 @@ def _binary(values: np.ndarray) -> bool:
 
 def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress: bool) -> pd.DataFrame:
     from sumeval import stats
+    from sumeval.stats.undefined import undefined_reason
 
     out = stats.correlate(frame, list(labels), list(s.humans), level=list(s.levels),
                           methods=list(s.coefficients), n_boot=s.n_resamples, ci=s.ci, seed=s.seed,
@@ -182,6 +225,12 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
     out["resampling"] = s.ci_resampling
     out["n_resamples"] = s.n_resamples
     out["seed"] = s.seed
+    reasons: dict[tuple[str, str, str], str] = {}
+    for key in out.loc[out["value"].isna(), ["measure", "human", "level"]].itertuples(index=False, name=None):
+        if key not in reasons:
+            reasons[key] = undefined_reason(frame, *key) or "undefined (NaN)"
+    out["reason"] = [reasons.get(key, math.nan) for key in out[["measure", "human", "level"]].itertuples(
+        index=False, name=None)]
     return out[_CORRELATION_COLUMNS]
 
 
@@ -195,7 +244,7 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
                                     test=test, resample=axis or "both", n_resamples=s.n_resamples,
                                     seed=s.seed, correction=s.correction,
                                     early_stop=s.early_stop if test == "permutation" else None,
-                                    progress=progress)
+                                    progress=progress, bootstrap_p=s.bootstrap_p)
              for c in s.coefficients]
     out = pd.concat(parts, ignore_index=True)
     if test == "williams":
@@ -205,36 +254,60 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
 
 
 def _ranking(correlations: pd.DataFrame, pairwise: pd.DataFrame, s: Settings) -> pd.DataFrame:
+    """The ranking rendered from the two source tables: each measure's value is its
+    correlation (``correlations``), its cluster comes from the tests (``pairwise``)."""
     from sumeval import stats
 
-    if len(pairwise):
-        ranked = stats.significance_clusters(pairwise, alpha=s.alpha)
-        return ranked[_RANKING_COLUMNS]
-    one = correlations.assign(rank=1, cluster=1)
-    return one[_RANKING_COLUMNS]
+    comparisons = pairwise if len(pairwise) else pd.DataFrame(columns=_PAIRWISE_COLUMNS)
+    ranked = stats.significance_clusters(comparisons, alpha=s.alpha, values=correlations)
+    keys = ["measure", "human", "level", "coefficient"]
+    ranked = ranked.merge(correlations[keys + ["reason"]], on=keys, how="left")
+    return ranked[_RANKING_COLUMNS]
 
 
-def _pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], s: Settings) -> pd.DataFrame:
+def _pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], s: Settings,
+                       notes: list[str]) -> pd.DataFrame:
     from sumeval import stats
 
     if frame["system"].nunique() < 3:
         return pd.DataFrame()
-    parts = [stats.pairwise_accuracy(frame, list(labels), h, calibrate=True) for h in s.humans]
-    return pd.concat(parts, ignore_index=True).rename(columns={"metric": "measure"})
+    parts = []
+    for h in s.humans:
+        for m in labels:
+            try:
+                parts.append(stats.pairwise_accuracy(frame, [m], h, calibrate=True))
+            except InputError as exc:  # e.g. fewer than 2 systems with both values
+                notes.append(f"pairwise accuracy of {m!r} against {h!r} not computed: {exc}")
+    if not parts:
+        return pd.DataFrame()
+    out = pd.concat(parts, ignore_index=True).rename(columns={"metric": "measure"})
+    out["note"] = "tie threshold tuned on these same systems: optimistic (Deutsch et al. 2023)"
+    return out
 
 
-def _detection(frame: pd.DataFrame, labels: Sequence[str], s: Settings) -> pd.DataFrame:
+def _detection(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str]) -> pd.DataFrame:
     from sumeval import stats
+    from sumeval.stats.binary import SplitError
 
     rows = []
     for h in s.humans:
         y = frame[h].to_numpy(float)
         if not _binary(y):
             continue
+        skipped = []
         for m in labels:
-            r = stats.binary_detection(frame[m].to_numpy(float), y, validation=s.detection_validation,
-                                       seed=s.seed)
+            try:
+                r = stats.binary_detection(frame[m].to_numpy(float), y, validation=s.detection_validation,
+                                           seed=s.seed)
+            except SplitError as exc:
+                skipped.append((m, str(exc)))
+                continue
             rows.append({"measure": m, "human": h, **r})
+        if skipped:
+            which = ", ".join(repr(m) for m, _ in skipped)
+            notes.append(f"human column {h!r} (0/1): the binary detection step (ROC AUC, balanced accuracy "
+                         f"with a threshold tuned on a validation split) is skipped for {which}: "
+                         f"{skipped[0][1]}; the correlations are computed and written")
     return pd.DataFrame(rows)
 
 
@@ -263,19 +336,18 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         raise InputError(f"human column(s) {missing} are not in data set {judgments.name!r}; its human "
                          f"columns are {list(judgments.humans)}")
     _check_levels(judgments, settings)
+    check_measure_names(judgments, list(scores.specs if scores is not None else measures), settings.humans)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     if scores is None:
         scores = score_judgments(judgments, list(measures), progress=progress, cache=cache)
     timings["scoring_s"] = time.perf_counter() - t0
     labels = [spec.label for spec in scores.specs]
-    clash = [lab for lab in labels if lab in settings.humans or lab in ("doc_id", "system")]
-    if clash:
-        raise InputError(f"measure(s) {clash} have the name of a human or id column; name the human "
-                         "column as the human, not as a measure")
     frame = pd.concat([judgments.frame[["doc_id", "system", *settings.humans]].reset_index(drop=True),
                        scores.frame[labels].reset_index(drop=True)], axis=1)
+    not_scored, missing_summary = missing_values(frame, labels, settings.humans, judgments, scores.not_scored)
 
+    notes: list[str] = []
     t = time.perf_counter()
     correlations = _correlations(frame, labels, settings, progress)
     timings["correlations_s"] = time.perf_counter() - t
@@ -284,18 +356,18 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     timings["tests_s"] = time.perf_counter() - t
     ranking = _ranking(correlations, pairwise, settings)
     t = time.perf_counter()
-    accuracy = _pairwise_accuracy(frame, labels, settings)
-    detection = _detection(frame, labels, settings)
+    accuracy = _pairwise_accuracy(frame, labels, settings, notes)
+    detection = _detection(frame, labels, settings, notes)
     timings["accuracy_detection_s"] = time.perf_counter() - t
     timings["total_s"] = time.perf_counter() - t0
 
-    notes = []
-    if len(labels) < 2:
-        notes.append("one measure: no pairwise tests; every measure is in cluster 1")
+    undefined = correlations.loc[correlations["value"].isna(),
+                                 ["measure", "human", "level", "coefficient", "reason"]].to_dict("records")
+    notes += _notes(labels, settings, missing_summary, undefined, pairwise)
     if judgments.systems_missing_documents:
         notes.append(f"{len(judgments.systems_missing_documents)} system(s) lack some documents: system-level "
                      "means are over different documents")
-    if accuracy.empty:
+    if frame["system"].nunique() < 3:
         notes.append("fewer than 3 systems: no pairwise accuracy")
     dataset = {"name": judgments.name, "path": str(judgments.path) if judgments.path else None,
                "sha256": judgments.sha256, "format": judgments.format, "rows": len(judgments.frame),
@@ -308,7 +380,33 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
                  for spec in scores.specs]
     return MetaEvaluation(settings=settings, dataset=dataset, measures=described, correlations=correlations,
                           pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
-                          not_scored=list(scores.not_scored), timings=timings, notes=notes)
+                          not_scored=not_scored, timings=timings, notes=notes, missing=missing_summary,
+                          undefined=undefined)
+
+
+def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefined: list[dict[str, Any]],
+           pairwise: pd.DataFrame) -> list[str]:
+    """What a reader of the outputs must know: one measure, missing values, undefined
+    correlations (grouped by measure, human and level: the reason is the same for every
+    coefficient), the input-level Williams test."""
+    notes = []
+    if len(labels) < 2:
+        notes.append("one measure: no pairwise tests; a measure with a defined correlation is in cluster 1")
+    line = missing_note(missing)
+    if line:
+        notes.append(line)
+    seen = set()
+    for u in undefined:
+        key = (u["measure"], u["human"], u["level"])
+        if key not in seen:
+            seen.add(key)
+            notes.append(f"undefined correlation of {u['measure']!r} with {u['human']!r} at the {u['level']} "
+                         f"level: {u['reason']} (NaN: not ranked, in no cluster, its pairs not tested)")
+    if s.test == "williams" and "input" in s.levels and len(pairwise):
+        notes.append("Williams' test at the input level is one test on the mean per-input correlations with "
+                     "n = the systems on one input, not the number of inputs: weak there (adjusted p-values "
+                     "of 1.0 are common); prefer permutation-both or bootstrap-both")
+    return notes
 
 
 def settings_dict(settings: Settings) -> dict[str, Any]:

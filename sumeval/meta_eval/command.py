@@ -50,7 +50,7 @@ def settings_from_args(args: argparse.Namespace):
                         coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
                         ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                         correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
-                        detection_validation=args.validation)
+                        detection_validation=args.validation, bootstrap_p=args.bootstrap_p)
     settings.check()
     return settings
 
@@ -86,11 +86,17 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         print(f"\n{coef} (bold: best per column; superscript: significance cluster, {settings.test}, "
               f"{settings.correction}, alpha {settings.alpha})")
         print(tables.to_markdown(values, bold=bold, marks=marks))
+        for note in meta_eval.table_notes(result, coef):
+            print(f"Note: {note}")
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
-    if result.not_scored:
-        print(f"warning: {len(result.not_scored)} (row, measure) pairs not scored; see {out / 'not_scored.csv'}",
-              file=sys.stderr)
+        kind = "warning" if note.startswith(("undefined correlation", "missing values")) else "note"
+        print(f"{kind}: {note}", file=sys.stderr)
+    for label, m in result.missing.get("measures", {}).items():
+        if m["no_number"]:
+            rows = [r["row"] for r in result.not_scored if r["measure"] == label]
+            shown = ", ".join(map(str, rows[:8])) + (" ..." if len(rows) > 8 else "")
+            print(f"warning: measure {label!r} has no number on {m['no_number']} of {result.missing['rows']} rows "
+                  f"(rows {shown}); see {out / 'not_scored.csv'}", file=sys.stderr)
     print(f"\nwrote {len(written)} files to {out} in {result.timings.get('total_s', 0):.1f} s "
           f"(scoring {result.timings.get('scoring_s', 0):.1f} s, statistics "
           f"{result.timings.get('correlations_s', 0) + result.timings.get('tests_s', 0):.1f} s)", file=sys.stderr)
@@ -127,7 +133,9 @@ def add_command(subparsers) -> None:
                         help=f"column of the {role if role != 'doc' else 'document'} ids/texts "
                              f"(a file only; default {default})")
     me.add_argument("--level", nargs="+", default=[], metavar="LEVEL",
-                    help=f"levels ({', '.join(LEVELS)}; default all three)")
+                    help=f"levels ({', '.join(LEVELS)}; default all three): input = per document, then averaged "
+                         "(SummEval's 'summary level'), system = per-system means, global = all pairs pooled "
+                         "(paper 000's 'summary level'); 'summary' and 'document' are refused as ambiguous")
     me.add_argument("--coefficient", nargs="+", default=[], metavar="C",
                     help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
     me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",
@@ -142,6 +150,10 @@ def add_command(subparsers) -> None:
     me.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
     me.add_argument("--early-stop", dest="early_stop", type=int, metavar="BLOCK",
                     help="stop a permutation test early (checked every BLOCK permutations, mt-metrics-eval's rule)")
+    me.add_argument("--bootstrap-p", dest="bootstrap_p", default="percentile", choices=["percentile", "sacrerouge"],
+                    help="p-value of the bootstrap-* tests: percentile (sumeval's: twice the smaller tail of the "
+                         "resampled differences beyond 0) or sacrerouge (SacreROUGE's bootstrap_diff_test: the "
+                         "share of resampled differences at least twice the observed one); default percentile")
     me.add_argument("--validation", type=float, default=0.5,
                     help="share of each label used to tune the threshold of binary human columns (default 0.5)")
     me.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents (a quick look)")

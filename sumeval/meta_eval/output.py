@@ -46,7 +46,7 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.meta_eval.analysis import MetaEvaluation, settings_dict
 
-__all__ = ["check_out_dir", "ranking_table", "write_meta_evaluation", "MANIFEST_KIND"]
+__all__ = ["check_out_dir", "ranking_table", "table_notes", "write_meta_evaluation", "MANIFEST_KIND"]
 
 MANIFEST_KIND = "sumeval meta-eval"
 _PARTIAL = ".meta-eval-partial-"
@@ -194,24 +194,57 @@ def _recover(out: Path) -> None:
 def ranking_table(result: MetaEvaluation, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The paper table of one coefficient: measures (rows, in the order given) x (human, level).
 
+    Rendered from the two source tables, so it agrees with the CSV files by construction: the
+    values are ``correlations.csv``'s ``value``, the marks the clusters of ``ranking.csv``
+    (itself ranked by those values and clustered by ``pairwise.csv``'s tests).
+
     Returns:
-        ``(values, bold, marks)``: the correlations, where each column's best value sits (ties
-        included), and each value's significance cluster as text (``"1"`` = not significantly
-        worse than the best).
+        ``(values, bold, marks)``: the correlations (NaN where undefined), where each column's
+        best value sits (ties included; NaN never), and each value's significance cluster as
+        text (``"1"`` = not significantly worse than the best; ``""`` where undefined).
     """
-    r = result.ranking[result.ranking["coefficient"] == coefficient]
     humans = list(result.settings.humans)
-    levels = [lv for lv in result.settings.levels]
+    levels = list(result.settings.levels)
     columns = pd.MultiIndex.from_tuples([(h, lv) for h in humans for lv in levels], names=["human", "level"])
     index = pd.Index(result.labels, name="measure")
-    values = r.pivot_table(index="measure", columns=["human", "level"], values="value", aggfunc="first",
-                           dropna=False).reindex(index=index, columns=columns)
-    clusters = r.pivot_table(index="measure", columns=["human", "level"], values="cluster", aggfunc="first",
-                             dropna=False).reindex(index=index, columns=columns)
+
+    def wide(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+        sub = frame[frame["coefficient"] == coefficient]
+        return sub.pivot_table(index="measure", columns=["human", "level"], values=column, aggfunc="first",
+                               dropna=False).reindex(index=index, columns=columns)
+
+    values = wide(result.correlations, "value").astype(float)
+    clusters = wide(result.ranking.astype({"cluster": "float64"}), "cluster")
     from sumeval.tables import best_mask
 
     marks = clusters.apply(lambda col: col.map(lambda c: "" if pd.isna(c) else str(int(c))))
     return values, best_mask(values), marks
+
+
+def table_notes(result: MetaEvaluation, coefficient: str) -> list[str]:
+    """The notes printed under a ranking table: why a cell is undefined (the dash), and how
+    missing values were handled when some were."""
+    notes = []
+    undefined = [u for u in result.undefined if u["coefficient"] == coefficient]
+    if undefined:
+        notes.append("–: undefined, not ranked, in no cluster: " + "; ".join(
+            f"{u['measure']} / {u['human']} / {u['level']}: {u['reason']}" for u in undefined))
+    dropped = {m: v["no_number"] for m, v in result.missing.get("measures", {}).items() if v["no_number"]}
+    if dropped or any(v["no_value"] for v in result.missing.get("humans", {}).values()):
+        notes.append("missing values: pairwise-complete (each correlation on the rows where the measure and "
+                     "the human are present"
+                     + (f"; rows without a number: {', '.join(f'{m} {k}' for m, k in dropped.items())}"
+                        if dropped else "") + ")")
+    return notes
+
+
+def _caption(result: MetaEvaluation, coef: str) -> str:
+    negated = [m["label"] for m in result.measures if m["negated"]]
+    return (f"Correlation ({coef}) of each measure with the human scores at the "
+            f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; best per column in bold; "
+            f"superscript: significance cluster (1 = not significantly worse than the best; {result.settings.test}, "
+            f"{result.settings.correction} correction, alpha {result.settings.alpha})"
+            + (f"; {', '.join(negated)}: lower is better, shown negated" if negated else ""))
 
 
 def _versions() -> dict[str, str]:
@@ -243,6 +276,12 @@ def manifest(result: MetaEvaluation, files: list[str], *, command: list[str] | N
         "seed": result.settings.seed,
         "resamples_used": ({"min": int(used.min()), "max": int(used.max())} if len(used) else None),
         "not_scored": len(result.not_scored),
+        "missing_values": result.missing,
+        "undefined": result.undefined,
+        "p_values": ("p_value includes the resampling floor (count + 1) / (resamples + 1) (Phipson & Smyth "
+                     "2010); p_raw is count / resamples" + (f"; bootstrap p-value: {result.settings.bootstrap_p}"
+                                                             if result.settings.test.startswith("bootstrap")
+                                                             else "")),
         "notes": result.notes,
         "versions": _versions(),
         "timings": {k: round(v, 3) for k, v in result.timings.items()},
@@ -276,17 +315,10 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
             frames["not_scored"] = pd.DataFrame(result.not_scored)
         for name, frame in frames.items():
             frame.to_csv(work / f"{name}.csv", index=False)
-        negated = [m["label"] for m in result.measures if m["negated"]]
         for coef in result.settings.coefficients:
             values, bold, marks = ranking_table(result, coef)
-            test = result.settings.test
-            caption = (f"Correlation ({coef}) of each measure with the human scores at the "
-                       f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; "
-                       "best per column in bold; "
-                       f"superscript: significance cluster (1 = not significantly worse than the best; {test}, "
-                       f"{result.settings.correction} correction, alpha {result.settings.alpha})"
-                       + (f"; {', '.join(negated)}: lower is better, shown negated" if negated else ""))
-            tables.write_table(values, work, f"table_{coef}", bold=bold, marks=marks, caption=caption)
+            tables.write_table(values, work, f"table_{coef}", bold=bold, marks=marks, caption=_caption(result, coef),
+                               notes=table_notes(result, coef))
             if figures:
                 _figures(result, coef, work)
         names = sorted(p.name for p in work.iterdir())

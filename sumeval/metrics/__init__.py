@@ -62,6 +62,10 @@ def get_scorer(name: str, **options: Any) -> Scorer:
     """Build the scorer of measure ``name`` (options override the registered defaults)."""
     key = name.lower()
     if key not in _REGISTRY:
+        from sumeval.metrics.catalog import renamed_hint
+
+        if renamed_hint(key):
+            raise InputError(renamed_hint(name))
         known = ", ".join(sorted(_REGISTRY))
         raise InputError(
             f"unknown measure {name!r}; known measures: {known}. "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sumeval.metrics.base import MeasureInfo
 from sumeval.retrieval.variants import MEASURES as SERA_VARIANTS
 
-__all__ = ["builtin_measures"]
+__all__ = ["builtin_measures", "RENAMED", "renamed_hint"]
 
 _R = ("references",)
 _T = ("text",)
@@ -16,7 +16,8 @@ _T = ("text",)
 
 def builtin_measures() -> list[MeasureInfo]:
     """Every built-in measure, in the order of the papers' families (ROUGE, BLEU, BERTScore,
-    JS; paper 001's SERA variants; paper 000's three measures and the alias ``coherence``)."""
+    JS; paper 001's SERA variants; paper 000's three measures). ``coherence``, once an alias of
+    ``similarity-order``, is gone (:data:`RENAMED`)."""
     out = [MeasureInfo(f"rouge-{n}", "sumeval.metrics.rouge:RougeScorer", {"variant": variant}, _R,
                        f"ROUGE-{n.upper()} precision, recall and F (rouge-score; mean over references, or max)")
            for n, variant in (("1", "rouge1"), ("2", "rouge2"), ("3", "rouge3"), ("l", "rougeL"),
@@ -44,8 +45,20 @@ def builtin_measures() -> list[MeasureInfo]:
                     "ESTIME-soft: raw-embedding agreement at points of contextual similarity"),
         MeasureInfo("similarity-order", "sumeval.similarity.scorers:SimilarityOrderScorer", {}, _T,
                     "order of the points of contextual similarity (Kendall tau-c, paper 000 Eq.3)"),
-        MeasureInfo("coherence", "sumeval.similarity.scorers:CoherenceScorer", {}, _T,
-                    "alias of similarity-order (its first name; column 'coherence')",
-                    alias_of="similarity-order"),
     ]
     return out
+
+
+#: Names that were measures and are no more, and the measure to name instead. ``coherence`` was
+#: an alias of ``similarity-order`` (its first name), and also the name of SummEval's human
+#: column: a meta-evaluation of SummEval could not tell them apart (issue 21).
+RENAMED: dict[str, str] = {"coherence": "similarity-order"}
+
+
+def renamed_hint(name: str) -> str:
+    """A sentence for a name of :data:`RENAMED` (``""`` for any other name)."""
+    new = RENAMED.get(str(name).strip().lower())
+    if not new:
+        return ""
+    return (f"{name!r} is no longer a measure name: the measure is called {new!r} (the old name was "
+            f"also a human column of SummEval); write {new}")

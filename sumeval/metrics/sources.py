@@ -221,6 +221,7 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     a measure needing a text field the data lacks, or two measures with the same label.
     """
     from sumeval.metrics import _accepted
+    from sumeval.metrics.catalog import renamed_hint
 
     items = [specs] if isinstance(specs, str) else list(specs)
     items += list(measure_classes)
@@ -236,6 +237,9 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     out: list[MeasureSpec] = []
     for text in items:
         head, own, orientation, explicit, output = _split_spec(text)
+        if renamed_hint(head) and explicit != "column" and head not in {
+                *judgments.measures, *judgments.humans, *judgments.annotator_columns}:
+            raise InputError(f"measure {text!r}: {renamed_hint(head)}")
 
         def built(cls, where, factory=None):
             mine = _accepted(cls, options)

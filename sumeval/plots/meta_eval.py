@@ -33,6 +33,7 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
         measure_order, human_order, level_order: orders of the rows and panels.
         ranking: optional ``ranking.csv`` frame (``measure, human, level, coefficient, cluster``):
             the dots of cluster 1 (not significantly worse than the best) are filled, others hollow.
+            An undefined correlation (NaN) has no dot: its row says "undefined".
 
     Returns:
         ``(fig, axes)``, axes of shape (n_levels, n_humans).
@@ -60,9 +61,12 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
             if ranking is not None:
                 r = ranking[(ranking["level"] == level) & (ranking["human"] == human)
                             & (ranking["coefficient"] == coefficient)].set_index("measure")["cluster"]
-                top = (r.reindex(measures) == 1).to_numpy()
+                top = (r.reindex(measures).astype("float64") == 1).to_numpy(bool)
             ax.plot(value[~top], y[~top], "o", mfc="white", color="C0", ms=4)
             ax.plot(value[top], y[top], "o", color="C0", ms=4)
+            for k in np.flatnonzero(np.isnan(value)):  # an undefined correlation: said, not drawn
+                ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center",
+                        fontsize=7, color="0.4", style="italic")
             ax.set_yticks(y, measures)
             ax.set_title(f"{human} / {level}")
             if i == len(levels) - 1:
@@ -160,10 +164,11 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
 
     Args:
         ranking: columns ``measure, human, level, coefficient, value, cluster`` (cluster 1 = not
-            significantly worse than the best).
+            significantly worse than the best; missing for an undefined correlation).
 
     Returns:
-        ``(fig, ax)``; the bars are in ranking order, best at the top.
+        ``(fig, ax)``; the bars are in ranking order, best at the top; measures whose correlation
+        is undefined come last, labelled ``[undefined]``, without a bar.
     """
     import matplotlib.pyplot as plt
 
@@ -174,11 +179,13 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
         fig, ax = plt.subplots(figsize=(4.2, 0.3 * len(sub) + 1.2))
     else:
         fig = ax.figure
-    clusters = sub["cluster"].to_numpy(int)
-    colours = [f"C{(c - 1) % 10}" for c in clusters]
+    clusters = sub["cluster"].astype("float64").to_numpy()
+    ranked = ~np.isnan(clusters) & ~np.isnan(sub["value"].to_numpy(float))
+    colours = [f"C{(int(c) - 1) % 10}" for c in clusters[ranked]]
     y = np.arange(len(sub))
-    ax.barh(y, sub["value"].to_numpy(float), color=colours)
-    ax.set_yticks(y, [f"{m}  [{c}]" for m, c in zip(sub["measure"], clusters)])
+    ax.barh(y[ranked], sub["value"].to_numpy(float)[ranked], color=colours)
+    ax.set_yticks(y, [f"{m}  [{int(c)}]" if ok else f"{m}  [undefined]"
+                      for m, c, ok in zip(sub["measure"], clusters, ranked)])
     ax.invert_yaxis()
     ax.set_xlabel(coefficient)
     ax.set_title(f"{human} / {level}: ranking [cluster]")

@@ -5,7 +5,7 @@
   ``b(i) = argmax_a (e_i . e'_a)`` (:func:`sumeval.similarity.measures.layer_pair_points`).
   One implementation, over rows: :func:`similarity_order_rows` (the tau-c of
   :func:`sumeval.stats.kendall_tau_rows`); one summary: :func:`similarity_order`.
-  The paper correlates it with expert coherence; the ``similarity-order`` scorer (alias ``coherence``) reports it.
+  The paper correlates it with expert coherence; the ``similarity-order`` scorer reports it.
 - Eq.4 (Sec.5.2), the *local order* ``tau_d``: the same positions and points, counting only the
   pairs of positions at most ``d`` apart, ``tau_d = (n_c - n_d) / n_t``. One implementation, for
   every d at once: :func:`local_order_profile`; one distance: :func:`local_order_tau`.
@@ -54,7 +54,7 @@ def similarity_order(points: np.ndarray) -> float:
     """The order of the points of similarity (paper 000 Sec.5.1, Eq.3): Kendall tau-c between the
     summary positions ``0..N-1`` and ``b(i)`` (:func:`similarity_order_rows` on one row).
 
-    The paper correlates it with expert coherence; the ``similarity-order`` scorer (alias ``coherence``) reports it.
+    The paper correlates it with expert coherence; the ``similarity-order`` scorer reports it.
 
     Args:
         points: (N,) ``b(i)``.

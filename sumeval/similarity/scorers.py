@@ -214,9 +214,9 @@ class EstimeSoftScorer(_PointsScorer):
 class SimilarityOrderScorer(_PointsScorer):
     """The similarity order (paper 000 Sec.5.1, Eq.3; :func:`sumeval.similarity.order.similarity_order`):
     Kendall tau-c between summary positions and their points of similarity in the text, which
-    the paper correlates with expert coherence. Registered as ``similarity-order``, and as
-    ``coherence`` (:class:`CoherenceScorer`). NaN for one-word summaries or when all points
-    coincide. Higher is better."""
+    the paper correlates with expert coherence. Registered as ``similarity-order`` (the alias
+    ``coherence`` is gone: it was also SummEval's human column). NaN for one-word summaries or
+    when all points coincide. Higher is better."""
 
     name = "similarity-order"
     higher_is_better = True
@@ -240,7 +240,7 @@ class SimilarityOrderScorer(_PointsScorer):
 
 class CoherenceScorer(SimilarityOrderScorer):
     """The similarity order under the name it was first registered with, ``coherence``: the same
-    numbers, the column ``coherence`` and the signature ``coherence|...``, so scores cached under
-    that name stay valid."""
+    numbers, the column ``coherence`` and the signature ``coherence|...``. No longer a registered
+    measure (``coherence`` is also SummEval's human column); importable for code that used it."""
 
     name = "coherence"

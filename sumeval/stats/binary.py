@@ -17,6 +17,8 @@ split as a boolean mask instead.
 Threshold: predict positive when score >= t. The candidates are the midpoints between
 consecutive distinct validation scores, and one value below the smallest and one above the
 largest; the chosen t maximises validation balanced accuracy (the smallest such t on ties).
+The validation figures (``balanced_accuracy_validation``, ``roc_auc_validation``) are on the
+data the threshold was tuned on, so they are optimistic; the test figures are not.
 """
 from __future__ import annotations
 
@@ -27,7 +29,12 @@ import numpy as np
 from sumeval.errors import InputError
 from sumeval.stats.checks import float_array
 
-__all__ = ["binary_detection", "balanced_accuracy", "tune_threshold"]
+__all__ = ["binary_detection", "balanced_accuracy", "tune_threshold", "SplitError"]
+
+
+class SplitError(InputError):
+    """A validation or test split lacks one of the two labels (too few positives or negatives):
+    the threshold cannot be tuned or evaluated. A caller may skip the detection and go on."""
 
 
 def balanced_accuracy(scores: np.ndarray, labels: np.ndarray, threshold: float) -> float:
@@ -111,7 +118,7 @@ def binary_detection(scores: Sequence[float] | np.ndarray, labels: Sequence[floa
     for name, part in (("validation", val), ("test", ~val)):
         counts = np.bincount(y[part], minlength=2)
         if (counts == 0).any():
-            raise InputError(f"the {name} split has {counts[1]} positive and {counts[0]} "
+            raise SplitError(f"the {name} split has {counts[1]} positive and {counts[0]} "
                              f"negative item(s); both labels are needed in each split "
                              f"(more items, or another validation share)")
     from sklearn.metrics import roc_auc_score

@@ -9,16 +9,21 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.errors import InputError
 from sumeval.stats.checks import (METHODS, canonical_level, check_boot, check_columns,
                                   check_frame, check_method, check_resample, frame_column, names,
                                   seed_record)
 from sumeval.stats.layout import _Layout, _layout, check_system_count
-from sumeval.stats.levels import _doc_mean_boot, _Draws, _estimate, _input_boot
+from sumeval.stats.levels import _doc_mean_boot, _Draws, _estimate, _Estimate, _input_boot
 from sumeval.stats.resampling import (Resamples, check_indices, percentile_interval,
                                       progress_bar, resample_indices, small_blas)
 from sumeval.stats.rows import _corr_rows
+from sumeval.stats.undefined import MIN_SYSTEMS
 
-__all__ = ["correlate", "paired_test"]
+__all__ = ["correlate", "paired_test", "P_METHODS"]
+
+#: p-values of the paired bootstrap test (:func:`paired_test`)
+P_METHODS = ("percentile", "sacrerouge")
 
 CORRELATE_COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n",
                      "n_skipped", "resampling", "n_boot", "n_boot_used", "seed"]
@@ -83,9 +88,11 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         NaN; documents whose correlation is undefined; systems without a usable pair);
         ``n_boot`` = resamples asked, ``n_boot_used`` = those with a defined correlation (the
         interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
-        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0`` or no resample gives a defined
-        correlation. ``frame.attrs`` records ``n_boot``, ``ci``, ``seed`` (when an int) and
-        ``resample``.
+        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0``, when no resample gives a defined
+        correlation, or when the correlation itself is undefined (``n_boot_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
+        than 2 pairs, fewer than 3 systems with a usable pair at the system level: two points
+        always correlate +-1); :func:`~sumeval.stats.undefined_reason` says why. ``frame.attrs``
+        records ``n_boot``, ``ci``, ``seed`` (when an int) and ``resample``.
     """
     metric_names = names(metrics, "metric columns")
     human_names = names(humans, "human columns")
@@ -115,10 +122,16 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             for lv in levels:
                 est = _estimate(lay, metric_values[mc], human_values[hc], lv, method_names,
                                 draws)
+                few = canonical_level(lv) == "system" and est[method_names[0]].n < MIN_SYSTEMS
                 for m in method_names:
                     e = est[m]
                     lo, hi = percentile_interval(e.boot, ci)
                     used = 0 if e.boot is None else int(np.isfinite(e.boot).sum())
+                    if few:  # 2 systems always correlate +-1: undefined, as stats.undefined says
+                        e = _Estimate(math.nan, e.n, e.n_skipped, None)
+                    if not math.isfinite(e.value):  # no interval around an undefined value
+                        lo = hi = math.nan
+                        used = 0
                     rows.append({"metric": mc, "human": hc, "level": lv, "method": m,
                                  "value": e.value, "ci_low": lo, "ci_high": hi,
                                  "n": e.n, "n_skipped": e.n_skipped, "resampling": resample,
@@ -134,7 +147,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
                 method: str, n_boot: int = 1000, ci: float = 0.95,
                 seed: int | np.random.Generator = 0, doc_col: str = "doc_id",
                 system_col: str = "system", resample: str = "inputs",
-                indices: Resamples | None = None) -> dict[str, object]:
+                indices: Resamples | None = None, p_method: str = "percentile") -> dict[str, object]:
     """Is metric A's correlation with ``human`` different from metric B's? (paired bootstrap)
 
     Both correlations are computed on the same rows (those where A, B and the human score are all
@@ -147,7 +160,15 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     resampled differences, ``p = min(1, 2 * min(1 + #{d* <= 0}, 1 + #{d* >= 0}) / (B + 1))``
     (twice the smaller tail beyond 0, with the +1 of Davison & Hinkley 1997, so that
     p >= 2/(B+1) rather than 0). It is the inversion of the percentile interval: p < 1 - ci
-    roughly when the ``ci`` interval excludes 0.
+    roughly when the ``ci`` interval excludes 0. ``p_method="sacrerouge"`` gives instead the
+    p-value of SacreROUGE's ``bootstrap_diff_test`` (``sacrerouge/stats.py``, two-tailed, by the
+    author of Deutsch, Dror & Roth 2021; after the pseudocode of Berg-Kirkpatrick et al. 2012, "An
+    Empirical Investigation of Statistical Significance in NLP", EMNLP): the share of resamples
+    whose difference is at least twice the observed one,
+    ``p = #{|d*| >= 2 |d|} / B`` (no +1, compared exactly as SacreROUGE does). Either way
+    ``p_raw`` is the count over B and ``p_floor`` the resampling floor (count + 1) / (B + 1) of
+    Phipson & Smyth (2010) (for the percentile test: 2 (count + 1) / (B + 1), count the smaller
+    tail). When a correlation is undefined (NaN), there is no test: every p is NaN.
 
     Args:
         frame: as for :func:`correlate`.
@@ -158,13 +179,17 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
         ci: coverage of the percentile interval of the difference.
         seed: ``int`` or ``numpy.random.Generator``.
         resample, indices: as for :func:`correlate`.
+        p_method: ``"percentile"`` (default) or ``"sacrerouge"`` (above).
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
-        corr_b), ``ci_low, ci_high`` (interval of diff), ``p_value``, ``n`` (pairs / documents /
-        systems used), ``n_skipped``, ``resampling``, ``n_boot`` (resamples asked),
-        ``n_boot_used`` (resamples where both correlations are defined) and ``seed``.
+        corr_b), ``ci_low, ci_high`` (interval of diff), ``p_value`` (the p of ``p_method``),
+        ``p_raw``, ``p_floor``, ``p_method``, ``n`` (pairs / documents / systems used),
+        ``n_skipped``, ``resampling``, ``n_boot`` (resamples asked), ``n_boot_used`` (resamples
+        where both correlations are defined) and ``seed``.
     """
+    if p_method not in P_METHODS:
+        raise InputError(f"unknown bootstrap p-value {p_method!r}; choose one of {', '.join(P_METHODS)}")
     canon = canonical_level(level)
     check_method(method)
     check_resample(resample)
@@ -205,18 +230,32 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
             corr_a, corr_b, n, n_skipped = ea.value, eb.value, ea.n, ea.n_skipped
             boot = ea.boot - eb.boot if draws is not None else None
 
+    if canon == "system" and n < MIN_SYSTEMS:  # 2 systems always correlate +-1: undefined
+        corr_a = corr_b = math.nan
+        boot = None
     diff = corr_a - corr_b
     lo, hi = percentile_interval(boot, ci)
-    p = math.nan
-    used = 0
-    if boot is not None:
-        d = boot[np.isfinite(boot)]
-        used = int(d.size)
-        if used:
-            tail = min(1 + int((d <= 0).sum()), 1 + int((d >= 0).sum()))
-            p = min(1.0, 2 * tail / (used + 1))
+    d = np.empty(0) if boot is None else boot[np.isfinite(boot)]
+    used = int(d.size)
+    p, p_raw, p_floor = _bootstrap_p(d, diff, p_method)
     return {"metric_a": metric_a, "metric_b": metric_b, "human": human, "level": level,
             "method": method, "corr_a": corr_a, "corr_b": corr_b, "diff": diff,
-            "ci_low": lo, "ci_high": hi, "p_value": p, "n": n, "n_skipped": n_skipped,
+            "ci_low": lo, "ci_high": hi, "p_value": p, "p_raw": p_raw, "p_floor": p_floor,
+            "p_method": p_method, "n": n, "n_skipped": n_skipped,
             "resampling": resample, "n_boot": 0 if draws is None else draws.n,
             "n_boot_used": used, "seed": None if indices is not None else seed_record(seed)}
+
+
+def _bootstrap_p(d: np.ndarray, diff: float, p_method: str) -> tuple[float, float, float]:
+    """``(p, p_raw, p_floor)`` of the paired bootstrap test (:func:`paired_test`) from the defined
+    resampled differences ``d`` (B,) and the observed difference; NaNs without a test."""
+    if d.size == 0 or not math.isfinite(diff):
+        return math.nan, math.nan, math.nan
+    B = d.size
+    if p_method == "percentile":
+        count = min(int((d <= 0).sum()), int((d >= 0).sum()))  # the smaller tail beyond 0
+        p_raw, p_floor = min(1.0, 2 * count / B), min(1.0, 2 * (count + 1) / (B + 1))
+        return p_floor, p_raw, p_floor
+    count = int((np.abs(d) >= 2 * abs(diff)).sum())  # SacreROUGE's bootstrap_diff_test, two-tailed
+    p_raw, p_floor = count / B, (count + 1) / (B + 1)
+    return p_raw, p_raw, p_floor

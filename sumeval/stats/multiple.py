@@ -9,21 +9,29 @@
 The family is every pair of measures of one (human, level, coefficient). NaN p-values stay NaN
 and do not count in m.
 
+The p-values :func:`compare_measures` reports (``p_value``) are those of the resampling tests
+with the floor of Phipson & Smyth (2010), (count + 1) / (resamples + 1), so that none is 0;
+``p_raw`` keeps count / resamples (nlpstats' permutation p-value). A pair whose correlations are
+not both defined on the rows it uses is not tested: its p-values are NaN, and ``note`` says why.
+
 Significance clusters follow mt-metrics-eval's ``AssignRanks`` (Freitag et al., WMT 2021-23
 metrics tasks): measures sorted by correlation, best first; cluster 1 starts with the best; a
 measure starts a new cluster when a measure of the current cluster (from its first member down
 to the measure just above) is significantly better than it; otherwise it joins the current one.
+A measure whose correlation is undefined (NaN) is neither ranked nor put in a cluster.
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.stats.checks import check_alpha, check_frame, names
-from sumeval.stats.correlation import paired_test
+from sumeval.stats.checks import (canonical_level, check_alpha, check_columns, check_frame,
+                                  frame_column, names)
+from sumeval.stats.correlation import P_METHODS, paired_test
 from sumeval.stats.permutation import permutation_masks, permutation_test
 from sumeval.stats.resampling import progress_bar
 from sumeval.stats.williams import williams_test
@@ -33,8 +41,9 @@ __all__ = ["adjust_pvalues", "compare_measures", "significance_clusters"]
 CORRECTIONS = ("holm", "bh")
 TESTS = ("permutation", "bootstrap", "williams")
 COMPARE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test",
-                   "resampling", "alternative", "corr_a", "corr_b", "diff", "p_value",
-                   "p_adjusted", "correction", "n", "n_resamples", "n_resamples_used", "seed"]
+                   "resampling", "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high",
+                   "p_value", "p_raw", "p_adjusted", "correction", "n", "n_rows", "n_resamples",
+                   "n_resamples_used", "seed", "note"]
 
 
 def adjust_pvalues(p: Sequence[float] | np.ndarray, method: str = "holm") -> np.ndarray:
@@ -80,7 +89,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
                      seed: int | np.random.Generator = 0, correction: str = "holm",
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
-                     progress: bool = False) -> pd.DataFrame:
+                     progress: bool = False, bootstrap_p: str = "percentile") -> pd.DataFrame:
     """Test every pair of measures and correct the p-values within each (human, level).
 
     Args:
@@ -98,11 +107,18 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         alternative: for permutation and Williams tests (``"greater"``: measure_a better).
         early_stop: permutation tests only (see :func:`~sumeval.stats.permutation_test`).
         progress: a progress bar over the tests.
+        bootstrap_p: the bootstrap test's p-value, ``"percentile"`` or ``"sacrerouge"``
+            (:func:`~sumeval.stats.paired_test`).
 
     Returns:
         A tidy frame, one row per (human, level, pair): ``measure_a, measure_b, human, level,
-        coefficient, test, resampling, alternative, corr_a, corr_b, diff`` (corr_a - corr_b),
-        ``p_value, p_adjusted, correction, n, n_resamples, n_resamples_used, seed``.
+        coefficient, test, resampling, alternative, corr_a, corr_b, diff`` (corr_a - corr_b,
+        both on the rows where A, B and the human are all present), ``ci_low, ci_high`` (the
+        bootstrap interval of diff; bootstrap test only, else NaN), ``p_value`` (with the
+        resampling floor, module docstring), ``p_raw`` (without), ``p_adjusted, correction,
+        n`` (pairs / inputs / systems used), ``n_rows`` (rows with A, B and the human present),
+        ``n_resamples, n_resamples_used, seed, note`` (why a pair is not tested, which rows it
+        used when some were left out, a caveat of the test; NaN otherwise, an empty cell in a CSV).
     """
     check_frame(frame)
     metric_names = names(metrics, "metric columns")
@@ -117,7 +133,12 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     if test == "bootstrap" and alternative != "two-sided":
         raise InputError("the bootstrap test is two-sided; use test='permutation' or "
                          "'williams' for a one-sided alternative")
+    if bootstrap_p not in P_METHODS:
+        raise InputError(f"unknown bootstrap p-value {bootstrap_p!r}; choose one of "
+                         f"{', '.join(P_METHODS)}")
     humans, levels = names(human, "human columns"), names(level, "levels")
+    check_columns(frame, metric_names, "metric")
+    check_columns(frame, humans, "human")
     pairs = [(a, b) for i, a in enumerate(metric_names) for b in metric_names[i + 1:]]
     jobs = [(h, lv, a, b) for h in humans for lv in levels for a, b in pairs]
     masks = None
@@ -126,33 +147,81 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
 
         lay = _layout(frame, doc_col, system_col, need_systems=True)
         masks = permutation_masks(lay.n_sys, lay.n_docs, resample, n_resamples, seed)
+    present = {c: ~np.isnan(frame_column(frame, c)) for c in [*metric_names, *humans]}
     rows = []
     for h, lv, a, b in progress_bar(jobs, len(jobs), progress, "compare_measures"):
-        common = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col)
-        if test == "permutation":
+        common_rows = present[a] & present[b] & present[h]
+        n_rows = int(common_rows.sum())
+        kw = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col)
+        if n_rows < 2:
+            r = _untested(test, resample, alternative, n_resamples, seed)
+        elif test == "permutation":
             r = permutation_test(frame, a, b, h, resample=resample, masks=masks,
-                                 alternative=alternative, early_stop=early_stop, **common)
-            r["seed"] = None if isinstance(seed, np.random.Generator) else int(seed)
+                                 alternative=alternative, early_stop=early_stop, **kw)
+            r.update(seed=None if isinstance(seed, np.random.Generator) else int(seed),
+                     p_raw=r["p_value"], p_value=r["p_floor"])
         elif test == "bootstrap":
             r = paired_test(frame, a, b, h, n_boot=n_resamples, seed=seed, resample=resample,
-                            **common)
+                            p_method=bootstrap_p, **kw)
             r.update(n_resamples=r["n_boot"], n_resamples_used=r["n_boot_used"],
-                     alternative="two-sided")
+                     alternative="two-sided", p_value=r["p_floor"])
         else:
-            r = williams_test(frame, a, b, h, alternative=alternative, **common)
-            r["seed"] = None
+            r = williams_test(frame, a, b, h, alternative=alternative, **kw)
+            r.update(seed=None, p_raw=r["p_value"])
+        note = _note(frame, a, b, h, lv, test, r, n_rows, doc_col, system_col)
+        if note.startswith("not tested"):
+            r.update(p_value=math.nan, p_raw=math.nan)
         rows.append({"measure_a": a, "measure_b": b, "human": h, "level": lv,
                      "coefficient": method, "test": test, "resampling": r["resampling"],
                      "alternative": r["alternative"], "corr_a": r["corr_a"],
-                     "corr_b": r["corr_b"], "diff": r["diff"], "p_value": r["p_value"],
-                     "correction": correction, "n": r["n"], "n_resamples": r["n_resamples"],
-                     "n_resamples_used": r["n_resamples_used"], "seed": r["seed"]})
+                     "corr_b": r["corr_b"], "diff": r["diff"],
+                     "ci_low": r.get("ci_low", math.nan), "ci_high": r.get("ci_high", math.nan),
+                     "p_value": r["p_value"], "p_raw": r["p_raw"], "correction": correction,
+                     "n": r["n"], "n_rows": n_rows, "n_resamples": r["n_resamples"],
+                     "n_resamples_used": r["n_resamples_used"], "seed": r["seed"], "note": note or math.nan})
     out = pd.DataFrame(rows)
     out["p_adjusted"] = np.nan
     for _, idx in out.groupby(["human", "level"], sort=False).groups.items():
         out.loc[idx, "p_adjusted"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(),
                                                     correction)
     return out[COMPARE_COLUMNS]
+
+
+def _untested(test: str, resample: str, alternative: str, n_resamples: int, seed) -> dict:
+    """The result of a pair with fewer than 2 rows to test on."""
+    return {"resampling": None if test == "williams" else resample, "alternative": alternative,
+            "corr_a": math.nan, "corr_b": math.nan, "diff": math.nan, "p_value": math.nan,
+            "p_raw": math.nan, "n": 0, "n_resamples": 0 if test == "williams" else n_resamples,
+            "n_resamples_used": 0,
+            "seed": None if test == "williams" or isinstance(seed, np.random.Generator) else int(seed)}
+
+
+def _note(frame: pd.DataFrame, a: str, b: str, h: str, level: str, test: str, r: dict,
+          n_rows: int, doc_col: str, system_col: str) -> str:
+    """Why a pair is not tested (starts with ``not tested``), which rows it used, or a caveat."""
+    from sumeval.stats.undefined import undefined_reason
+
+    if n_rows < 2:
+        return (f"not tested: only {n_rows} row(s) have {a!r}, {b!r} and {h!r} all present; "
+                "a test needs at least 2")
+    total = len(frame)
+    rows_note = (f"{n_rows} of {total} rows used (those with {a!r}, {b!r} and {h!r} all present: "
+                 "corr_a and corr_b are on these rows)" if n_rows < total else "")
+    undefined = [m for m, c in ((a, r["corr_a"]), (b, r["corr_b"])) if not math.isfinite(c)]
+    if undefined:
+        common = frame[[doc_col, system_col, a, b, h]].copy()
+        keep = common[[a, b, h]].notna().all(axis=1)
+        common.loc[~keep, [a, b, h]] = np.nan
+        why = "; ".join(f"{m!r}: " + (undefined_reason(common, m, h, level, doc_col=doc_col,
+                                                        system_col=system_col) or "NaN")
+                        for m in undefined)
+        return f"not tested: the correlation with {h!r} is undefined on the rows used ({why})"
+    notes = [rows_note] if rows_note else []
+    if test == "williams" and canonical_level(level) == "input":
+        notes.append(f"Williams' test at the input level: one test on the mean per-input "
+                     f"correlations with n = {r['n']} (systems on one input), not the number of "
+                     "inputs: weak here; prefer a permutation or bootstrap test")
+    return "; ".join(notes)
 
 
 def _better(rows: pd.DataFrame, column: str, alpha: float) -> dict[tuple[str, str], bool]:
@@ -172,19 +241,26 @@ def _better(rows: pd.DataFrame, column: str, alpha: float) -> dict[tuple[str, st
 
 
 def significance_clusters(comparisons: pd.DataFrame, *, alpha: float = 0.05,
-                          adjusted: bool = True) -> pd.DataFrame:
+                          adjusted: bool = True, values: pd.DataFrame | None = None) -> pd.DataFrame:
     """Rank measures by correlation and group them into significance clusters.
 
     Args:
         comparisons: a frame of :func:`compare_measures` (every pair of the measures tested).
         alpha: significance level.
         adjusted: use ``p_adjusted`` (default) or the raw ``p_value``.
+        values: the correlations to rank by, a frame with ``measure, human, level,
+            coefficient, value`` (e.g. :func:`~sumeval.stats.correlate`'s, renamed): every
+            measure in it is ranked by its value there, so the ranking shows the same numbers
+            as the correlations (the comparisons' ``corr_a`` / ``corr_b`` are on the rows each
+            pair shares, and can differ). None: the values of the comparisons (the first pair
+            that names a measure).
 
     Returns:
         One row per (human, level, coefficient, measure): ``human, level, coefficient,
         measure, value`` (its correlation), ``rank`` (1 = highest value; ties keep the order of
         first appearance), ``cluster`` (1 = the best measure and those not significantly worse
-        than a measure above them in the cluster, as in the module docstring).
+        than a measure above them in the cluster, as in the module docstring). A measure whose
+        value is NaN comes last with ``rank`` and ``cluster`` missing (pandas ``Int64``).
     """
     check_frame(comparisons)
     check_alpha(alpha)
@@ -194,21 +270,38 @@ def significance_clusters(comparisons: pd.DataFrame, *, alpha: float = 0.05,
     if missing:
         raise InputError(f"comparisons lacks {sorted(missing)}; pass the frame that "
                          f"stats.compare_measures returns")
+    keys = ["human", "level", "coefficient"]
+    if values is not None:
+        check_frame(values)
+        lacking = {"measure", "value", *keys} - set(values.columns)
+        if lacking:
+            raise InputError(f"values lacks {sorted(lacking)}; pass a frame of correlations with "
+                             "measure, human, level, coefficient, value")
     column = "p_adjusted" if adjusted else "p_value"
+    groups = values.groupby(keys, sort=False) if values is not None else \
+        comparisons.groupby(keys, sort=False)
+    by_key = {k: g for k, g in comparisons.groupby(keys, sort=False)}
     out = []
-    for (h, lv, coef), rows in comparisons.groupby(["human", "level", "coefficient"],
-                                                   sort=False):
-        values: dict[str, float] = {}
-        for r in rows.itertuples():
-            values.setdefault(r.measure_a, r.corr_a)
-            values.setdefault(r.measure_b, r.corr_b)
-        order = sorted(values, key=lambda k: -np.nan_to_num(values[k], nan=-np.inf))
+    for (h, lv, coef), group in groups:
+        rows = by_key.get((h, lv, coef), comparisons.iloc[:0])
+        scores: dict[str, float] = {}
+        if values is not None:
+            scores = dict(zip(group["measure"], group["value"].astype(float)))
+        else:
+            for r in rows.itertuples():
+                scores.setdefault(r.measure_a, r.corr_a)
+                scores.setdefault(r.measure_b, r.corr_b)
+        ranked = [m for m in scores if np.isfinite(scores[m])]
+        order = sorted(ranked, key=lambda k: -scores[k])
         better = _better(rows, column, alpha)
         cluster, start = 1, 0
         for i, m in enumerate(order):
             if any(better.get((order[j], m), False) for j in range(start, i)):
                 cluster, start = cluster + 1, i
             out.append({"human": h, "level": lv, "coefficient": coef, "measure": m,
-                        "value": values[m], "rank": i + 1, "cluster": cluster})
-    return pd.DataFrame(out, columns=["human", "level", "coefficient", "measure", "value",
-                                      "rank", "cluster"])
+                        "value": scores[m], "rank": i + 1, "cluster": cluster})
+        out += [{"human": h, "level": lv, "coefficient": coef, "measure": m, "value": scores[m],
+                 "rank": pd.NA, "cluster": pd.NA} for m in scores if m not in set(ranked)]
+    frame = pd.DataFrame(out, columns=["human", "level", "coefficient", "measure", "value",
+                                       "rank", "cluster"])
+    return frame.astype({"rank": "Int64", "cluster": "Int64", "value": float})

@@ -13,6 +13,12 @@ and acc23 = (concordant pairs + pairs tied in both) / all pairs, where concordan
 neither and ordered alike. With epsilon = 0 it is Kocmi et al.'s pairwise accuracy. **Tie
 calibration** picks the epsilon maximising acc23 among 0 and the observed |Delta metric| (the
 smallest such epsilon when several tie), as mt-metrics-eval's ``KendallWithTiesOpt``.
+The epsilon is tuned on the data it is then evaluated on, so the calibrated acc23 is optimistic
+(an upper bound of what a threshold fixed in advance would give), as in Deutsch et al. 2023.
+
+Differences between two systems' means within floating error of 0 (at most 1e-12 times the
+largest |mean|) count as exactly 0, for the human and the metric: such means are equal as
+numbers (a tie), and a calibrated epsilon is then 0 rather than 1.1e-16.
 """
 from __future__ import annotations
 
@@ -43,8 +49,20 @@ def _pair_stats(human: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, ...]
     if h.size < 2:
         raise InputError(f"pairwise accuracy needs at least 2 systems, got {h.size}")
     i, j = np.triu_indices(h.size, 1)
-    dh, dm = h[i] - h[j], m[i] - m[j]
+    dh, dm = _snap(h[i] - h[j], h), _snap(m[i] - m[j], m)
     return np.abs(dm), (np.sign(dh) == np.sign(dm)) & (dh != 0), dh == 0
+
+
+#: differences at most this times the largest |value| are rounding, and count as 0
+ZERO_RTOL = 1e-12
+
+
+def _snap(diff: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``diff`` with the differences within floating error of 0 (``ZERO_RTOL`` times the largest
+    |value|) set to exactly 0: two means equal as numbers but one ulp apart are a tie, and a
+    calibrated threshold is reported as 0, not 1.1e-16."""
+    scale = float(np.max(np.abs(values))) if values.size else 0.0
+    return np.where(np.abs(diff) <= ZERO_RTOL * scale, 0.0, diff)
 
 
 def acc23(human: Sequence[float] | np.ndarray, metric: Sequence[float] | np.ndarray,

@@ -13,11 +13,17 @@ share of permutations at least as extreme as d:
   ``"less"``: d* <= d;
 
 ``p = count / n_used``, without the +1 of Phipson & Smyth (2010), as nlpstats and mt-metrics-eval
-compute it (so p = 0 reads "p < 1 / n_used"). When an observed correlation is undefined (a
-constant measure or human score on the rows used), there is nothing to test: p is NaN and no
-permutation is run. Statistics within 1e-12 of d count as equal to it,
-so that two permutations giving the same value in exact arithmetic are counted alike whatever
-their rounding. A permutation whose statistic is undefined (NaN) counts as not extreme.
+compute it (so p = 0 reads "p < 1 / n_used"); ``p_floor = (count + 1) / (n_used + 1)`` is the
+same count with the +1 (Phipson & Smyth 2010, "Permutation p-values should never be zero", Stat.
+Appl. Genet. Mol. Biol. 9: the observed arrangement counts as one of the permutations), which
+is what :func:`~sumeval.stats.compare_measures` and ``sumeval meta-eval`` report.
+When an observed correlation is undefined (a constant measure or human score on the rows used,
+or fewer than 3 systems at the system level), there is nothing to test: p is NaN and no
+permutation is run. Statistics within 1e-12 of d count as equal to it (nlpstats compares
+exactly, ``>=``), so that two permutations giving the same value in exact arithmetic are counted
+alike whatever their rounding; p equals nlpstats' except where a statistic lies within 1e-12 of
+d without being equal to it. A permutation whose statistic is undefined (NaN) counts as not
+extreme.
 
 Early stopping (optional) follows mt-metrics-eval's ``PermutationSigDiff``: after every block of
 ``early_stop`` permutations, stop when the running p is below 0.02 or above 0.5 (the decision at
@@ -39,6 +45,7 @@ from sumeval.stats.layout import _layout, check_system_count
 from sumeval.stats.levels import _estimate
 from sumeval.stats.resampling import small_blas
 from sumeval.stats.grouped import GroupSwaps, system_swaps
+from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["permutation_masks", "permutation_test"]
 
@@ -164,7 +171,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
         corr_b, on the unstandardised scores, as :func:`~sumeval.stats.correlate` gives them),
-        ``p_value, alternative, test`` (``"permutation"``), ``resampling``, ``n`` (as
+        ``p_value`` (count / n_resamples_used, as nlpstats), ``p_floor`` ((count + 1) /
+        (n_resamples_used + 1)), ``count`` (permutations at least as extreme), ``alternative, test`` (``"permutation"``), ``resampling``, ``n`` (as
         correlate's ``n`` for A on the common rows), ``n_resamples`` (asked),
         ``n_resamples_used``, ``seed`` (the int, else None) and ``early_stop``.
     """
@@ -195,11 +203,13 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     eb = _estimate(lay, np.where(common, xb, np.nan), y, canon, [method], None)[method]
     grids = [_standardise(lay.grid(np.where(common, v, np.nan))) for v in (xa, xb, y)]
 
-    with small_blas():
+    # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
+    with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
         kernel = _kernel(canon, *grids, method)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
-        if not all(map(math.isfinite, (d0, ea.value, eb.value))):
+        few = canon == "system" and ea.n < MIN_SYSTEMS  # 2 systems always correlate +-1
+        if few or not all(map(math.isfinite, (d0, ea.value, eb.value))):
             B = 0  # a correlation is undefined (e.g. a constant measure): nothing to test
         block = early_stop or max(B, 1)
         step = max(1, checks.BLOCK_ELEMENTS // max(lay.n_docs * lay.n_sys, 1))
@@ -215,9 +225,11 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
             if early_stop is not None and not (
                     EARLY_STOP_BOUNDS[0] <= count / used <= EARLY_STOP_BOUNDS[1]):
                 break
+    corr_a, corr_b = (math.nan, math.nan) if few else (ea.value, eb.value)
     out = {"metric_a": metric_a, "metric_b": metric_b, "human": human, "level": level,
-           "method": method, "corr_a": ea.value, "corr_b": eb.value,
-           "diff": ea.value - eb.value, "p_value": count / used if used else math.nan,
+           "method": method, "corr_a": corr_a, "corr_b": corr_b,
+           "diff": corr_a - corr_b, "p_value": count / used if used else math.nan,
+           "p_floor": (count + 1) / (used + 1) if used else math.nan, "count": count,
            "alternative": alternative, "test": "permutation", "resampling": resample,
            "n": ea.n, "n_resamples": masks.shape[0], "n_resamples_used": used,
            "seed": None if given else seed_record(seed),

@@ -11,6 +11,13 @@ with n - 3 degrees of freedom. ``n`` is, as nlpstats defines it per level: the n
 (system level), the largest number of systems scored on one input (input level), the number of
 (input, system) pairs (global level). The test assumes Pearson-like sampling behaviour; for the
 other coefficients it is an approximation, as in nlpstats.
+
+At the **input level** the test is weak: it is one Williams test on the three input-level
+correlations (each the mean over inputs of the per-input correlations across systems), with n
+the largest number of systems on one input (e.g. 16 on SummEval), not the number of inputs; it
+has n - 3 degrees of freedom however many inputs there are, so after a correction for many pairs
+adjusted p-values of 1.0 are common. The permutation and bootstrap tests, which resample the
+inputs, are the ones to use there.
 """
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ from sumeval.stats.checks import (canonical_level, check_alternative, check_colu
                                   check_method, frame_column)
 from sumeval.stats.layout import _layout, check_system_count
 from sumeval.stats.levels import _estimate
+from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["williams_test"]
 
@@ -84,6 +92,8 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
     corr_ab = _estimate(lay, xa, xb, canon, [method], None)[method].value
     if canon == "system":
         n = int((np.bincount(lay.sys[common], minlength=lay.n_sys) > 0).sum())
+        if n < MIN_SYSTEMS:  # 2 systems always correlate +-1: undefined
+            corr_a = corr_b = corr_ab = math.nan
     elif canon == "input":
         n = int(np.bincount(lay.doc[common], minlength=lay.n_docs).max())
     else:
