@@ -71,7 +71,9 @@ def test_a_measure_with_no_number_on_any_row_m12(tmp_path, capsys):
     assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--measure-class",
                       "mine:AllNaN", "--module-path", str(mods)) == 2
     err = capsys.readouterr().err
-    assert "measure 'all-nan' gave no number on any of the 40 rows" in err and "permutation_test" not in err
+    # the scoring step says it first (sumeval.metrics.judgment_scores), naming the class and the reason
+    assert "measure 'mine:AllNaN' (mine.AllNaN) gave no number on any of the 40 rows" in err
+    assert "returned NaN or None" in err and "permutation_test" not in err
     assert "Traceback" not in err and not (tmp_path / "out").exists()
 
 
