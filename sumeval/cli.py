@@ -25,6 +25,16 @@ def _err(msg: str) -> None:
     print(f"sumeval: error: {msg}", file=sys.stderr)
 
 
+def format_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning as the command shows it: one line ``warning: <message>``, without Python's
+    source line; a warning from outside sumeval (a library, a user's measure class) also names
+    its category and where it was raised."""
+    text = " ".join(str(message).split())
+    if getattr(category, "__module__", "").split(".")[0] == "sumeval":
+        return f"warning: {text}\n"
+    return f"warning: {text} ({category.__name__} at {filename}:{lineno})\n"
+
+
 # ------------------------------------------------------------------------------------------
 # list / run
 # ------------------------------------------------------------------------------------------
@@ -127,8 +137,11 @@ def cmd_data(args: argparse.Namespace) -> int:
     if args.action == "show":
         print(j.describe())
         return 0
-    out = jd.export_judgments(j, args.output)
-    print(f"wrote {len(j)} rows of {j.name} to {out}", file=sys.stderr)
+    from sumeval.score_command import _write_output
+
+    # a full disk, an immutable file, a read-only folder: named with the path given and what to do
+    _write_output(args.output, lambda: jd.export_judgments(j, args.output), what="-o")
+    print(f"wrote {len(j)} rows of {j.name} to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -284,7 +297,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
     args = build_parser().parse_args(argv)
+    shown, warnings.formatwarning = warnings.formatwarning, format_warning  # one line, no source line
+    try:
+        return _main(args)
+    finally:
+        warnings.formatwarning = shown
+
+
+def _main(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except SumevalError as exc:

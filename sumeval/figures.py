@@ -9,9 +9,11 @@ Where a run's outputs go
 A study run writes its figures and tables into its own run folder only
 (``runs/<study>/<run-id>/figures/`` and ``tables/``). When the run succeeds, the runner
 *publishes* them (:func:`publish`): each file is copied atomically into the study's folder under
-``figures/``, then the files of that folder the run did not write are removed
-(:func:`prune_stale`), so the folder shows the latest successful run's output. A failing run
-publishes nothing, so ``figures/<study>/`` keeps the last successful run's files byte for byte.
+``figures/``, then the files of that folder that an earlier publication wrote and this run did not
+are removed (:func:`prune_stale`), so the folder shows the latest successful run's output. The
+record ``figures/.published/<study>[/<label>].json`` lists what was published there (outside the
+folder itself); a file a user put there (notes, an edited figure) is never removed. A failing run publishes nothing, so ``figures/<study>/`` keeps the
+last successful run's files byte for byte.
 
 The folder is named by data set (:func:`output_label`): a run on the notebook's own data sets (its
 defaults, SummEval for most studies) publishes to ``figures/<study>/``; a run with another
@@ -30,6 +32,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from sumeval.cache import atomic_path
 from sumeval.paths import figures_dir
+
+#: The folder under ``figures/`` of the records of what each publication wrote (:func:`published_record`).
+PUBLISHED_RECORDS = ".published"
 
 PAPER_STYLE = {
     "figure.dpi": 100,
@@ -136,6 +141,8 @@ def publish(study: str, files: Sequence[str | Path], label: str | None = None) -
     Only the folder's own files are touched: the data-set subfolders of ``figures/<study>/`` are
     left alone when the study's own folder is published, and the other way round.
     """
+    from sumeval.cache import atomic_write_json
+
     folder = published_folder(study, label)
     out = []
     for src in dict.fromkeys(Path(f) for f in files):
@@ -146,6 +153,10 @@ def publish(study: str, files: Sequence[str | Path], label: str | None = None) -
             shutil.copyfile(src, tmp)
         out.append(target)
     prune_stale(folder, [p.name for p in out])
+    record = published_record(folder)
+    if folder.is_dir() and record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(record, {"folder": str(folder), "files": sorted(p.name for p in out)})
     return out
 
 
@@ -173,16 +184,49 @@ def publish_run(study, params: Mapping[str, Any], results: Mapping[str, Any]) ->
     return {"folder": str(folder), "files": [str(p) for p in written]}, None
 
 
+def published_record(folder: Path) -> Path | None:
+    """Where the files published to ``folder`` (``figures/<study>[/<label>]``) are recorded:
+    ``figures/.published/<study>.json`` or ``figures/.published/<study>/<label>.json``; None for a
+    folder outside ``figures/``."""
+    try:
+        parts = Path(folder).resolve().relative_to(figures_dir().resolve()).parts
+    except ValueError:
+        return None
+    if not 1 <= len(parts) <= 2 or parts[0] == PUBLISHED_RECORDS:
+        return None
+    return figures_dir().joinpath(PUBLISHED_RECORDS, *parts[:-1], f"{parts[-1]}.json")
+
+
+def _published_before(folder: Path) -> set[str] | None:
+    """The names the record of ``folder`` says an earlier publication wrote; None without a record
+    (a folder published before records were kept); an unreadable record names nothing."""
+    import json
+
+    record = published_record(folder)
+    if record is None or not record.exists():
+        return None
+    try:
+        files = json.loads(record.read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {str(f) for f in files} if isinstance(files, list) else set()
+
+
 def prune_stale(folder: Path, keep: Iterable[str]) -> list[Path]:
     """Remove the figure (PDF / PNG) and table (CSV / TeX / Markdown / HTML) files directly in
-    ``folder`` whose names are not in ``keep``; other files and subfolders stay. Returns them."""
+    ``folder`` whose names are not in ``keep`` and that an earlier publication wrote (the names in
+    its record, :func:`published_record`; every such file of a folder without a record, as before
+    records were kept); other files - a user's notes or figures - and subfolders stay. Returns them."""
     from sumeval.tables import FORMATS
 
     keep = set(keep)
+    ours = _published_before(folder)
     suffixes = {*FIGURE_SUFFIXES, *(f".{s}" for s in FORMATS)}
     removed = []
     if folder.is_dir():
         for f in sorted(folder.iterdir()):
+            if ours is not None and f.name not in ours:
+                continue
             if f.is_file() and not f.is_symlink() and f.suffix in suffixes and f.name not in keep:
                 f.unlink()
                 removed.append(f)

@@ -82,6 +82,12 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
             if os.path.exists(inp) and os.path.samefile(target, inp):
                 raise InputError(f"{what} {given!r} is the input file {str(inp)!r}; write to another file "
                                  "(the input is never overwritten)")
+        from sumeval.datasets.user_datasets import data_set_file_owner
+
+        owner = data_set_file_owner(target)
+        if owner:  # a judgments file a data set is read from: never replaced by scores
+            raise InputError(f"{what} {given!r} is {owner}; writing there would replace that file and break "
+                             f"the data set. Write to another file, e.g. {path.with_name(path.stem + '-scored.jsonl')}")
         if not st.st_mode & 0o222:
             raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
                              "choose another file")

@@ -162,7 +162,9 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
              label: str | None = None, index: bool = True) -> str:
     """The table as LaTeX with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
-    Needs ``\\usepackage{booktabs}`` in the document. Text is LaTeX-escaped.
+    Needs ``\\usepackage{booktabs}`` in the document, and ``\\usepackage{multirow}`` when the
+    index has several levels (pandas writes ``\\multirow`` for a repeated outer label, e.g.
+    metric_correlations' ``table2_realsumm.tex``). Text is LaTeX-escaped.
     """
     styler = _styler(frame, "latex", precision=precision, bold=bold, marks=marks, index=index)
     n_index = frame.index.nlevels if index else 0

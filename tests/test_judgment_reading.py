@@ -218,3 +218,27 @@ def test_a_column_with_hash_in_its_name_is_named_with_column_prefix(tmp_path):
     assert spec.column == "a#b"
     with pytest.raises(InputError, match=r"'column:#nope': special has no numeric column '#nope'"):
         resolve_measures(["column:#nope"], j)
+
+
+# --------------------------------------------------------------------------------------------
+# The catalogue re-run (issue 21, Done-when): an infinite human value (M3b), when the file is read
+# --------------------------------------------------------------------------------------------
+def test_an_infinite_human_value_is_refused_with_file_and_line(tmp_path, monkeypatch, capsys):
+    from sumeval.cli import main
+
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+    f = _base().astype({"overall": object})
+    f.loc[4, "overall"] = "-Infinity"  # row 4: line 6 of the file (header on line 1)
+    path = tmp_path / "human_inf.csv"
+    f.to_csv(path, index=False)
+    with pytest.raises(InputError) as ei:
+        jd.load_judgments(path, human=["overall"])
+    assert str(ei.value) == (f"{path}:6: human column 'overall' = '-Infinity' is infinite; write a finite number, "
+                             "or leave the cell empty (NaN) where not judged")
+    # before: `data add` accepted it, and meta-eval said "column 'overall' has 1 infinite value(s) (first
+    # at flat position 4)" without file or line
+    assert main(["data", "add", "hinf", str(path), "--human", "overall"]) == 2
+    assert f"{path}:6: human column 'overall' = '-Infinity' is infinite" in capsys.readouterr().err
+    assert not (tmp_path / "registry.json").exists()
+    # not a human column: read as a number (refused only if it is used as a measure, naming the measure)
+    assert jd.load_judgments(path, human=["my_metric"]).frame["overall"].iloc[4] == -np.inf

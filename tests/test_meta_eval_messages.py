@@ -181,3 +181,56 @@ def test_the_study_parameter_sets_pass_the_name_check():
     specs = resolve_measures(list(me.split(old)), j, options=me.scorer_options(precision="bf16"))
     with pytest.raises(InputError, match=r"measure 'coherence' is the human column 'coherence'.*similarity-order"):
         meta_eval.check_measure_names(j, specs, tuple(j.humans))
+
+
+# --------------------------------------------------------------------------------------------
+# The catalogue re-run (issue 21, Done-when): wording and warnings as the user sees them
+# --------------------------------------------------------------------------------------------
+def test_a_bad_choice_reads_choose_one_of(tmp_path, capsys):
+    assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--coefficient", "foo") == 2
+    assert ("--coefficient 'foo' is not a coefficient; choose one of pearson, spearman, kendall_b, kendall_c"
+            in capsys.readouterr().err)  # was "choose of"
+    with pytest.raises(InputError, match=r"--ci-resampling 'rows': choose one of inputs, systems, both"):
+        meta_eval.Settings(humans=("overall",), ci_resampling="rows").check()
+
+
+def test_a_warning_is_one_line_without_pythons_source_line():
+    from sumeval.cli import format_warning
+    from sumeval.metrics import NotScoredWarning
+
+    text = format_warning(NotScoredWarning("measure 'x' gave no number\n  on 2 rows"), NotScoredWarning,
+                          "/x/sumeval/metrics/judgment_scores.py", 138, "scores, rep = ...")
+    assert text == "warning: measure 'x' gave no number on 2 rows\n"
+    other = format_warning(UserWarning("Tight layout not applied."), UserWarning, "/x/plots.py", 76)
+    assert other == "warning: Tight layout not applied. (UserWarning at /x/plots.py:76)\n"
+
+
+def test_meta_eval_shows_the_scorings_warning_as_one_line(tmp_path):
+    """M12b: the warning of a measure that gave NaN on some rows, through the command itself (a
+    subprocess: pytest records warnings instead of printing them)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "halfnan.py").write_text(
+        "import numpy as np\nfrom sumeval.metrics import Scorer\n"
+        "class HalfNaN(Scorer):\n    name = 'half-nan'\n    needs = ()\n    higher_is_better = True\n"
+        "    version = '1'\n    def options(self):\n        return {}\n    def columns(self):\n"
+        "        return ['half-nan']\n    def score_batch(self, batch):\n"
+        "        v = np.array([len(s) for s in batch.summaries], dtype=float)\n        v[::2] = np.nan\n"
+        "        return {'half-nan': v}\n")
+    data = _file(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SUMEVAL_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-m", "sumeval.cli", "meta-eval", str(data), "--human", "overall",
+                           "--measures", "my_metric", "--measure-class", "halfnan:HalfNaN", "--module-path",
+                           str(tmp_path), "--n-resamples", "20", "-q", "--no-figures", "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    # rows 0, 2, 4, ... of 40: base.csv lines 2, 4, 6, ...
+    [warned] = [ln for ln in lines if "gave no number (NaN or None)" in ln]
+    assert warned.startswith("warning: measure 'half-nan' (halfnan.HalfNaN) gave no number (NaN or None) for "
+                             f"20 of the 40 rows it was asked to score, without a reason in last_undefined: "
+                             f"{data}:2, {data}:4, {data}:6, {data}:8, {data}:10 and 15 more.")
+    assert "NotScoredWarning" not in proc.stderr and "judgment_scores.py" not in proc.stderr
+    assert not any(ln.startswith("  ") for ln in lines)  # no source line under a warning

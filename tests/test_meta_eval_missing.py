@@ -259,3 +259,23 @@ def test_the_python_api_carries_the_rule_and_the_counts(tmp_path):
     wide = res.correlations.pivot_table(index="measure", columns=["human", "level"], values="value",
                                         sort=False).reindex(index=values.index, columns=values.columns)
     np.testing.assert_array_equal(values.to_numpy(), wide.to_numpy())
+
+
+# --------------------------------------------------------------------------------------------
+# The catalogue re-run (issue 21, Done-when): an infinite value is not a missing one
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cell", ["inf", "-Infinity"])
+def test_an_infinite_measure_value_names_the_measure_and_the_line(tmp_path, capsys, cell):
+    f = _frame().astype({"fair": object})
+    f.loc[[5, 9], "fair"] = cell  # rows 5 and 9: lines 7 and 11 of j.csv (the header is line 1)
+    out = _run(tmp_path, f, ["h"], ["good", "fair"], rc=2)
+    err = capsys.readouterr().err
+    # before: "column 'fair' has 2 infinite value(s) (first at flat position 5)", neither file nor line
+    value = "inf" if cell == "inf" else "-inf"
+    assert (f"sumeval: error: measure 'fair' gave an infinite value on 2 of the 24 rows, the first ({value}) for "
+            f"{tmp_path / 'j.csv'}:7; a measure must give finite numbers (NaN where it cannot score a row)") in err
+    assert "flat position" not in err and not out.exists()
+    # the same column without its infinite cells: accepted, those rows not scored (pairwise-complete)
+    f.loc[[5, 9], "fair"] = ""
+    out = _run(tmp_path / "ok", f, ["h"], ["good", "fair"])
+    assert sorted(pd.read_csv(out / "not_scored.csv")["row"]) == [5, 9]

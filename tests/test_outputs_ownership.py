@@ -110,6 +110,27 @@ def test_export_refuses_another_data_sets_file_the_registry_and_builtin_files(uj
         ud.check_export_target(tmp_path / "rs.jsonl")
 
 
+@pytest.mark.parametrize("how", ["same path", "symlink", "registry"])
+def test_score_output_never_replaces_a_data_sets_file(uj, tmp_path, how, capsys):
+    """NEW of the catalogue re-run: `sumeval score -o` onto the file a data set was added from
+    replaced the user's judgments with scores (exit 0), as A15d did for `data export`."""
+    inp = tmp_path / "pairs.jsonl"
+    inp.write_text(json.dumps({"summary": "the cat sat", "references": ["the cat sat on the mat"]}) + "\n")
+    if how == "symlink":
+        (tmp_path / "link.csv").symlink_to(uj)
+    target = {"same path": uj, "symlink": tmp_path / "link.csv", "registry": ud.registry_file()}[how]
+    before = {p: p.read_bytes() for p in (uj, ud.registry_file())}
+    assert cli.main(["score", "rouge-1", "-i", str(inp), "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    what = "the user data set registry" if how == "registry" else "the file of user data set 'uj'"
+    assert f"sumeval: error: --output '{target}' is {what} (" in err
+    assert "writing there would replace that file and break the data set. Write to another file, e.g. " in err
+    assert {p: p.read_bytes() for p in before} == before and not list(tmp_path.rglob("*.meta.json"))
+    assert cli.main(["score", "rouge-1", "-i", str(inp), "-o", str(tmp_path / "scored.jsonl")]) == 0
+    # "the cat sat" vs "the cat sat on the mat": P = 3/3, R = 3/6, F = 2PR / (P + R) = 2/3
+    assert json.loads((tmp_path / "scored.jsonl").read_text())["rouge-1-f"] == pytest.approx(2 / 3)
+
+
 def test_export_of_a_file_path_onto_itself_is_refused(tmp_path, capsys):
     mine = tmp_path / "loose.csv"
     mine.write_bytes(USER_CSV.read_bytes())

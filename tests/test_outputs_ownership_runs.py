@@ -249,3 +249,29 @@ def test_a_non_string_from_elsewhere_says_it_was_read_as_yaml(fixture_studies):
 def test_a_params_file_value_read_as_yaml_is_explained(studies):
     with pytest.raises(InputError, match=r"'dataset'.*must be str.*got False; the value was read as YAML"):
         runner.resolve_parameters(runner.get_study("pub"), "yamlbool")
+
+
+def test_publishing_removes_only_what_an_earlier_publication_wrote(tmp_path, monkeypatch):
+    """NEW-01 of the catalogue re-run: a successful run removed every PNG / PDF / table file of
+    figures/<study>/ it did not write, a user's notes and edited figures too."""
+    monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in ("a.png", "b.png", "t.md"):
+        (run / name).write_bytes(name.encode())
+    root = figures.published_folder("s")
+    record = tmp_path / "figures" / ".published" / "s.json"
+    assert figures.published_record(root) == record
+    assert figures.published_record(root / "mine") == tmp_path / "figures" / ".published" / "s" / "mine.json"
+    assert figures.publish("s", [run / "a.png", run / "b.png", run / "t.md"]) == [root / n for n in ("a.png", "b.png",
+                                                                                                    "t.md")]
+    assert json.loads(record.read_text())["files"] == ["a.png", "b.png", "t.md"]
+    (root / "my_notes.md").write_text("what I saw")  # the user's, after that run
+    (root / "my_edit.png").write_bytes(b"mine")
+    assert figures.publish("s", [run / "a.png"]) == [root / "a.png"]  # a run that writes a.png only
+    assert sorted(p.name for p in root.iterdir()) == ["a.png", "my_edit.png", "my_notes.md"]  # b.png, t.md: stale
+    assert json.loads(record.read_text())["files"] == ["a.png"]
+    record.write_text("{not json")  # a damaged record names nothing: nothing is removed
+    (root / "b.png").write_bytes(b"b")
+    assert figures.publish("s", [run / "t.md"]) == [root / "t.md"]
+    assert (root / "a.png").exists() and (root / "b.png").exists() and (root / "my_notes.md").exists()

@@ -190,16 +190,19 @@ def test_stale_tables_are_pruned_with_stale_figures(fixture_studies):
     assert tmp.exists() and (folder / "keep.tex").exists()
 
 
-def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies):
+def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies, tmp_path):
+    from sumeval import figures
     from sumeval.paths import figures_dir
 
+    (tmp_path / "from_another_set.png").write_bytes(b"old")
+    figures.publish("tiny", [tmp_path / "from_another_set.png"])  # an earlier run's figure (recorded)
     stale = figures_dir() / "tiny" / "from_another_set.png"
-    stale.parent.mkdir(parents=True, exist_ok=True)
-    stale.write_bytes(b"old")
     other = figures_dir() / "tiny" / "notes.txt"   # not a figure: left alone
     other.write_text("mine")
+    mine = figures_dir() / "tiny" / "my_edit.png"  # a figure no run published (the user's): left alone
+    mine.write_bytes(b"mine")
     res = runner.run_study("tiny", "smoke", run_id="t-prune")
-    assert not stale.exists() and other.exists()
+    assert not stale.exists() and other.exists() and mine.read_bytes() == b"mine"
     assert (figures_dir() / "tiny" / "line.png").is_file()
     assert sorted(p.name for p in (res.run_dir / "figures").iterdir()) == ["line.pdf", "line.png"]
     assert (res.run_dir / "figures" / "line.png").read_bytes() == (figures_dir() / "tiny" / "line.png").read_bytes()

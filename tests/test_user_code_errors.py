@@ -113,6 +113,25 @@ SOURCE = textwrap.dedent('''
             b = a.copy()
             b[0] = np.nan
             return {"two-a": a, "two-b": b}
+
+    class ExitsInScore(_Base):
+        name = "exits"
+        def columns(self): return ["exits"]
+        def score_batch(self, batch):
+            raise SystemExit(3)  # a script's habit, inside a measure
+
+    class ComplexValues(_Base):
+        name = "complex"
+        def columns(self): return ["complex"]
+        def score_batch(self, batch): return {"complex": np.arange(len(batch.summaries)) + 1j}
+
+    class InfiniteValue(_Base):
+        name = "infinite"
+        def columns(self): return ["infinite"]
+        def score_batch(self, batch):
+            v = np.array([len(s) for s in batch.summaries], dtype=float)
+            v[v == 5] = -np.inf
+            return {"infinite": v}
 ''')
 
 
@@ -176,8 +195,9 @@ def test_raise_in_init_columns_and_options_is_named(mods):
     with pytest.raises(UserCodeError, match=rf"measure 'bad-columns' \({MODULE}\.RaisesInColumns\): columns "
                        r"raised KeyError: 'b'"):
         _scorer(mods, "RaisesInColumns")
-    with pytest.raises(UserCodeError, match=r"measure 'bad-options' .*: signature raised AttributeError: "
-                       r"no attribute 'window'"):
+    # options() is the user's method that raised, called by sumeval's signature(): the fix names options
+    with pytest.raises(UserCodeError, match=r"measure 'bad-options' .*: options \(called by signature\) raised "
+                       r"AttributeError: no attribute 'window' .*; fix RaisesInOptions\.options \("):
         _scorer(mods, "RaisesInOptions")
 
 
@@ -465,3 +485,51 @@ def test_cli_score_with_a_truncated_model_exits_2(tmp_path, capsys):
     assert rc == 2 and "Traceback" not in err
     assert f"model folder '{folder}': model.safetensors is 500,000 bytes" in err
     assert "damaged or incomplete (interrupted copy?)" in err
+
+
+# --------------------------------------------------------------------------------------------
+# The catalogue re-run (issue 21, Done-when): more of the same class
+# --------------------------------------------------------------------------------------------
+def test_sys_exit_in_score_batch_is_the_users_error_not_a_silent_exit(mods, tmp_path, capsys):
+    with pytest.raises(UserCodeError, match=rf"measure 'exits' \({MODULE}\.ExitsInScore\): score_batch raised "
+                       rf"SystemExit: 3 \(at .*{MODULE}\.py:{_line_of('raise SystemExit(3)')}, in score_batch"):
+        metrics.score_records(_records(["a", "b"]), [_scorer(mods, "ExitsInScore")])
+    inp = _good_jsonl(tmp_path / "in.jsonl", 2)  # before: exit 3 and no message at all
+    rc = main(["score", "--measure-class", f"{MODULE}:ExitsInScore", "--module-path", str(mods),
+               "-i", str(inp), "-o", str(tmp_path / "o.jsonl")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "sumeval: error: measure 'exits'" in err and f"while scoring {inp}:1 to {inp}:2" in err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_complex_values_are_refused_not_cut_to_their_real_part(mods):
+    # before: numpy's ComplexWarning, the imaginary part dropped, exit 0
+    with pytest.raises(InputError, match=rf"measure 'complex' \({MODULE}\.ComplexValues\): column 'complex' is "
+                       r"not an array of numbers \(complex numbers; a measure's numbers are real\)"):
+        metrics.score_records(_records(["a", "b"]), [_scorer(mods, "ComplexValues")])
+
+
+def test_an_infinite_value_from_a_users_class_names_the_row(mods, tmp_path, capsys):
+    # lengths 3, 5, 2: the value of row 1 ("abcde") is -inf
+    with pytest.raises(InputError) as ei:
+        metrics.score_records(_records(["abc", "abcde", "ab"]), [_scorer(mods, "InfiniteValue")],
+                              row_label=lambda i: f"in.jsonl:{i + 1}")
+    assert str(ei.value) == (f"measure 'infinite' ({MODULE}.InfiniteValue): score_batch returned 1 infinite "
+                             "value(s) for column 'infinite', the first (-inf) for in.jsonl:2; a measure must "
+                             "return finite numbers, or NaN (with the reason in last_undefined) where it cannot "
+                             "score a row")
+    # sumeval score: before, exit 0 and a JSONL line with the non-JSON token -Infinity
+    inp = tmp_path / "in.jsonl"
+    inp.write_text("".join(json.dumps({"summary": s}) + "\n" for s in ("abc", "abcde")), encoding="utf-8")
+    rc = main(["score", "--measure-class", f"{MODULE}:InfiniteValue", "--module-path", str(mods),
+               "-i", str(inp), "-o", str(tmp_path / "o.jsonl")])
+    assert rc == 2 and f"the first (-inf) for {inp}:2" in capsys.readouterr().err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_sumevals_own_scorer_keeps_an_infinite_value(monkeypatch):
+    scorer = metrics.get_scorer("rouge-1")  # only a user's class is checked; built-ins are unchanged
+    monkeypatch.setattr(type(scorer), "score_batch", lambda self, batch: {c: np.full(len(batch.summaries), np.inf)
+                                                                         for c in self.columns()})
+    frame, _ = metrics.score_records([{"summary": "a", "references": ["a"]}], [scorer])
+    assert np.isinf(frame.to_numpy()).all()

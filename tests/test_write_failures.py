@@ -190,3 +190,94 @@ def test_cache_write_warning_in_sumeval_score_is_one_line(tmp_path, monkeypatch,
     # "the cat sat" vs "the cat sat on the mat": P = 3/3, R = 3/6, F = 2PR / (P + R) = 2/3
     assert json.loads((tmp_path / "o.jsonl").read_text())["rouge-1-f"] == pytest.approx(2 / 3)
     assert err.count(f"warning: cannot write to the cache {tmp_path / 'cache'} (No space left on device") == 1
+
+
+# --------------------------------------------------------------------------------------------
+# The catalogue re-run (issue 21, Done-when): meta-eval's --out and data export, the same class
+# --------------------------------------------------------------------------------------------
+def _judgments(path: Path) -> Path:
+    """4 documents x 3 systems, a human column and a precomputed measure (no scoring needed)."""
+    import pandas as pd
+
+    rows = [{"doc_id": f"d{d}", "system": f"S{s}", "overall": float((d * 7 + s * 3) % 5), "m": float(d + s * s)}
+            for d in range(4) for s in range(3)]
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def _meta_eval(data: Path, out: Path, *more: str) -> int:
+    return main(["meta-eval", str(data), "--human", "overall", "--measures", "m", "--n-resamples", "20", "-q",
+                 "--no-figures", "--out", str(out), *more])
+
+
+def test_meta_eval_on_a_full_disk_names_out_and_the_file_not_the_hidden_folder(tmp_path, monkeypatch, capsys):
+    import pandas as pd
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    data, out = _judgments(tmp_path / "j.csv"), tmp_path / "me"
+    assert _meta_eval(data, out) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = pd.DataFrame.to_csv
+
+    def full(self, path=None, *args, **kwargs):  # the disk fills up at pairwise.csv
+        if str(path).endswith("pairwise.csv"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    for target, more in ((out, ("--overwrite", "--seed", "1")), (tmp_path / "new", ())):
+        capsys.readouterr()
+        assert _meta_eval(data, target, *more) == 1
+        err = capsys.readouterr().err
+        # before: "<out's parent>/.me.meta-eval-partial-<pid>/pairwise.csv: No space left on device"
+        assert err.startswith(f"sumeval: error: --out '{target}': could not write the results (pairwise.csv): "
+                              "no space left on device, ")
+        assert "MB free on the disk of" in err
+        assert err.rstrip().endswith("; nothing was changed there; free some space there or name --out on "
+                                     "another disk")
+        assert ".meta-eval-partial" not in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the earlier result, byte for byte
+    assert not (tmp_path / "new").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no hidden folder left
+
+
+def test_an_unwritable_out_names_the_folder_not_the_probe_file(tmp_path, monkeypatch):
+    import tempfile
+
+    from sumeval.meta_eval import check_out_dir
+
+    out = tmp_path / "immut"
+    out.mkdir()
+
+    def refuse(*args, dir=None, **kwargs):  # what a `chattr +i` folder answers
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(Path(dir) / ".meta-eval-probe-x1y2"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(InputError) as ei:
+        check_out_dir(out)
+    # before: "cannot write in '<out>/.meta-eval-probe-7l0juwoi' (operation not permitted)"
+    assert str(ei.value) == (f"--out '{out}': cannot write in '{out}' (operation not permitted); "
+                             "name a folder you can write")
+
+
+def test_data_export_that_cannot_write_names_the_path_and_the_fix(tmp_path, monkeypatch, capsys):
+    data = _judgments(tmp_path / "j.csv")
+    out = tmp_path / "exp" / "j.jsonl"
+    out.parent.mkdir()
+    out.write_text("old\n")
+
+    def refused(src, dst):
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
+
+    monkeypatch.setattr(cache.os, "replace", refused)
+    rc = main(["data", "export", str(data), "--human", "overall", "-o", str(out)])
+    err = capsys.readouterr().err
+    # before: "sumeval: error: <out>: Operation not permitted", nothing more
+    assert rc == 1 and err.startswith(f"sumeval: error: {out}: Operation not permitted; -o could not be "
+                                      "written, nothing was written there: the file or its folder may be "
+                                      "immutable (lsattr; chattr -i) - choose another file")
+    assert out.read_text() == "old\n" and os.listdir(out.parent) == ["j.jsonl"]
+    monkeypatch.undo()
+    assert main(["data", "export", str(data), "--human", "overall", "-o", str(out)]) == 0
+    assert f"wrote 12 rows of j to {out}" in capsys.readouterr().err
+    assert [json.loads(line)["m"] for line in out.read_text().splitlines()][:3] == [0.0, 1.0, 4.0]  # d0: 0 + s*s

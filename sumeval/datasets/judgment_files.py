@@ -306,6 +306,9 @@ def _value_column(path: Path, table: _Table, col: str, scored: set[str], humans:
             if x is None:
                 raise InputError(f"{where}: {kind} column {col!r} = {_short(v)} is not a number; "
                                  "write a number, or leave the cell empty (NaN) where not judged")
+            if math.isinf(x):
+                raise InputError(f"{where}: {kind} column {col!r} = {_short(v)} is infinite; write a finite "
+                                 "number, or leave the cell empty (NaN) where not judged")
         if all(math.isnan(x) for x in numbers):
             raise InputError(f"{path}: {kind} column {col!r} has no value on any row")
         return numbers

@@ -282,6 +282,21 @@ def check_export_target(out: str | os.PathLike[str], judgments: Any = None, *, n
     return path
 
 
+def data_set_file_owner(path: str | os.PathLike[str]) -> str | None:
+    """``"the file of user data set 'mine' (/abs/mine.csv)"`` when ``path`` (an existing file, named
+    through links or ``..`` too) is a file a data set is read from (as :func:`check_export_target`
+    refuses), else None: for commands that write a file a user names, e.g. ``sumeval score -o``."""
+    path = Path(path).expanduser()
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    for other, what in _protected_files():
+        if _same_file(path, stat, other):
+            return f"{what} ({other})"
+    return None
+
+
 def check_name(name: str, builtin: tuple[str, ...]) -> str:
     """``name`` if it may name a user data set; :class:`InputError` saying why not otherwise."""
     if not isinstance(name, str) or not NAME_RE.match(name):

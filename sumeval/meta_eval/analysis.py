@@ -135,12 +135,12 @@ class Settings:
             raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
         for c in self.coefficients:
             if c not in METHODS:
-                raise InputError(f"--coefficient {c!r} is not a coefficient; choose of {', '.join(METHODS)}")
+                raise InputError(f"--coefficient {c!r} is not a coefficient; choose one of {', '.join(METHODS)}")
         if not self.coefficients:
             raise InputError(f"name at least one coefficient (--coefficient, of {', '.join(METHODS)})")
         parse_test(self.test)
         if self.ci_resampling not in RESAMPLINGS:
-            raise InputError(f"--ci-resampling {self.ci_resampling!r}: choose of {', '.join(RESAMPLINGS)}")
+            raise InputError(f"--ci-resampling {self.ci_resampling!r}: choose one of {', '.join(RESAMPLINGS)}")
         if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, (int, np.integer)) \
                 or self.n_resamples < 1:
             raise InputError(f"--n-resamples must be a whole number >= 1, got {self.n_resamples!r}")

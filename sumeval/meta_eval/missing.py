@@ -94,7 +94,7 @@ def missing_values(frame: pd.DataFrame, labels: Sequence[str], humans: Sequence[
 
     Raises:
         InputError: a measure with no number on any row (naming it, the row count and the
-            reasons given), before any test starts.
+            reasons given), or with an infinite value (naming the first row), before any test starts.
     """
     n = len(frame)
     listed = {(int(r["row"]), r["measure"]) for r in not_scored}
@@ -102,7 +102,14 @@ def missing_values(frame: pd.DataFrame, labels: Sequence[str], humans: Sequence[
     present_h = {h: ~np.isnan(frame[h].to_numpy(float)) for h in humans}
     measures: dict[str, Any] = {}
     for label in labels:
-        missing = np.isnan(frame[label].to_numpy(float))
+        values = frame[label].to_numpy(float)
+        infinite = np.flatnonzero(np.isinf(values))
+        if infinite.size:
+            first = int(infinite[0])
+            raise InputError(f"measure {label!r} gave an infinite value on {infinite.size} of the {n} rows, the "
+                             f"first ({values[first]}) for {judgments.location(first)}; a measure must give finite "
+                             "numbers (NaN where it cannot score a row): fix the measure or the column, or leave it out")
+        missing = np.isnan(values)
         if missing.all():
             reasons = Counter(r["reason"] for r in not_scored if r["measure"] == label)
             why = "; ".join(f"{why} ({k} rows)" for why, k in reasons.most_common(3)) or _NO_NUMBER

@@ -151,6 +151,8 @@ def _try_writing(out: Path) -> None:
         os.unlink(probe)
     except OSError as exc:
         where = exc.filename or (made[-1] if made else out)
+        if Path(where).name.startswith(".meta-eval-probe-"):  # the probe file: name the folder, not it
+            where = Path(where).parent
         raise InputError(f"--out {str(out)!r}: cannot write in {str(where)!r} "
                          f"({(exc.strerror or str(exc)).lower()}); name a folder you can write") from None
     finally:
@@ -305,6 +307,7 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
 
     stage = _Stage(check_out_dir(out, overwrite=overwrite))
     work = stage.begin()
+    state = "nothing was changed there"
     try:
         frames = {"correlations": result.correlations, "pairwise": result.pairwise, "ranking": result.ranking}
         if not result.pairwise_accuracy.empty:
@@ -324,9 +327,32 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
         names = sorted(p.name for p in work.iterdir())
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
+        if not stage.beside:  # files moved in one by one: a failure may leave an interrupted result
+            state = "it may hold an interrupted result (no manifest): run again with --overwrite"
         return stage.publish(names + ["manifest.json"])
+    except OSError as exc:  # a full disk, a quota: name --out and the file, never the hidden work folder
+        raise _write_error(exc, stage.out, state) from None
     finally:
         stage.cleanup()
+
+
+def _write_error(exc: OSError, out: Path, state: str) -> OSError:
+    """The error to report when writing the results into ``out`` failed: ``--out``, the file (not
+    the hidden work folder nor a temporary name), the cause (a full disk: with its free space),
+    what became of ``out`` (``state``) and the fix."""
+    import errno
+    import re
+
+    name = Path(exc.filename).name if getattr(exc, "filename", None) else ""
+    name = re.sub(r"^\.(.+)\.[^.]+\.partial$", r"\1", name)  # an atomic write's temporary file
+    cause = (exc.strerror or str(exc)).lower()
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    if full:
+        disk = next((p for p in (out, *out.parents) if p.exists()), Path("/"))
+        cause += f", {shutil.disk_usage(disk).free / 1e6:.1f} MB free on the disk of {str(disk)!r}"
+    fix = "free some space there or name --out on another disk" if full else "name a folder you can write"
+    shown = f" ({name})" if name and not name.startswith(".") else ""
+    return OSError(exc.errno, f"--out {str(out)!r}: could not write the results{shown}: {cause}; {state}; {fix}")
 
 
 class _Stage:

@@ -292,6 +292,8 @@ def _output_column(scorer: Scorer, values: Any, column: str, n: int) -> np.ndarr
         raise InputError(f"{where}: score_batch returned no column {column!r} (it returned "
                          f"{sorted(map(str, values))}); it must return every column of columns()")
     try:
+        if np.iscomplexobj(values[column]):  # a cast to float would drop the imaginary part silently
+            raise TypeError("complex numbers; a measure's numbers are real")
         arr = np.asarray(values[column], dtype=float)
     except (TypeError, ValueError) as exc:
         raise InputError(f"{where}: column {column!r} is not an array of numbers ({exc})") from None
@@ -324,7 +326,7 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     """
     import pandas as pd
 
-    from sumeval.metrics.user_scorers import call_user, class_label
+    from sumeval.metrics.user_scorers import call_user, class_label, is_user_class
 
     label = row_label or (lambda i: f"row {i}")
     measures = list(measures)
@@ -336,6 +338,7 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     out: dict[str, np.ndarray] = {}
     report = ScoreReport()
     for scorer in scorers:
+        user = is_user_class(type(scorer))
         report.signatures[scorer.name] = call_user(scorer, "signature", scorer.signature)
         cols = list(call_user(scorer, "columns", scorer.columns))
         for c in cols:
@@ -386,7 +389,9 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             for j, note in getattr(scorer, "last_notes", None) or []:
                 report.notes.append((idx[j], scorer.name, note))
             for c in cols:
-                out[c][idx] = _output_column(scorer, values, c, len(idx))
+                out[c][idx] = arr = _output_column(scorer, values, c, len(idx))
+                if user and np.isinf(arr).any():
+                    _refuse_infinite(scorer, c, arr, idx, label)
             for j, i in enumerate(idx):
                 nan = [c for c in cols if math.isnan(out[c][i])]
                 if nan and j not in undefined:
@@ -396,6 +401,19 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
         if unexplained:
             _warn_no_number(scorer, class_label(type(scorer)), unexplained, len(ok), label)
     return pd.DataFrame(out, index=range(n)), report
+
+
+def _refuse_infinite(scorer: Scorer, column: str, arr: np.ndarray, idx: Sequence[int],
+                     label: Callable[[int], str]) -> None:
+    """InputError for a user's measure that returned an infinite value (sumeval's own measures are
+    left as they are): it names the measure, the column, how many and the first row."""
+    from sumeval.metrics.user_scorers import class_label
+
+    bad = np.flatnonzero(np.isinf(arr))
+    raise InputError(f"measure {scorer.name!r} ({class_label(type(scorer))}): score_batch returned {bad.size} "
+                     f"infinite value(s) for column {column!r}, the first ({arr[bad[0]]}) for {label(idx[bad[0]])}; "
+                     "a measure must return finite numbers, or NaN (with the reason in last_undefined) where it "
+                     "cannot score a row")
 
 
 def _warn_no_number(scorer: Scorer, where: str, rows: Sequence[int], n_scored: int,

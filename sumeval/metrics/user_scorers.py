@@ -67,6 +67,22 @@ def _raised_at(exc: BaseException, cls: type, *, only_mine: bool = False) -> str
     return f"{frame.filename}:{frame.lineno}, in {frame.name}"
 
 
+def _entry_method(exc: BaseException, cls: type, method: str) -> str:
+    """The user's method that sumeval's ``method`` called and that raised (``signature`` calls the
+    user's ``options``): the outermost frame in ``cls``'s source file, when ``method`` itself is not
+    the user's code; else ``method``."""
+    import traceback
+
+    try:
+        source = os.path.abspath(inspect.getsourcefile(cls) or "")
+    except (TypeError, OSError):
+        return method
+    names = [f.name for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == source]
+    if not names or method in names or not callable(getattr(cls, names[0], None)):
+        return method
+    return names[0]
+
+
 def _exception_text(exc: BaseException, width: int = 400) -> str:
     """``"ZeroDivisionError: oops"``, its lines joined and cut to ``width`` characters."""
     text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
@@ -79,9 +95,11 @@ def user_code_error(cls: type, measure: str, method: str, exc: BaseException, du
     """The :class:`UserCodeError` for ``exc`` raised by ``cls.method`` of measure ``measure``."""
     at = _raised_at(exc, cls)
     where = "; ".join(p for p in (f"at {at}" if at else "", during) if p)
-    fix = fix or (f"fix {cls.__name__}.{method} (the full traceback: call it on these inputs in "
+    culprit = _entry_method(exc, cls, method)
+    fix = fix or (f"fix {cls.__name__}.{culprit} (the full traceback: call it on these inputs in "
                   "Python), or leave the measure out")
-    return UserCodeError(f"measure {measure!r} ({class_label(cls)}): {method} raised "
+    called = method if culprit == method else f"{culprit} (called by {method})"
+    return UserCodeError(f"measure {measure!r} ({class_label(cls)}): {called} raised "
                          f"{_exception_text(exc)}" + (f" ({where})" if where else "") + f"; {fix}")
 
 
@@ -99,7 +117,7 @@ def call_user(owner: Any, method: str, fn: Callable[..., _T], *args: Any, measur
         return fn(*args, **kwargs)
     except UserCodeError:
         raise
-    except Exception as exc:  # noqa: BLE001 - any failure of the user's code is reported as such
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of the user's code (sys.exit too)
         name = measure or getattr(owner, "name", "") or cls.__name__
         raise user_code_error(cls, name, method, exc, during, fix) from exc
 
