@@ -114,6 +114,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
             o.figures = list(manifest.get("figures") or results.get("figures") or [])
             o.tables = list(manifest.get("tables") or results.get("tables") or [])
             o.results = results.get("results", {})
+            o.notes = list(manifest.get("notes") or results.get("notes") or [])
     ordered = [outcomes[n] for n in names]
     report = write_report(ordered, params_name, started, _dt.datetime.now().astimezone())
     if stopped_by:

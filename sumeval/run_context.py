@@ -75,6 +75,7 @@ class RunContext:
     tables: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def under_runner(self) -> bool:
@@ -112,6 +113,17 @@ class RunContext:
         for name in [names] if isinstance(names, str) else names:
             self.skipped[name] = reason
 
+    def note(self, text: str) -> None:
+        """Say something the reader of the results must know (a part left out and why, a data set
+        without references ...): printed in the notebook, kept in ``results.json`` and the run's
+        manifest (``notes``), and printed by ``sumeval run`` (also with ``-q``) and in the run report."""
+        text = str(text).strip()
+        if not text:
+            raise ValueError("a note needs its text")
+        if text not in self.notes:
+            self.notes.append(text)
+        print(f"note: {text}")
+
     def record(self, **items: Any) -> None:
         """Record provenance (model identity, data checksums, device ...) for the manifest."""
         self.provenance.update(_jsonable(items))
@@ -146,6 +158,7 @@ class RunContext:
             "figures": self.figures,
             "tables": self.tables,
             "skipped_outputs": self.skipped,
+            "notes": list(self.notes),
             "provenance": _jsonable(prov),
         }
         reason = self.skipped_all()

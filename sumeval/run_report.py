@@ -1,6 +1,6 @@
 """The HTML report of ``sumeval run all``: ``runs/report-<timestamp>/index.html``.
 
-Per study its status, duration, parameters, error (the failing cell), key numbers (scalar
+Per study its status, duration, parameters, error (the failing cell), notes, key numbers (scalar
 results), tables (HTML, with their CSV, LaTeX and Markdown copies linked), figures inline (PNG
 copies in the report folder, so the report survives later runs) and longer result tables folded,
 with links to the executed notebook and manifest. ``summary.json`` beside it holds the same as data.
@@ -32,6 +32,7 @@ class StudyOutcome:
     figures: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -155,6 +156,9 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
                  f"<p>parameters ({html.escape(params_name)}): <code>{html.escape(params or '—')}</code></p>"]
         if o.error:
             parts.append(f"<pre>{html.escape(o.error)}</pre>")
+        if o.notes:
+            parts.append("<ul class=\"notes\">" + "".join(f"<li>note: {html.escape(n)}</li>" for n in o.notes)
+                         + "</ul>")
         scalars = _scalars(o.results)
         if scalars:  # the key numbers first, then the tables, then the figures
             parts.append("<h3>Key numbers</h3>" + _table_html([{"result": k, "value": v} for k, v in scalars]))

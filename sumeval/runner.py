@@ -345,9 +345,13 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     if status == "ok":  # publish to figures/ only now: a failing run leaves the last successful one's
         published, error = figures.publish_run(study, params, results)
         status = "failed" if error else status
+    study_notes = [n for n in results.get("notes", []) if n not in notes]
+    for note in study_notes:  # what the notebook said the reader must know (ctx.note): never only in the notebook
+        print(f"note ({name}): {note}", file=sys.stderr, flush=True)
     manifest.update(
         status=status,
         error=error,
+        notes=[*notes, *study_notes],
         finished=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         duration_s=round(duration, 3),
         cell_durations_s=_cell_durations(executed),

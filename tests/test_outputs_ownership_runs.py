@@ -26,7 +26,7 @@ PUB_PARAMS = """\
 dataset: str = "summeval"  # the judgments data set
 system_dataset: str = "realsumm"  # a second data set
 n: int = 1  # drawn in the figure and written in the table
-mode: str = "ok"  # ok, fail (after saving its outputs) or skip (every part)
+mode: str = "ok"  # ok, note (ok, with a note), fail (after saving its outputs) or skip (every part)
 interactive: bool = False  # set by the runner
 """
 PUB_WORK = """\
@@ -39,6 +39,8 @@ else:
     ax.plot([0, 1], [0, n])
     ctx.save_figure(fig, "plot")
     ctx.save_table(pd.DataFrame({"n": [n]}), "tab")
+if mode == "note":
+    ctx.note(f"{dataset} has no references, so the reference-based rows are left out")
 if mode == "fail":
     raise ValueError(f"asked to fail after saving, n={n}")
 """
@@ -59,7 +61,7 @@ def studies(tmp_path, monkeypatch):
                 nbf.v4.new_code_cell(PUB_WORK),
                 nbf.v4.new_code_cell("ctx.write_results({'n': n, 'dataset': dataset})")]
     nbf.write(nb, folder / "pub.ipynb")
-    (folder / "pub.params.yaml").write_text("figures: [plot]\ntables: [tab]\nsmoke: {n: 2}\nskip: {mode: skip}\n"
+    (folder / "pub.params.yaml").write_text("figures: [plot]\ntables: [tab]\nsmoke: {n: 2}\nskip: {mode: skip}\nnote: {mode: note}\n"
                                             "yamlbool: {dataset: no}\n", encoding="utf-8")
     shutil.copy(FIXTURE_NB, folder / "tiny.ipynb")
     shutil.copy(FIXTURE_NB.with_suffix(".params.yaml"), folder / "tiny.params.yaml")
@@ -158,6 +160,32 @@ def test_a_study_that_skipped_all_its_parts_is_never_ok(studies, capsys):
     assert not res.ok and o.status == "skipped" and "nothing this study needs" in o.error
     page = res.report.read_text()
     assert '<span class="skipped">skipped</span>' in page and "0 of 1 studies ok" in page
+
+
+def test_a_studys_notes_reach_the_command_line_manifest_and_report(studies, capsys):
+    # P2b: what a notebook says the reader must know (ctx.note) is never only inside the notebook
+    assert cli.main(["run", "pub", "--params", "note", "-q"]) == 0
+    said = "summeval has no references, so the reference-based rows are left out"
+    assert f"note (pub): {said}" in capsys.readouterr().err  # printed even with -q
+    (run_dir,) = (runner.runs_dir() / "pub").glob("*-note-*")
+    assert json.loads((run_dir / "manifest.json").read_text())["notes"] == [said]
+    assert json.loads((run_dir / "results.json").read_text())["notes"] == [said]
+    from sumeval import run_all
+
+    res = run_all.run_all("note", only=["pub"], quiet=True)
+    (o,) = res.outcomes
+    assert res.ok and o.notes == [said] and f"note: {said}" in res.report.read_text()
+
+
+def test_a_note_needs_text(tmp_path):
+    from sumeval.run_context import RunContext
+
+    ctx = RunContext("s", tmp_path)
+    with pytest.raises(ValueError, match="needs its text"):
+        ctx.note("  ")
+    ctx.note("once")
+    ctx.note("once")
+    assert ctx.notes == ["once"]
 
 
 def _enospc_on(target: str, call: int):
