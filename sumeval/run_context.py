@@ -91,16 +91,19 @@ class RunContext:
         return paths
 
     def save_table(self, frame, name: str, *, precision: int = 3, bold=None, marks=None,
-                   caption: str | None = None, index: bool = True, notes=()) -> dict[str, Path]:
+                   caption: str | None = None, index: bool = True, notes=(), intervals=None) -> dict[str, Path]:
         """Save ``frame`` as a paper-ready table: ``name.csv`` (full precision), ``name.tex``
         (booktabs), ``name.md`` and ``name.html`` in the run's own ``tables/`` folder, published to
         ``figures/<study>/`` with the figures when the run succeeds (see
-        :func:`sumeval.tables.write_table` for ``bold``, ``marks`` and ``notes``, sentences under
-        the table). The run report shows the HTML version."""
+        :func:`sumeval.tables.write_table` for ``bold``, ``marks``, ``intervals`` and ``notes``,
+        sentences under the table; its ``\\label`` names the study and its ``dataset`` parameter). The run
+        report shows the HTML version."""
         from sumeval import tables
 
         written = tables.write_table(frame, self.run_dir / "tables", name, precision=precision,
-                                     bold=bold, marks=marks, caption=caption, index=index, notes=notes)
+                                     bold=bold, marks=marks, caption=caption, index=index, notes=notes,
+                                     intervals=intervals, dataset=self.params.get("dataset") or None,
+                                     source=self.study)
         self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
         return written
 
