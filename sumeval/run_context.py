@@ -96,16 +96,21 @@ class RunContext:
         (booktabs), ``name.md`` and ``name.html`` in the run's own ``tables/`` folder, published to
         ``figures/<study>/`` with the figures when the run succeeds (see
         :func:`sumeval.tables.write_table` for ``bold``, ``marks``, ``intervals`` and ``notes``,
-        sentences under the table; its ``\\label`` names the study and its ``dataset`` parameter). The run
-        report shows the HTML version."""
+        sentences under the table; its ``\\label`` names the study and its data set). The run report
+        shows the HTML version."""
         from sumeval import tables
 
         written = tables.write_table(frame, self.run_dir / "tables", name, precision=precision,
                                      bold=bold, marks=marks, caption=caption, index=index, notes=notes,
-                                     intervals=intervals, dataset=self.params.get("dataset") or None,
+                                     intervals=intervals, dataset=self._datasets(),
                                      source=self.study)
         self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
         return written
+
+    def _datasets(self) -> list[str]:
+        """The run's data sets (``dataset``, then any ``*_dataset`` parameter), for table labels."""
+        names = [self.params.get("dataset")] + [v for k, v in self.params.items() if k.endswith("_dataset")]
+        return [str(n) for n in names if n]
 
     def skip(self, names: str | list[str], reason: str) -> None:
         """Declare promised figures or tables (names or the params file's patterns) that this run

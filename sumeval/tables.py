@@ -107,11 +107,22 @@ def _latex_escape(text: str) -> str:
     return escape(text)
 
 
-def _cell_text(value, precision: int) -> str:
+def _counts(frame: pd.DataFrame) -> list[bool]:
+    """Per column: whether it holds counts (every number a whole number, one of them beyond 1 in
+    size, e.g. a parameter count), shown without decimals; a column of correlations or shares
+    (within [-1, 1]) keeps its ``precision`` digits even when its values are 0 or 1."""
+    out = []
+    for j in range(frame.shape[1]):
+        values = pd.to_numeric(frame.iloc[:, j], errors="coerce").dropna().to_numpy(float)
+        out.append(bool(values.size) and bool(np.all(np.mod(values, 1) == 0)) and bool(np.any(np.abs(values) > 1)))
+    return out
+
+
+def _cell_text(value, precision: int, count: bool = False) -> str:
     if value is None or (not isinstance(value, str) and pd.api.types.is_scalar(value) and pd.isna(value)):
         return _MISSING
     if isinstance(value, (float, np.floating)):
-        return f"{float(value):.{precision}f}"
+        return f"{float(value):.0f}" if count else f"{float(value):.{precision}f}"
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
     return str(value)
@@ -182,13 +193,15 @@ def _cells(frame: pd.DataFrame, fmt: str, *, precision: int, bold: pd.DataFrame 
         return text
 
     cells = pd.DataFrame(index=frame.index, columns=frame.columns, dtype=object)
+    counts = _counts(frame)
     for i in range(frame.shape[0]):
         for j in range(frame.shape[1]):
             value = frame.iat[i, j]
             is_bold = bool(bold.iat[i, j]) if bold is not None else False
             mark = marks.iat[i, j] if marks is not None else ""
             mark = "" if mark is None or (isinstance(mark, float) and math.isnan(mark)) else str(mark)
-            shown = _label_text(value, fmt, display) if isinstance(value, str) else esc(_cell_text(value, precision))
+            shown = (_label_text(value, fmt, display) if isinstance(value, str)
+                     else esc(_cell_text(value, precision, counts[j])))
             text = wrap(shown, is_bold, esc(mark))
             if low is not None and _cell_text(value, precision) != _MISSING:
                 lo, hi = low.iat[i, j], high.iat[i, j]
@@ -304,32 +317,37 @@ def _notes_block(notes: Sequence[str], fmt: str) -> str:
     return "\n" + "".join(f"Note: {n}\n\n" for n in notes)
 
 
-def table_label(name: str, dataset: str | None = None, source: str | None = None) -> str:
+def table_label(name: str, dataset: str | Sequence[str] | None = None, source: str | None = None) -> str:
     """The ``\\label`` of table ``name`` (a file name) on data set ``dataset``, written by
-    ``source`` (a study, ``meta-eval``): ``tab:[<source>:]<name>[:<dataset>]``, the data set left
-    out when the name already ends with it, a path reduced to its file's stem. Characters other
+    ``source`` (a study, ``meta-eval``): ``tab:[<source>:]<name>[:<dataset>]``, a path reduced to
+    its file's stem. ``dataset`` may be several (a study's ``dataset`` and ``system_dataset``): the
+    label names the first, unless the table's name already ends with one of them. Characters other
     than letters, digits and ``_ . : + -`` become ``-``.
 
     >>> table_label("table_kendall_b", "summeval", "meta_evaluation"), table_label("table1_summeval", "summeval")
     ('tab:meta_evaluation:table_kendall_b:summeval', 'tab:table1_summeval')
+    >>> table_label("table2_realsumm", ["summeval", "realsumm"], "metric_correlations")
+    'tab:metric_correlations:table2_realsumm'
     """
     def clean(text: str) -> str:
         return re.sub(r"[^A-Za-z0-9_.:+-]", "-", text)
 
+    def part(text: str) -> str:
+        return clean(Path(text).stem if "/" in text or "\\" in text else text)
+
     label = clean(name)
-    if dataset:
-        text = str(dataset)
-        part = clean(Path(text).stem if "/" in text or "\\" in text else text)
-        if not (label == part or label.endswith(("_" + part, "-" + part, ":" + part))):
-            label += ":" + part
+    sets = [part(str(d)) for d in ([dataset] if isinstance(dataset, str) else dataset or []) if d]
+    if sets and not any(label == p or label.endswith(("_" + p, "-" + p, ":" + p)) for p in sets):
+        label += ":" + sets[0]
     return "tab:" + (clean(source) + ":" if source else "") + label
 
 
 def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision: int = 3,
                 bold: pd.DataFrame | None = None, marks: pd.DataFrame | None = None,
                 caption: str | None = None, index: bool = True, notes: Sequence[str] = (),
-                intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, dataset: str | None = None,
-                source: str | None = None, label: str | None = None) -> dict[str, Path]:
+                intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+                dataset: str | Sequence[str] | None = None, source: str | None = None,
+                label: str | None = None) -> dict[str, Path]:
     """Write ``name.csv`` (full precision), ``name.tex``, ``name.md`` and ``name.html`` in ``folder``.
 
     Each file is written to a temporary file and renamed, so none is ever half-written.

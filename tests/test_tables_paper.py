@@ -137,6 +137,9 @@ def test_labels_name_the_table_the_data_set_and_who_wrote_it(tmp_path):
     assert tables.table_label("table1_summeval", "summeval") == "tab:table1_summeval"  # not twice
     assert tables.table_label("t", "/home/me/my data.jsonl", "meta_evaluation") == "tab:meta_evaluation:t:my-data"
     assert tables.table_label("a{b}%c") == "tab:a-b--c"
+    # a study with two data sets (metric_correlations: dataset, system_dataset): the one the name ends with
+    assert tables.table_label("table2_realsumm", ["summeval", "realsumm"], "mc") == "tab:mc:table2_realsumm"
+    assert tables.table_label("levels", ["summeval", "realsumm"], "mc") == "tab:mc:levels:summeval"
     a = tables.write_table(_ranking_like(), tmp_path / "a", "table_kendall_b", dataset="summeval", source="meta-eval")
     b = tables.write_table(_ranking_like(), tmp_path / "b", "table_kendall_b", dataset="summeval",
                            source="meta_evaluation")
@@ -151,6 +154,9 @@ def test_a_study_table_is_labelled_by_study_and_data_set(tmp_path, monkeypatch):
     ctx = run_context.context("estime_layers", params={"dataset": "realsumm"})
     written = ctx.save_table(_ranking_like(), "table1_estime", caption="Table 1")
     assert "\\label{tab:estime_layers:table1_estime:realsumm}" in written["tex"].read_text()
+    ctx = run_context.context("metric_correlations", params={"dataset": "mine", "system_dataset": "realsumm"})
+    assert "\\label{tab:metric_correlations:table2_realsumm}" in ctx.save_table(_ranking_like(), "table2_realsumm")[
+        "tex"].read_text()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -256,3 +262,11 @@ def test_a_table_without_index_aligns_text_left_and_shows_names_readable():
     assert "SERA-10 & Kendall $\\tau_b$ & 0.122 & R10 \\\\" in tex and "ROUGE-1 & Pearson & 0.200 & R5 \\\\" in tex
     assert latex.check_table(tex) == []
     assert tables.to_markdown(frame, index=False).splitlines()[2] == "| SERA-10 | Kendall tau-b | 0.122 | R10 |"
+
+
+def test_a_column_of_counts_is_shown_without_decimals_and_correlations_keep_theirs():
+    frame = pd.DataFrame({"pmr": [0.062, 0.0], "n_params": [70714.0, 3200000.0], "tau": [1.0, -1.0]},
+                         index=pd.Index(["LSTM+PtrNet", "paper"], name="model"))
+    md = tables.to_markdown(frame)
+    assert md.splitlines()[2] == "| LSTM+PtrNet | 0.062 | 70714 | 1.000 |"  # tau within [-1, 1]: digits kept
+    assert md.splitlines()[3] == "| Paper | 0.000 | 3200000 | -1.000 |"
