@@ -7,7 +7,7 @@ PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PARAMS ?= default
 
-.PHONY: setup browser lint test test-fast figures bench lab clean-runs help
+.PHONY: setup browser latex lint test test-fast figures bench lab clean-runs help
 
 help:
 	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
@@ -17,6 +17,7 @@ help:
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
 	@echo "make lab      start JupyterLab with the project's kernel"
 	@echo "make browser  install headless Chromium (Debian package) for the lab browser test (part of setup)"
+	@echo "make latex    install pdflatex + booktabs (Debian packages) to typeset the tables in the tests (part of setup)"
 
 setup:
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,9 +29,13 @@ setup:
 	$(PY) -m ipykernel install --sys-prefix --name sumeval --display-name "sumeval (Python 3.11)" > /dev/null
 	$(PY) -m sumeval.models verify
 	$(MAKE) browser
+	$(MAKE) latex
 
 browser:
 	scripts/install_browser.sh
+
+latex:
+	scripts/install_latex.sh
 
 lint:
 	$(BIN)/ruff check sumeval tests benchmarks examples scripts

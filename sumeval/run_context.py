@@ -91,18 +91,26 @@ class RunContext:
         return paths
 
     def save_table(self, frame, name: str, *, precision: int = 3, bold=None, marks=None,
-                   caption: str | None = None, index: bool = True, notes=()) -> dict[str, Path]:
+                   caption: str | None = None, index: bool = True, notes=(), intervals=None) -> dict[str, Path]:
         """Save ``frame`` as a paper-ready table: ``name.csv`` (full precision), ``name.tex``
         (booktabs), ``name.md`` and ``name.html`` in the run's own ``tables/`` folder, published to
         ``figures/<study>/`` with the figures when the run succeeds (see
-        :func:`sumeval.tables.write_table` for ``bold``, ``marks`` and ``notes``, sentences under
-        the table). The run report shows the HTML version."""
+        :func:`sumeval.tables.write_table` for ``bold``, ``marks``, ``intervals`` and ``notes``,
+        sentences under the table; its ``\\label`` names the study and its data set). The run report
+        shows the HTML version."""
         from sumeval import tables
 
         written = tables.write_table(frame, self.run_dir / "tables", name, precision=precision,
-                                     bold=bold, marks=marks, caption=caption, index=index, notes=notes)
+                                     bold=bold, marks=marks, caption=caption, index=index, notes=notes,
+                                     intervals=intervals, dataset=self._datasets(),
+                                     source=self.study)
         self.tables.append(str(self.run_dir / "tables" / f"{name}.csv"))
         return written
+
+    def _datasets(self) -> list[str]:
+        """The run's data sets (``dataset``, then any ``*_dataset`` parameter), for table labels."""
+        names = [self.params.get("dataset")] + [v for k, v in self.params.items() if k.endswith("_dataset")]
+        return [str(n) for n in names if n]
 
     def skip(self, names: str | list[str], reason: str) -> None:
         """Declare promised figures or tables (names or the params file's patterns) that this run

@@ -1,16 +1,28 @@
 """Paper-ready tables from one tidy frame: CSV, LaTeX (booktabs), Markdown and HTML.
 
-Every format is rendered by pandas' :class:`~pandas.io.formats.style.Styler` from the same frame,
-so the numbers, the bold cells and the marks agree across formats. The CSV keeps full precision
-(it is data, not typesetting); the other formats round to ``precision`` digits.
+Every study's ``ctx.save_table``, ``sumeval meta-eval`` and ``sumeval alt-test`` write their
+tables here (:func:`write_table`). All formats are rendered from the same cell texts
+(:func:`_cells`), so the numbers, the bold cells, the marks and the intervals agree across
+formats. The CSV keeps full precision and the code names (it is data, not typesetting); the
+other formats round to ``precision`` digits and show readable names
+(:mod:`sumeval.display_names`: ``rouge-2`` -> ``ROUGE-2``, ``kendall_b`` -> ``Kendall tau-b``).
 
 >>> import pandas as pd
->>> t = pd.DataFrame({"consistency": [0.41, 0.38]}, index=pd.Index(["estime", "rouge-2"], name="measure"))
+>>> t = pd.DataFrame({"consistency": [0.41, 0.38]}, index=pd.Index(["estime (negated)", "rouge-2"], name="measure"))
 >>> print(to_markdown(t, bold=best_mask(t)))
-| measure | consistency |
+| Measure | Consistency |
 |---|---|
-| estime | **0.410** |
-| rouge-2 | 0.380 |
+| ESTIME (negated) | **0.410** |
+| ROUGE-2 | 0.380 |
+
+The ``.tex`` file (:func:`to_latex`, laid out by :mod:`sumeval.latex`)
+-------------------------------------------------------------------------
+- its first line says what it needs: ``% needs \\usepackage{booktabs}`` (nothing else: no
+  ``\\multirow``, an outer row label is printed once per group);
+- one header row per level of the column index (the human over its coefficients or levels),
+  an outer level spanning its columns with a ``\\cmidrule`` under it;
+- a ``table`` float with a caption and a unique ``\\label{tab:<name>:<dataset>}``
+  (:func:`table_label`).
 
 Conventions
 -----------
@@ -19,20 +31,25 @@ Conventions
 - ``marks``: a frame of strings of the table's shape, appended to a cell as a superscript (LaTeX
   ``$^{1}$``, Markdown and HTML ``<sup>1</sup>``); empty or missing strings add nothing. The
   meta-evaluation marks each value with its significance cluster this way.
+- ``intervals``: ``(low, high)``, two frames of the table's shape; a cell then reads
+  ``0.412 [0.37, 0.45]`` (the interval at one digit less than the value).
 - NaN cells are shown as an en dash; they are never bold.
 """
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.table_frames import correlation_intervals, correlation_table
 
-__all__ = ["best_mask", "correlation_table", "to_latex", "to_markdown", "to_html", "write_table", "FORMATS"]
+__all__ = ["best_mask", "correlation_table", "correlation_intervals", "to_latex", "to_markdown", "to_html",
+           "write_table", "table_label", "FORMATS"]
 
 #: the files :func:`write_table` writes, by suffix
 FORMATS: tuple[str, ...] = ("csv", "tex", "md", "html")
@@ -74,140 +91,217 @@ def best_mask(frame: pd.DataFrame, *, higher_is_better: bool | Mapping[str, bool
 
 
 def _check_shape(frame: pd.DataFrame, other: pd.DataFrame | None, what: str) -> pd.DataFrame | None:
+    """``other`` (bold, marks, an interval end) aligned to ``frame``'s rows and columns."""
     if other is None:
         return None
     if not isinstance(other, pd.DataFrame):
         raise InputError(f"{what} must be a DataFrame of the table's shape, got {type(other).__name__}")
-    other = other.reindex(index=frame.index, columns=frame.columns)
-    return other
-
-
-_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+    if other.index.equals(frame.index) and other.columns.equals(frame.columns):
+        return other
+    return other.reindex(index=frame.index, columns=frame.columns)
 
 
 def _latex_escape(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped (``a_b & c`` -> ``a\\_b \\& c``)."""
-    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
+    """``text`` as LaTeX (:func:`sumeval.latex.escape`; ``a_b & c`` -> ``a\\_b \\& c``)."""
+    from sumeval.latex import escape
+
+    return escape(text)
 
 
-def _cell_text(value, precision: int) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+def _counts(frame: pd.DataFrame) -> list[bool]:
+    """Per column: whether it holds counts (every number a whole number, one of them beyond 1 in
+    size, e.g. a parameter count), shown without decimals; a column of correlations or shares
+    (within [-1, 1]) keeps its ``precision`` digits even when its values are 0 or 1."""
+    out = []
+    for j in range(frame.shape[1]):
+        values = pd.to_numeric(frame.iloc[:, j], errors="coerce").dropna().to_numpy(float)
+        out.append(bool(values.size) and bool(np.all(np.mod(values, 1) == 0)) and bool(np.any(np.abs(values) > 1)))
+    return out
+
+
+def _cell_text(value, precision: int, count: bool = False) -> str:
+    if value is None or (not isinstance(value, str) and pd.api.types.is_scalar(value) and pd.isna(value)):
         return _MISSING
     if isinstance(value, (float, np.floating)):
-        return f"{float(value):.{precision}f}"
+        return f"{float(value):.0f}" if count else f"{float(value):.{precision}f}"
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
     return str(value)
 
 
-def _styler(frame: pd.DataFrame, fmt: str, *, precision: int, bold: pd.DataFrame | None,
-            marks: pd.DataFrame | None, index: bool):
-    """The Styler of ``frame`` for output format ``fmt`` (``latex``, ``markdown`` or ``html``)."""
+def _label_text(name, fmt: str, display: bool) -> str:
+    """A row or column label in format ``fmt``: its readable name (:mod:`sumeval.display_names`)
+    when ``display``, escaped for the format."""
+    from sumeval import display_names
+
+    if name is None or (isinstance(name, float) and math.isnan(name)):
+        return ""
+    if display and display_names.is_raw_latex(name, fmt):
+        return display_names.display(name, fmt="latex")
+    text = display_names.display(name) if display else str(name)
+    if fmt == "latex":
+        return _latex_escape(text)
+    if fmt == "html":
+        import html
+
+        return html.escape(text)
+    return text.replace("|", "\\|")
+
+
+def _column_order(frame: pd.DataFrame) -> list[int]:
+    """Positions that reorder ``frame``'s columns so that each value of an outer column level
+    spans adjacent columns (stable: groups in the order they first appear), so one header cell
+    can stand over them."""
+    tuples = list(frame.columns)
+    if not isinstance(frame.columns, pd.MultiIndex):
+        return list(range(len(tuples)))
+    first: list[dict] = [{} for _ in range(frame.columns.nlevels)]
+    for t in tuples:
+        for k in range(len(t)):
+            first[k].setdefault(t[: k + 1], len(first[k]))
+    return sorted(range(len(tuples)), key=lambda i: tuple(first[k][tuples[i][: k + 1]] for k in range(len(tuples[i]))))
+
+
+def _cells(frame: pd.DataFrame, fmt: str, *, precision: int, bold: pd.DataFrame | None,
+           marks: pd.DataFrame | None, intervals: tuple[pd.DataFrame, pd.DataFrame] | None,
+           display: bool = True) -> pd.DataFrame:
+    """The cells of ``frame`` as text of format ``fmt`` (``latex``, ``markdown`` or ``html``):
+    the value at ``precision`` digits (bold where ``bold``), its mark as a superscript, then its
+    interval ``[low, high]`` at one digit less, when ``intervals`` has both ends. A text cell (a
+    measure's name in a table without an index) is shown by its readable name when ``display``."""
     bold = _check_shape(frame, bold, "bold")
     bold = bold.fillna(False).astype(bool) if bold is not None else None
     marks = _check_shape(frame, marks, "marks")
-    escape = {"latex": "latex", "html": "html", "markdown": None}[fmt]
-
-    def wrap(text: str, is_bold: bool, mark: str) -> str:
-        if is_bold and text not in (_MISSING, "--"):
-            text = {"latex": f"\\textbf{{{text}}}", "markdown": f"**{text}**",
-                    "html": f"<b>{text}</b>"}[fmt]
-        if mark:
-            text += {"latex": f"$^{{{mark}}}$", "markdown": f"<sup>{mark}</sup>",
-                     "html": f"<sup>{mark}</sup>"}[fmt]
-        return text
+    low, high = ((_check_shape(frame, intervals[0], "intervals[0] (low)"),
+                  _check_shape(frame, intervals[1], "intervals[1] (high)")) if intervals is not None
+                 else (None, None))
+    digits = max(precision - 1, 1)
 
     def esc(text: str) -> str:
-        if fmt == "latex" and text == _MISSING:
-            return "--"
         if fmt == "latex":
-            return _latex_escape(text)
+            return "--" if text == _MISSING else _latex_escape(text)
         if fmt == "html":
             import html
 
             return html.escape(text)
         return text.replace("|", "\\|")
 
+    def wrap(text: str, is_bold: bool, mark: str) -> str:
+        if is_bold and text not in (_MISSING, "--"):
+            text = {"latex": f"\\textbf{{{text}}}", "markdown": f"**{text}**", "html": f"<b>{text}</b>"}[fmt]
+        if mark:
+            text += {"latex": f"$^{{{mark}}}$", "markdown": f"<sup>{mark}</sup>", "html": f"<sup>{mark}</sup>"}[fmt]
+        return text
+
     cells = pd.DataFrame(index=frame.index, columns=frame.columns, dtype=object)
+    counts = _counts(frame)
     for i in range(frame.shape[0]):
         for j in range(frame.shape[1]):
             value = frame.iat[i, j]
             is_bold = bool(bold.iat[i, j]) if bold is not None else False
             mark = marks.iat[i, j] if marks is not None else ""
             mark = "" if mark is None or (isinstance(mark, float) and math.isnan(mark)) else str(mark)
-            cells.iat[i, j] = wrap(esc(_cell_text(value, precision)), is_bold, esc(mark))
-    styler = cells.style
-    if escape:
-        styler = styler.format_index(escape=escape, axis=0).format_index(escape=escape, axis=1)
-    else:
-        styler = styler.format_index(lambda v: str(v).replace("|", "\\|"), axis=0)
-        styler = styler.format_index(lambda v: str(v).replace("|", "\\|"), axis=1)
-    if not index:
-        styler = styler.hide(axis="index")
-    return styler
+            shown = (_label_text(value, fmt, display) if isinstance(value, str)
+                     else esc(_cell_text(value, precision, counts[j])))
+            text = wrap(shown, is_bold, esc(mark))
+            if low is not None and _cell_text(value, precision) != _MISSING:
+                lo, hi = low.iat[i, j], high.iat[i, j]
+                if not (pd.isna(lo) or pd.isna(hi)):
+                    text += esc(f" [{float(lo):.{digits}f}, {float(hi):.{digits}f}]")
+            cells.iat[i, j] = text
+    return cells
 
 
-def _flat(frame: pd.DataFrame) -> pd.DataFrame:
-    """Column MultiIndex -> one level ``a / b``: Markdown has one header row."""
-    if isinstance(frame.columns, pd.MultiIndex):
-        frame = frame.copy()
-        frame.columns = [" / ".join(str(p) for p in c) for c in frame.columns]
-    return frame
+def _align(frame: pd.DataFrame, *others):
+    """``frame`` with its column groups adjacent (:func:`_column_order`), and each of ``others``
+    (frames of its shape, tuples of them, or None) aligned to it the same way."""
+    order = _column_order(frame)
+
+    def fit(other, what):
+        if other is None:
+            return None
+        if isinstance(other, tuple):
+            if len(other) != 2:
+                raise InputError(f"intervals must be a pair of frames (low, high), got {len(other)} items")
+            return tuple(fit(o, f"intervals[{i}]") for i, o in enumerate(other))
+        return _check_shape(frame, other, what).iloc[:, order]
+    return (frame.iloc[:, order], *(fit(o, w) for o, w in zip(others, ("bold", "marks", "intervals"))))
 
 
 def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
              marks: pd.DataFrame | None = None, caption: str | None = None,
-             label: str | None = None, index: bool = True) -> str:
-    """The table as LaTeX with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
+             label: str | None = None, index: bool = True,
+             intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True) -> str:
+    """The table as LaTeX with booktabs rules (:func:`sumeval.latex.tabular`).
 
-    Needs ``\\usepackage{booktabs}`` in the document, and ``\\usepackage{multirow}`` when the
-    index has several levels (pandas writes ``\\multirow`` for a repeated outer label, e.g.
-    metric_correlations' ``table2_realsumm.tex``). Text is LaTeX-escaped.
+    The first line says what it needs (``% needs \\usepackage{booktabs}``; nothing else: outer row
+    labels are printed once per group, never with ``\\multirow``). One header row per level of the
+    column index; labels through :func:`sumeval.display_names.display` when ``display``; text is
+    LaTeX-escaped. With a ``caption`` or a ``label`` the tabular sits in a ``table`` float.
+
+    Args:
+        intervals: ``(low, high)``, frames of the table's shape: each cell shows
+            ``0.412 [0.37, 0.45]`` where both ends are numbers.
     """
-    styler = _styler(frame, "latex", precision=precision, bold=bold, marks=marks, index=index)
-    n_index = frame.index.nlevels if index else 0
-    column_format = "l" * n_index + "r" * frame.shape[1]
-    kwargs = {"hrules": True, "column_format": column_format}
-    if isinstance(frame.columns, pd.MultiIndex):
-        kwargs["multicol_align"] = "c"
+    from sumeval.latex import NEEDS, tabular
+
+    frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
+    cells = _cells(frame, "latex", precision=precision, bold=bold, marks=marks, intervals=intervals,
+                   display=display)
+    columns = [c if isinstance(c, tuple) else (c,) for c in frame.columns]
+    rows = [r if isinstance(r, tuple) else (r,) for r in frame.index] if index else [() for _ in frame.index]
+    groups: list = []
+    for r in rows:  # a paper's row (correlation_table) stays with our row above it
+        groups.append(groups[-1] if groups and len(r) > 1 and r[-1] == "paper" else (r[0] if len(r) > 1 else None))
+    body = tabular(cells.to_numpy().tolist(), columns=columns,
+                   column_labels=[[_label_text(p, "latex", display) for p in c] for c in columns],
+                   rows=rows, row_labels=[[_label_text(p, "latex", display) for p in r] for r in rows],
+                   stub=[_label_text(n, "latex", display) for n in frame.index.names] if index else [],
+                   groups=groups, align=["r" if pd.api.types.is_numeric_dtype(t) else "l" for t in frame.dtypes])
+    if not (caption or label):
+        return f"{NEEDS}\n{body}\n"
+    head = ["\\begin{table}", "\\centering"]
     if caption:
-        kwargs["caption"] = _latex_escape(caption)
+        head.append(f"\\caption{{{_latex_escape(caption)}}}")
     if label:
-        kwargs["label"] = label
-        kwargs["position_float"] = "centering"
-    return styler.to_latex(**kwargs)
+        head.append(f"\\label{{{label}}}")
+    return "\n".join([NEEDS, *head, body, "\\end{table}"]) + "\n"
 
 
 def to_markdown(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
-                marks: pd.DataFrame | None = None, index: bool = True) -> str:
-    """The table as a Markdown pipe table (GitHub / Jupyter flavour; one header row)."""
-    flat = _flat(frame)
-    bold = _flat(bold) if bold is not None else None
-    marks = _flat(marks) if marks is not None else None
+                marks: pd.DataFrame | None = None, index: bool = True,
+                intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True) -> str:
+    """The table as a Markdown pipe table (GitHub / Jupyter flavour). A pipe table has one header
+    row, so column levels are joined there (``Relevance / System``); the LaTeX and HTML files have
+    one header row per level."""
+    frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
+    cells = _cells(frame, "markdown", precision=precision, bold=bold, marks=marks, intervals=intervals,
+                   display=display)
+    columns = [c if isinstance(c, tuple) else (c,) for c in frame.columns]
+    header = [" / ".join(_label_text(p, "markdown", display) for p in c) for c in columns]
+    rows = cells.to_numpy().tolist()
     if index:
-        names = [n if n is not None else "" for n in flat.index.names]
-        flat = flat.reset_index()
-        flat.columns = [*names, *flat.columns[len(names):]]
-        if bold is not None:
-            bold = bold.reset_index(drop=True).reindex(columns=flat.columns, fill_value=False)
-        if marks is not None:
-            marks = marks.reset_index(drop=True).reindex(columns=flat.columns, fill_value="")
-    styler = _styler(flat, "markdown", precision=precision,
-                     bold=bold.set_axis(flat.index) if bold is not None else None,
-                     marks=marks.set_axis(flat.index) if marks is not None else None, index=False)
-    lines = styler.to_string(delimiter=" | ").rstrip("\n").split("\n")
-    header, body = lines[0], lines[1:]
-    out = [f"| {header} |", "|" + "---|" * flat.shape[1]]
-    out += [f"| {line} |" for line in body]
+        header = [_label_text(n, "markdown", display) for n in frame.index.names] + header
+        keys = [r if isinstance(r, tuple) else (r,) for r in frame.index]
+        rows = [[_label_text(p, "markdown", display) for p in k] + row for k, row in zip(keys, rows)]
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(out)
 
 
 def to_html(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
-            marks: pd.DataFrame | None = None, index: bool = True) -> str:
-    """The table as an HTML ``<table>`` fragment (for reports and notebooks)."""
-    styler = _styler(frame, "html", precision=precision, bold=bold, marks=marks, index=index)
+            marks: pd.DataFrame | None = None, index: bool = True,
+            intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True) -> str:
+    """The table as an HTML ``<table>`` fragment (pandas' Styler: one header row per column
+    level, an outer label spanning its columns and rows)."""
+    frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
+    cells = _cells(frame, "html", precision=precision, bold=bold, marks=marks, intervals=intervals,
+                   display=display)
+    cells.index = cells.index.set_names([_label_text(n, "html", display) or None for n in cells.index.names])
+    styler = cells.style.format_index(lambda v: _label_text(v, "html", display), axis=0)
+    styler = styler.format_index(lambda v: _label_text(v, "html", display), axis=1).hide(axis=1, names=True)
+    if not index:
+        styler = styler.hide(axis="index")
     return styler.to_html(escape=False)
 
 
@@ -216,8 +310,7 @@ def _notes_block(notes: Sequence[str], fmt: str) -> str:
     if not notes:
         return ""
     if fmt == "latex":
-        return "".join(f"\\par\\footnotesize Note: {_latex_escape(n).replace(_MISSING, '--')}\n"
-                       for n in notes)
+        return "".join(f"\\par\\footnotesize Note: {_latex_escape(n)}\n" for n in notes)
     if fmt == "html":
         import html
 
@@ -225,15 +318,45 @@ def _notes_block(notes: Sequence[str], fmt: str) -> str:
     return "\n" + "".join(f"Note: {n}\n\n" for n in notes)
 
 
+def table_label(name: str, dataset: str | Sequence[str] | None = None, source: str | None = None) -> str:
+    """The ``\\label`` of table ``name`` (a file name) on data set ``dataset``, written by
+    ``source`` (a study, ``meta-eval``): ``tab:[<source>:]<name>[:<dataset>]``, a path reduced to
+    its file's stem. ``dataset`` may be several (a study's ``dataset`` and ``system_dataset``): the
+    label names the first, unless the table's name already ends with one of them. Characters other
+    than letters, digits and ``_ . : + -`` become ``-``.
+
+    >>> table_label("table_kendall_b", "summeval", "meta_evaluation"), table_label("table1_summeval", "summeval")
+    ('tab:meta_evaluation:table_kendall_b:summeval', 'tab:table1_summeval')
+    >>> table_label("table2_realsumm", ["summeval", "realsumm"], "metric_correlations")
+    'tab:metric_correlations:table2_realsumm'
+    """
+    def clean(text: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.:+-]", "-", text)
+
+    def part(text: str) -> str:
+        return clean(Path(text).stem if "/" in text or "\\" in text else text)
+
+    label = clean(name)
+    sets = [part(str(d)) for d in ([dataset] if isinstance(dataset, str) else dataset or []) if d]
+    if sets and not any(label == p or label.endswith(("_" + p, "-" + p, ":" + p)) for p in sets):
+        label += ":" + sets[0]
+    return "tab:" + (clean(source) + ":" if source else "") + label
+
+
 def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision: int = 3,
                 bold: pd.DataFrame | None = None, marks: pd.DataFrame | None = None,
-                caption: str | None = None, index: bool = True,
-                notes: Sequence[str] = ()) -> dict[str, Path]:
+                caption: str | None = None, index: bool = True, notes: Sequence[str] = (),
+                intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+                dataset: str | Sequence[str] | None = None, source: str | None = None,
+                label: str | None = None) -> dict[str, Path]:
     """Write ``name.csv`` (full precision), ``name.tex``, ``name.md`` and ``name.html`` in ``folder``.
 
     Each file is written to a temporary file and renamed, so none is ever half-written.
     ``notes`` (sentences, e.g. why a cell is undefined) go under the table in the LaTeX (inside
-    its ``table`` float, when there is one), Markdown and HTML files; the CSV holds only data.
+    its ``table`` float), Markdown and HTML files; the CSV holds only data (code names, the
+    values, no intervals). The ``.tex`` is a ``table`` float with the caption (``name`` when
+    none is given) and the label ``label`` or :func:`table_label` of ``name``, ``dataset`` and
+    ``source`` (who writes it: a study, ``meta-eval``), unique among the tables of a run.
 
     Returns:
         ``{suffix: path}`` for the four files.
@@ -250,81 +373,16 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
     with atomic_path(folder / f"{name}.csv") as tmp:
         frame.to_csv(tmp, index=index)
     out["csv"] = folder / f"{name}.csv"
-    label = f"tab:{name}"
-    tex = to_latex(frame, precision=precision, bold=bold, marks=marks, caption=caption,
-                   label=label if caption else None, index=index)
+    tex = to_latex(frame, precision=precision, bold=bold, marks=marks, caption=caption or name,
+                   label=label or table_label(name, dataset, source), index=index, intervals=intervals)
     end = tex.rfind("\\end{table}")
-    tex = (tex[:end] + _notes_block(notes, "latex") + tex[end:] if end >= 0
-           else tex + _notes_block(notes, "latex"))
+    tex = tex[:end] + _notes_block(notes, "latex") + tex[end:]
     out["tex"] = atomic_write_text(folder / f"{name}.tex", tex)
-    md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index)
+    md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index, intervals=intervals)
     out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{caption}**\n\n" if caption else "") + md + "\n"
                                   + _notes_block(notes, "markdown"))
     out["html"] = atomic_write_text(folder / f"{name}.html",
-                                    to_html(frame, precision=precision, bold=bold, marks=marks, index=index)
+                                    to_html(frame, precision=precision, bold=bold, marks=marks, index=index,
+                                            intervals=intervals)
                                     + _notes_block(notes, "html"))
     return {k: Path(v) for k, v in out.items()}
-
-
-# --------------------------------------------------------------------------------------------
-# a long frame of numbers as a table
-# --------------------------------------------------------------------------------------------
-def _ordered_pivot(frame: pd.DataFrame, index: str, columns: list[str], value: str) -> pd.DataFrame:
-    """``frame`` pivoted to ``index`` x ``columns`` (a MultiIndex when several), rows and columns in
-    the order they first appear (not sorted).
-
-    Raises:
-        InputError: two rows of ``frame`` for one cell (the table would have to pick one).
-    """
-    dup = frame.duplicated([index, *columns], keep=False)
-    if dup.any():
-        first = frame.loc[dup, [index, *columns]].iloc[0].to_dict()
-        raise InputError(f"{int(dup.sum())} rows share a table cell (e.g. {first}); filter the frame to "
-                         f"one row per ({index}, {', '.join(columns)})")
-    wide = frame.pivot_table(index=index, columns=columns, values=value, aggfunc="first", dropna=False)
-    rows = list(dict.fromkeys(frame[index]))
-    if len(columns) == 1:
-        cols = list(dict.fromkeys(frame[columns[0]]))
-    else:
-        cols = pd.MultiIndex.from_tuples(list(dict.fromkeys(map(tuple, frame[columns].to_numpy()))),
-                                         names=columns)
-    return wide.reindex(index=rows, columns=cols)
-
-
-def correlation_table(comparison: pd.DataFrame, *, columns: tuple[str, ...] = ("human", "method"),
-                      value: str = "ours", index: str = "metric",
-                      higher_is_better: bool | Mapping[Any, bool] = True) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """A long frame of numbers (correlations, or any score) as a paper-ready table: one row per
-    ``index`` value (a metric), one column per ``columns`` combination (e.g. (human, method)),
-    cells ``value``; with the paper's numbers (a ``paper`` column with values) each row gets a
-    second row ``(metric, "paper")``.
-
-    Args:
-        comparison: long frame with ``index``, ``columns``, ``value`` and optionally ``paper``.
-        columns, value, index: what makes the table's columns, cells and rows (in the order they
-            first appear).
-        higher_is_better: the direction of every column, or a mapping column -> direction
-            (columns left out of the mapping get no bold; :func:`sumeval.tables.best_mask`).
-
-    Returns:
-        ``(table, bold)``: the table, and where the best of each column among our rows is (the
-        paper's rows are never bold). Feed both to ``ctx.save_table``.
-    """
-    ours = _ordered_pivot(comparison, index, list(columns), value)
-    ours.index.name = index
-    bold = best_mask(ours, higher_is_better=higher_is_better)
-    if "paper" not in comparison or comparison["paper"].isna().all():
-        return ours, bold
-    paper = _ordered_pivot(comparison, index, list(columns), "paper")
-    values, masks, rows = [], [], []
-    for name in ours.index:
-        values.append(ours.loc[name].to_numpy(float))
-        masks.append(bold.loc[name].to_numpy(bool))
-        rows.append((name, "ours"))
-        if paper.loc[name].notna().any():
-            values.append(paper.loc[name].to_numpy(float))
-            masks.append(np.zeros(ours.shape[1], dtype=bool))
-            rows.append((name, "paper"))
-    rows = pd.MultiIndex.from_tuples(rows, names=[index, "source"])
-    return (pd.DataFrame(values, index=rows, columns=ours.columns),
-            pd.DataFrame(masks, index=rows, columns=ours.columns))

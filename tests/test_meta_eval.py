@@ -88,7 +88,7 @@ def test_user_file_with_a_column_measure_and_a_user_class(registered, tmp_path, 
     assert sorted(manifest["files"]) == sorted(names)
 
     md = (out / "table_kendall_b.md").read_text()
-    assert "overall / system" in md and "<sup>1</sup>" in md and "**" in md
+    assert "Overall / System" in md and "<sup>1</sup>" in md and "**" in md  # readable names (display_names)
     tex = (out / "table_kendall_b.tex").read_text()
     assert "\\toprule" in tex and "my\\_metric" in tex
 

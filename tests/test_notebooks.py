@@ -70,3 +70,24 @@ def test_smoke_run_through_the_runner(name: str, smoke_batch):
         assert Path(fig).is_file() and Path(fig).stat().st_size > 0
     assert manifest["data_files"], f"{name}: the manifest records no data checksums"
     assert res.results, f"{name}: empty results.json"
+
+
+def test_every_table_the_smoke_studies_write_is_paper_ready(smoke_batch):
+    """Each .tex of every smoke run (the studies' tables and meta_evaluation's meta-eval folder)
+    names booktabs, has one label, balanced braces, the booktabs rules and as many cells per row as
+    columns; no two tables of the batch share a label; with pdflatex installed
+    (scripts/install_latex.sh) each typesets in a minimal document."""
+    import re
+
+    from sumeval import latex
+
+    written = sorted(p for o in smoke_batch.outcomes if o.run_dir for p in Path(o.run_dir).rglob("*.tex"))
+    assert {p.parent.name for p in written} >= {"tables", "meta-eval"}, written
+    labels = []
+    for path in written:
+        tex = path.read_text(encoding="utf-8")
+        assert latex.check_table(tex) == [], path
+        labels += re.findall(r"\\label\{([^}]*)\}", tex)
+    assert len(labels) == len(set(labels)) == len(written), sorted(labels)
+    if latex.engine():
+        assert latex.compile_tables(written) == {}

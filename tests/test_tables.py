@@ -32,20 +32,22 @@ def test_markdown_by_hand(frame):
     marks = pd.DataFrame({"consistency": ["1", "2", ""], "rel_evance": ["2", "1", "2"]}, index=frame.index)
     md = tables.to_markdown(frame, bold=tables.best_mask(frame), marks=marks)
     assert md.splitlines() == [
-        "| measure | consistency | rel_evance |",
+        "| Measure | Consistency | rel_evance |",  # readable names; an unknown name as it is
         "|---|---|---|",
-        "| estime | **0.410**<sup>1</sup> | 0.300<sup>2</sup> |",
+        "| ESTIME (negated) | **0.410**<sup>1</sup> | 0.300<sup>2</sup> |",
         "| rouge_2 | 0.380<sup>2</sup> | **0.350**<sup>1</sup> |",
-        "| js-2 (negated) | – | 0.200<sup>2</sup> |",
+        "| JS-2 (negated) | – | 0.200<sup>2</sup> |",
     ]
+    raw = tables.to_markdown(frame, display=False)  # code names when asked
+    assert raw.splitlines()[0] == "| measure | consistency | rel_evance |"
 
 
 def test_latex_is_booktabs_escaped_and_bold(frame):
     tex = tables.to_latex(frame, bold=tables.best_mask(frame), caption="Spearman & tau", label="tab:x")
     assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
     assert "rouge\\_2 & 0.380 & \\textbf{0.350} \\\\" in tex
-    assert "estime & \\textbf{0.410} & 0.300 \\\\" in tex
-    assert "js-2 (negated) & -- & 0.200 \\\\" in tex  # NaN as a dash, never bold
+    assert "ESTIME (negated) & \\textbf{0.410} & 0.300 \\\\" in tex
+    assert "JS-2 (negated) & -- & 0.200 \\\\" in tex  # NaN as a dash, never bold
     assert "rel\\_evance" in tex and "\\caption{Spearman \\& tau}" in tex and "\\label{tab:x}" in tex
 
 
@@ -53,7 +55,7 @@ def test_markdown_flattens_column_levels_and_escapes_pipes():
     f = pd.DataFrame([[0.5, 0.25]], index=pd.Index(["a|b"], name="m"),
                      columns=pd.MultiIndex.from_tuples([("relevance", "input"), ("relevance", "system")]))
     md = tables.to_markdown(f, precision=2)
-    assert md.splitlines()[0] == "| m | relevance / input | relevance / system |"
+    assert md.splitlines()[0] == "| m | Relevance / Input | Relevance / System |"  # one header row in Markdown
     assert md.splitlines()[2] == "| a\\|b | 0.50 | 0.25 |"
 
 

@@ -241,11 +241,14 @@ def table_notes(result: MetaEvaluation, coefficient: str) -> list[str]:
 
 
 def _caption(result: MetaEvaluation, coef: str) -> str:
-    negated = [m["label"] for m in result.measures if m["negated"]]
-    return (f"Correlation ({coef}) of each measure with the human scores at the "
+    from sumeval.display_names import display
+
+    negated = [display(m["label"]) for m in result.measures if m["negated"]]
+    return (f"Correlation ({display(coef)}) of each measure with the human scores at the "
             f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; best per column in bold; "
-            f"superscript: significance cluster (1 = not significantly worse than the best; {result.settings.test}, "
-            f"{result.settings.correction} correction, alpha {result.settings.alpha})"
+            f"superscript: significance cluster (1 = not significantly worse than the best; "
+            f"{display(result.settings.test)}, {display(result.settings.correction)} correction, "
+            f"alpha {result.settings.alpha})"
             + (f"; {', '.join(negated)}: lower is better, shown negated" if negated else ""))
 
 
@@ -321,7 +324,7 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
         for coef in result.settings.coefficients:
             values, bold, marks = ranking_table(result, coef)
             tables.write_table(values, work, f"table_{coef}", bold=bold, marks=marks, caption=_caption(result, coef),
-                               notes=table_notes(result, coef))
+                               notes=table_notes(result, coef), dataset=result.dataset.get("name"), source="meta-eval")
             if figures:
                 _figures(result, coef, work)
         names = sorted(p.name for p in work.iterdir())
@@ -487,15 +490,17 @@ def _figures(result: MetaEvaluation, coef: str, folder: Path) -> None:
     figures.apply_style()
     levels = _level_order(result)
     humans = list(result.settings.humans)
+    s = result.settings
+    how = {"test": s.test, "correction": s.correction, "alpha": s.alpha}
     drawn = [("correlations", mplots.correlation_intervals(result.correlations, coefficient=coef,
                                                             measure_order=result.labels, human_order=humans,
-                                                            level_order=levels, ranking=result.ranking)[0]),
+                                                            level_order=levels, ranking=result.ranking, **how)[0]),
              ("ranking", mplots.ranking_grid(result.ranking, coefficient=coef, human_order=humans,
-                                             level_order=levels)[0])]
+                                             level_order=levels, **how)[0])]
     if len(result.pairwise):
         drawn.append(("pvalues", mplots.pvalue_grid(result.pairwise, coefficient=coef, measure_order=result.labels,
-                                                    human_order=humans, level_order=levels,
-                                                    alpha=result.settings.alpha)[0]))
+                                                    human_order=humans, level_order=levels, alpha=s.alpha,
+                                                    ranking=result.ranking)[0]))
     for name, fig in drawn:
         figures.save(fig, "", f"{name}_{coef}", folder=folder)
         plt.close(fig)

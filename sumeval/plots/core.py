@@ -9,6 +9,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.display_names import display
+
 
 def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -> list:
     if col is None:
@@ -60,17 +62,21 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
             ax.plot(ours, y, "o", color="C0", ms=4, label=ours_label)
             if "paper" in sub:
                 ax.plot(sub["paper"].to_numpy(float), y, "D", mfc="none", color="C3", ms=5, label="paper")
-            ax.set_yticks(y, metrics)
+            for k in np.flatnonzero(np.isnan(ours)):  # ours undefined: said, not left blank
+                ax.text(0.02, y[k], "ours undefined", transform=ax.get_yaxis_transform(), va="center",
+                        fontsize=7, color="0.4", style="italic")
+            ax.set_yticks(y, [display(m) for m in metrics])
             ax.invert_yaxis() if i == 0 and j == 0 else None
-            heading = " / ".join(str(v) for v in (c, r) if v is not None)
+            heading = " / ".join(display(v) for v in (c, r) if v is not None)
             if heading:
                 ax.set_title(heading)
             if i == len(rows) - 1:
                 ax.set_xlabel("correlation")
-    axes[0, -1].legend(loc="lower right", frameon=False)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    # beside the panels, never over a dot
+    axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     return fig, axes
 
 

@@ -2,15 +2,29 @@
 
 Pure functions over the tidy frames :mod:`sumeval.meta_eval` writes (the column names of
 ``correlations.csv``, ``pairwise.csv`` and ``ranking.csv``); each returns ``(fig, axes)``.
+Names are shown readable (:mod:`sumeval.display_names`), and every figure that shows
+significance (the clusters, the tests) names the test, the correction and alpha
+(:func:`significance_text`).
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["correlation_intervals", "pvalue_matrix", "ranking_bars", "pvalue_grid", "ranking_grid"]
+from sumeval.display_names import display
+
+__all__ = ["correlation_intervals", "pvalue_matrix", "pvalue_cells", "pvalue_codes", "ranking_bars", "pvalue_grid",
+           "ranking_grid", "significance_text", "PVALUE_CODES"]
+
+#: what :func:`pvalue_matrix` draws in a cell (row measure vs column measure), by code
+PVALUE_CODES = {2: "row better, significant", 1: "row better, not significant", 0: "equal correlations",
+                -1: "column better, not significant", -2: "column better, significant"}
+# the colours of the codes -2..2: orange = the column's measure correlates higher, blue = the row's;
+# saturated = significant, pale = not
+_CODE_COLOURS = ["#d95f02", "#fbd5b5", "#eeeeee", "#c6dbef", "#1f5fa8"]
 
 
 def _order(values: Sequence, order: Sequence | None) -> list:
@@ -20,11 +34,42 @@ def _order(values: Sequence, order: Sequence | None) -> list:
     return [v for v in order if v in set(present)]
 
 
+def significance_text(test: str | None, correction: str | None, alpha: float | None) -> str:
+    """``"permutation test (systems and inputs), Holm correction, alpha = 0.05"``: what decided
+    significance, for a figure's title or caption (parts not given are left out)."""
+    parts = []
+    if test:
+        parts.append(display(test))
+    if correction:
+        parts.append(f"{display(correction)} correction")
+    if alpha is not None:
+        parts.append(f"alpha = {alpha:g}")
+    return ", ".join(parts)
+
+
+def _first(frame: pd.DataFrame | None, column: str) -> str | None:
+    if frame is None or column not in frame or not len(frame):
+        return None
+    values = frame[column].dropna()
+    return str(values.iloc[0]) if len(values) else None
+
+
+def _caption(fig, text: str, width: int = 110, below_pt: float = 4) -> None:
+    """``text`` under the figure, ``below_pt`` points below its lower edge, wrapped (saved with
+    it: figures are saved with a tight bounding box)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    shift = ScaledTranslation(0, -below_pt / 72, fig.dpi_scale_trans)
+    fig.text(0.5, 0.0, "\n".join(textwrap.wrap(text, width)), ha="center", va="top", fontsize=8,
+             transform=fig.transFigure + shift)
+
+
 def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None = None,
                           measure_order: Sequence[str] | None = None,
                           human_order: Sequence[str] | None = None,
                           level_order: Sequence[str] | None = None,
-                          ranking: pd.DataFrame | None = None, title: str | None = None):
+                          ranking: pd.DataFrame | None = None, title: str | None = None,
+                          test: str | None = None, correction: str | None = None, alpha: float | None = None):
     """Each measure's correlation with its bootstrap interval, one panel per (level, human).
 
     Args:
@@ -32,8 +77,10 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
         coefficient: which coefficient to draw (default: the first in the frame).
         measure_order, human_order, level_order: orders of the rows and panels.
         ranking: optional ``ranking.csv`` frame (``measure, human, level, coefficient, cluster``):
-            the dots of cluster 1 (not significantly worse than the best) are filled, others hollow.
-            An undefined correlation (NaN) has no dot: its row says "undefined".
+            the dots of cluster 1 (not significantly worse than the best) are filled, others
+            hollow, and the caption says by which ``test``, ``correction`` and ``alpha``. Without
+            a ranking every dot is filled. An undefined correlation (NaN) has no dot: its row
+            says "undefined".
 
     Returns:
         ``(fig, axes)``, axes of shape (n_levels, n_humans).
@@ -57,7 +104,7 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
             lo, hi = sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float)
             has = ~(np.isnan(lo) | np.isnan(hi))
             ax.hlines(y[has], lo[has], hi[has], color="C0", lw=1.5, alpha=0.6)
-            top = np.zeros(len(measures), dtype=bool)
+            top = np.ones(len(measures), dtype=bool)
             if ranking is not None:
                 r = ranking[(ranking["level"] == level) & (ranking["human"] == human)
                             & (ranking["coefficient"] == coefficient)].set_index("measure")["cluster"]
@@ -67,81 +114,148 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
             for k in np.flatnonzero(np.isnan(value)):  # an undefined correlation: said, not drawn
                 ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center",
                         fontsize=7, color="0.4", style="italic")
-            ax.set_yticks(y, measures)
-            ax.set_title(f"{human} / {level}")
+            ax.set_yticks(y, [display(m) for m in measures])
+            ax.set_title(f"{display(human)} / {display(level)}")
             if i == len(levels) - 1:
-                ax.set_xlabel(coefficient)
+                ax.set_xlabel(display(coefficient))
     axes[0, 0].invert_yaxis()
-    fig.suptitle(title or f"correlation with humans ({coefficient}); filled: top significance cluster")
+    fig.suptitle(title or f"Correlation with the human scores ({display(coefficient)}), bootstrap intervals")
     fig.tight_layout()
+    if ranking is not None:
+        how = significance_text(test, correction, alpha)
+        _caption(fig, "Filled: the top significance cluster (not significantly worse than the best"
+                 + (f"; {how}" if how else "") + "); hollow: below it.")
     return fig, axes
 
 
-def _pmatrix(pairwise: pd.DataFrame, measures: Sequence[str], column: str) -> np.ndarray:
-    """Symmetric (n, n) matrix of ``column`` over the measure pairs; NaN on the diagonal."""
-    index = {m: k for k, m in enumerate(measures)}
-    out = np.full((len(measures), len(measures)), np.nan)
-    for a, b, p in zip(pairwise["measure_a"], pairwise["measure_b"], pairwise[column]):
-        if a in index and b in index:
-            out[index[a], index[b]] = out[index[b], index[a]] = p
-    return out
-
-
-def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
-                  measure_order: Sequence[str] | None = None, adjusted: bool = True,
-                  alpha: float = 0.05, ax=None):
-    """Heat map of the pairwise tests' p-values (adjusted by default) for one human and level.
+def pvalue_cells(pairwise: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
+                 ranking: pd.DataFrame | None = None, measure_order: Sequence[str] | None = None,
+                 adjusted: bool = True) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """What :func:`pvalue_matrix` draws for one human and level: the measures in rank order,
+    the p-values and who wins.
 
     Args:
-        pairwise: columns ``measure_a, measure_b, human, level, coefficient, p_value, p_adjusted``.
-        human, level, coefficient: which tests to draw (coefficient: the first in the frame).
-        measure_order: row / column order (e.g. by correlation, best first).
-        adjusted: draw ``p_adjusted`` (else ``p_value``).
-        alpha: cells with p < alpha are outlined and their value printed in bold.
+        pairwise: columns ``measure_a, measure_b, human, level, coefficient, diff, p_value,
+            p_adjusted`` (``diff`` = corr_a - corr_b on the rows the pair shares).
+        ranking: ``ranking.csv``'s frame: the measures are ordered by its ``rank`` (1 = best);
+            without it, by their mean correlation over the tests (``corr_a`` / ``corr_b``).
+            Ties and unranked measures keep ``measure_order`` (else the order they appear).
+        adjusted: the corrected ``p_adjusted`` (default) or the raw ``p_value``.
 
     Returns:
-        ``(fig, ax)``; ``ax.images[0].get_array()`` is the symmetric p-value matrix.
+        ``(measures, p, diff)``: ``p`` (n, n) symmetric with NaN on the diagonal and where a
+        pair was not tested; ``diff[i, j]`` = correlation of measure i minus that of measure j
+        (antisymmetric; > 0: the row's measure is better).
     """
-    import matplotlib.pyplot as plt
+    from sumeval.errors import InputError
 
+    column = "p_adjusted" if adjusted else "p_value"
+    missing = [c for c in ("measure_a", "measure_b", "human", "level", "coefficient", "corr_a", "corr_b", "diff",
+                           column) if c not in pairwise]
+    if missing:
+        raise InputError(f"the pairwise frame lacks {', '.join(missing)}: pass pairwise.csv of a meta-evaluation "
+                         "(sumeval.stats.compare_measures' columns)")
     coefficient = coefficient or pairwise["coefficient"].iloc[0]
     sub = pairwise[(pairwise["human"] == human) & (pairwise["level"] == level)
                    & (pairwise["coefficient"] == coefficient)]
     measures = _order(list(sub["measure_a"]) + list(sub["measure_b"]), measure_order)
-    column = "p_adjusted" if adjusted else "p_value"
-    matrix = _pmatrix(sub, measures, column)
+    if measure_order is not None:  # measures the order leaves out still get a row, after it
+        measures += [m for m in dict.fromkeys(list(sub["measure_a"]) + list(sub["measure_b"])) if m not in measures]
+    if ranking is not None and "rank" in ranking:
+        r = ranking[(ranking["human"] == human) & (ranking["level"] == level)
+                    & (ranking["coefficient"] == coefficient)].set_index("measure")["rank"]
+        key = r.reindex(measures).astype("float64").fillna(np.inf).to_numpy()
+    else:
+        values = pd.concat([sub[["measure_a", "corr_a"]].set_axis(["measure", "corr"], axis=1),
+                            sub[["measure_b", "corr_b"]].set_axis(["measure", "corr"], axis=1)])
+        key = -values.groupby("measure")["corr"].mean().reindex(measures).fillna(-np.inf).to_numpy(float)
+    measures = [measures[k] for k in np.argsort(key, kind="stable")]
+    index = {m: k for k, m in enumerate(measures)}
+    p = np.full((len(measures), len(measures)), np.nan)
+    diff = np.full_like(p, np.nan)
+    for a, b, pv, d in zip(sub["measure_a"], sub["measure_b"], sub[column], sub["diff"]):
+        i, j = index[a], index[b]
+        p[i, j] = p[j, i] = pv
+        diff[i, j], diff[j, i] = d, -d
+    return measures, p, diff
+
+
+def pvalue_codes(p: np.ndarray, diff: np.ndarray, alpha: float) -> np.ndarray:
+    """The cell codes of :data:`PVALUE_CODES`: sign of ``diff`` (+ the row's measure is better)
+    times 2 where ``p < alpha`` (significant), 1 where not; 0 for equal correlations; NaN where
+    untested (the diagonal)."""
+    code = np.sign(diff) * np.where(p < alpha, 2.0, 1.0)
+    return np.where(np.isnan(p) | np.isnan(diff), np.nan, code)
+
+
+def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
+                  measure_order: Sequence[str] | None = None, ranking: pd.DataFrame | None = None,
+                  adjusted: bool = True, alpha: float = 0.05, ax=None, caption: bool = True):
+    """The pairwise tests of one human and level as a matrix, best measure first.
+
+    Rows and columns are the measures by rank (:func:`pvalue_cells`). A cell compares its row's
+    measure with its column's: blue when the row's correlates higher, orange when the column's
+    does; saturated when the difference is significant (p < ``alpha``, corrected p-values by
+    default), pale when not. Each cell prints its p-value; the caption names the test, the
+    correction and alpha (``caption=False`` leaves it to the caller, as :func:`pvalue_grid` does).
+
+    Returns:
+        ``(fig, ax)``; ``ax.images[0].get_array()`` is the matrix of :func:`pvalue_codes`
+        (rows, columns in the order of the tick labels).
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    coefficient = coefficient or pairwise["coefficient"].iloc[0]
+    measures, p, diff = pvalue_cells(pairwise, human=human, level=level, coefficient=coefficient, ranking=ranking,
+                                     measure_order=measure_order, adjusted=adjusted)
+    codes = pvalue_codes(p, diff, alpha)
     if ax is None:
         size = 0.45 * len(measures) + 1.8
-        fig, ax = plt.subplots(figsize=(size + 0.8, size))
+        fig, ax = plt.subplots(figsize=(size + 0.6, size))
     else:
         fig = ax.figure
-    im = ax.imshow(matrix, vmin=0, vmax=1, cmap="magma_r", aspect="equal")
+    ax.imshow(np.ma.masked_invalid(codes), cmap=ListedColormap(_CODE_COLOURS),
+              norm=BoundaryNorm([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5], 5), aspect="equal")
     n = len(measures)
-    ax.set_xticks(range(n), measures, rotation=60, ha="right")
-    ax.set_yticks(range(n), measures)
+    names = [display(m) for m in measures]
+    ax.set_xticks(range(n), names, rotation=60, ha="right")
+    ax.set_yticks(range(n), names)
     ax.grid(False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
     for a in range(n):
         for b in range(n):
-            p = matrix[a, b]
-            if np.isnan(p):
+            if np.isnan(p[a, b]):
                 continue
-            sig = p < alpha
-            # magma_r is light at small p and dark at large p
-            ax.text(b, a, f"{p:.2f}" if p >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
-                    fontweight="bold" if sig else "normal", color="black" if p < 0.5 else "white")
-    correction = str(sub["correction"].iloc[0]) if adjusted and "correction" in sub and len(sub) else ""
-    names = {"holm": "Holm-adjusted ", "bh": "BH-adjusted "}
-    fig.colorbar(im, ax=ax, label=f"{names.get(correction, 'adjusted ' if adjusted else '')}p-value")
-    test = sub["test"].iloc[0] if "test" in sub and len(sub) else ""
-    ax.set_title(f"{human} / {level}: {test} ({coefficient})")
+            ax.text(b, a, f"{p[a, b]:.2f}" if p[a, b] >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
+                    color="white" if abs(codes[a, b]) == 2 else "black")
+    ax.set_title(f"{display(human)} / {display(level)}")
+    sub = pairwise[pairwise["coefficient"] == coefficient]
+    if caption:
+        fig.tight_layout()
+        _caption(fig, pvalue_caption(_first(sub, "test"), _first(sub, "correction") if adjusted else None,
+                                     alpha, coefficient))
     return fig, ax
+
+
+def pvalue_caption(test: str | None, correction: str | None, alpha: float, coefficient: str | None) -> str:
+    """The caption of a p-value matrix: what a cell shows and what decided significance."""
+    how = significance_text(test, correction, alpha)
+    return (f"Pairwise tests of the measures' {display(coefficient or 'correlation')} ({how}). Rows and columns by "
+            "rank, best first; a cell compares its row's measure with its column's: blue: the row's measure "
+            "correlates higher, orange: the column's; saturated: significant (p < alpha), pale: not; "
+            "printed: the " + ("corrected " if correction else "") + "p-value.")
 
 
 def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
                 measure_order: Sequence[str] | None = None, human_order: Sequence[str] | None = None,
-                level_order: Sequence[str] | None = None, adjusted: bool = True, alpha: float = 0.05):
-    """:func:`pvalue_matrix` for every (level, human), one panel each; returns ``(fig, axes)``."""
+                level_order: Sequence[str] | None = None, adjusted: bool = True, alpha: float = 0.05,
+                ranking: pd.DataFrame | None = None):
+    """:func:`pvalue_matrix` for every (level, human), one panel each, each ranked on its own,
+    with one caption; returns ``(fig, axes)``."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     coefficient = coefficient or pairwise["coefficient"].iloc[0]
     levels = _order(pairwise["level"], level_order)
@@ -149,12 +263,19 @@ def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
     n = len(set(pairwise["measure_a"]) | set(pairwise["measure_b"]))
     size = 0.4 * n + 1.6
     fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=(size * len(humans) + 1.0, size * len(levels)))
+                             figsize=(size * len(humans) + 1.0, size * len(levels) + 0.6))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
-            pvalue_matrix(pairwise, human=human, level=level, coefficient=coefficient,
-                          measure_order=measure_order, adjusted=adjusted, alpha=alpha, ax=axes[i, j])
+            pvalue_matrix(pairwise, human=human, level=level, coefficient=coefficient, ranking=ranking,
+                          measure_order=measure_order, adjusted=adjusted, alpha=alpha, ax=axes[i, j], caption=False)
+    sub = pairwise[pairwise["coefficient"] == coefficient]
+    fig.suptitle(f"Pairwise tests ({display(coefficient)}): "
+                 + significance_text(_first(sub, "test"), _first(sub, "correction") if adjusted else None, alpha))
     fig.tight_layout()
+    fig.legend(handles=[Patch(color=_CODE_COLOURS[k + 2], label=PVALUE_CODES[k]) for k in (2, 1, 0, -1, -2)],
+               loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, frameon=False, fontsize=8)
+    _caption(fig, pvalue_caption(_first(sub, "test"), _first(sub, "correction") if adjusted else None, alpha,
+                                 coefficient), width=150, below_pt=24)
     return fig, axes
 
 
@@ -171,6 +292,7 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
         is undefined come last, labelled ``[undefined]``, without a bar.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     coefficient = coefficient or ranking["coefficient"].iloc[0]
     sub = ranking[(ranking["human"] == human) & (ranking["level"] == level)
@@ -184,17 +306,21 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     colours = [f"C{(int(c) - 1) % 10}" for c in clusters[ranked]]
     y = np.arange(len(sub))
     ax.barh(y[ranked], sub["value"].to_numpy(float)[ranked], color=colours)
-    ax.set_yticks(y, [f"{m}  [{int(c)}]" if ok else f"{m}  [undefined]"
+    ax.set_yticks(y, [f"{display(m)}  [{int(c)}]" if ok else f"{display(m)}  [undefined]"
                       for m, c, ok in zip(sub["measure"], clusters, ranked)])
     ax.invert_yaxis()
-    ax.set_xlabel(coefficient)
-    ax.set_title(f"{human} / {level}: ranking [cluster]")
+    ax.axvline(0, color="0.3", lw=0.8)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+    ax.set_xlabel(display(coefficient))
+    ax.set_title(f"{display(human)} / {display(level)}")
     return fig, ax
 
 
 def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
-                 human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None):
-    """:func:`ranking_bars` for every (level, human), one panel each; returns ``(fig, axes)``."""
+                 human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None,
+                 test: str | None = None, correction: str | None = None, alpha: float | None = None):
+    """:func:`ranking_bars` for every (level, human), one panel each, the title saying what
+    decided the clusters (``test``, ``correction``, ``alpha``); returns ``(fig, axes)``."""
     import matplotlib.pyplot as plt
 
     coefficient = coefficient or ranking["coefficient"].iloc[0]
@@ -202,9 +328,14 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
     humans = _order(ranking["human"], human_order)
     n = ranking["measure"].nunique()
     fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=(3.6 * len(humans) + 0.6, (0.26 * n + 1.0) * len(levels)))
+                             figsize=(3.6 * len(humans) + 0.6, (0.26 * n + 1.0) * len(levels) + 0.4))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
             ranking_bars(ranking, human=human, level=level, coefficient=coefficient, ax=axes[i, j])
+    fig.suptitle(f"Ranking by {display(coefficient)}; [n]: significance cluster (1 = not significantly worse "
+                 "than the best)")
     fig.tight_layout()
+    how = significance_text(test, correction, alpha)
+    if how:
+        _caption(fig, f"Clusters by {how}; bar colour = cluster.")
     return fig, axes

@@ -14,6 +14,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.display_names import display
+
 MODEL_ORDER = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
 METRIC_LABELS = {"pmr": "PMR", "acc": "Acc", "tau": "Kendall τ", "wlcs_l": "WLCS-l"}
 
@@ -52,7 +54,7 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
         if random is not None and metric in random:
             r = random.set_index("dataset").reindex(datasets)[metric].to_numpy(float)
             ax.hlines(r, x - 0.45, x + 0.45, color="0.5", lw=2, label="random order")
-        ax.set_xticks(x, datasets)
+        ax.set_xticks(x, [display(d) for d in datasets])
         ax.set_ylabel(METRIC_LABELS.get(metric, metric))
     # beside the bars, never over them
     axes[0, -1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -69,23 +71,25 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
     models = _models(t3)
     labels = dict(zip(t3["model"], t3["label"]))
     sets = list(dict.fromkeys(list(t3["train_set"]) + list(t3["test_set"])))
-    fig, axes = plt.subplots(1, len(models), figsize=(2.4 * len(models) + 1.0, 0.45 * len(sets) + 1.6), squeeze=False)
+    # constrained layout: the figure's title never sits on a panel's title
+    fig, axes = plt.subplots(1, len(models), figsize=(2.4 * len(models) + 1.0, 0.45 * len(sets) + 1.9), squeeze=False,
+                             layout="constrained")
     vals = t3[metric].to_numpy(float)
     vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if len(vals) else (0, 1)
     for ax, m in zip(axes[0], models):
         mat = t3[t3["model"] == m].pivot_table(index="train_set", columns="test_set", values=metric)
         mat = mat.reindex(index=[s for s in sets if s in mat.index], columns=[s for s in sets if s in mat.columns])
         im = ax.imshow(mat.to_numpy(float), cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto")
-        ax.set_xticks(range(mat.shape[1]), mat.columns, rotation=45, ha="right")
-        ax.set_yticks(range(mat.shape[0]), mat.index)
+        ax.set_xticks(range(mat.shape[1]), [display(c) for c in mat.columns], rotation=45, ha="right")
+        ax.set_yticks(range(mat.shape[0]), [display(r) for r in mat.index])
         for (i, j), v in np.ndenumerate(mat.to_numpy(float)):
             if not np.isnan(v):
                 ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7,
                         color="w" if v < (vmin + vmax) / 2 else "k")
         ax.set_title(labels.get(m, m), fontsize=9)
         ax.grid(False)
-        ax.set_xlabel("test")
-    axes[0, 0].set_ylabel("train")
+        ax.set_xlabel("test set")
+    axes[0, 0].set_ylabel("training set")
     fig.colorbar(im, ax=list(axes[0]), label=METRIC_LABELS.get(metric, metric), shrink=0.8)
     if title:
         fig.suptitle(title)
@@ -131,8 +135,9 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
                     ax.axhline(float(r[metric].mean()), ls="--", color="0.5", label="random order")
             if logx:
                 ax.set_xscale("log")
-            title = " / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None)
-            ax.set_title(title, fontsize=9)
+            # the panel's own title (the figure's ``title`` stays the figure's)
+            heading = " / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None)
+            ax.set_title(heading, fontsize=9)
             ax.set_xlabel(xlabel or x)
             if j == 0:
                 ax.set_ylabel("score")

@@ -10,6 +10,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.display_names import display
+
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]
 
@@ -58,7 +60,7 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
                 line = g[g["metric"] == m].sort_values("size")
                 style = "--" if "-dis-" in m else "-"
                 ax.plot(line["size"], line["value"], style, marker="o", ms=3,
-                        color=cmap((2 * k) % 20 + (2 * k) // 20 % 2), label=m)
+                        color=cmap((2 * k) % 20 + (2 * k) // 20 % 2), label=display(m))
             if rouge is not None:
                 rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)]
                 for k, (_, r) in enumerate(rr.iterrows()):
@@ -66,13 +68,13 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
                     ax.annotate(r["metric"], (1.0, r["value"]), xycoords=("axes fraction", "data"), fontsize=6,
                                 color="0.3", ha="right", va="bottom")
             ax.set_xscale("log")
-            ax.set_title(f"{ds} / {c}")
+            ax.set_title(f"{display(ds)} / {c}")
             if j == 0:
-                ax.set_ylabel(f"{method} ({'LitePyramid' if ds == 'realsumm' else 'relevance'})")
+                ax.set_ylabel(f"{display(method)} ({'LitePyramid' if ds == 'realsumm' else 'Relevance'})")
             if i == len(datasets) - 1:
                 ax.set_xlabel("index size (documents)")
     axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
-    fig.suptitle(title or f"SERA / GeSERA vs index size, system level ({method}); paper 001 Fig. 2")
+    fig.suptitle(title or f"SERA / GeSERA vs index size, system level ({display(method)}); paper 001 Fig. 2")
     fig.tight_layout()
     return fig, axes
 
@@ -111,13 +113,13 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
                 ax.plot([p_val], [y], "D", mfc="none", color="C3", ms=6,
                         label="paper" if (m == metrics[0] and g_i == 0) else None)
             ticks.append(y)
-            labels.append(f"{m} ({name})")
+            labels.append(f"{display(m)} ({name})")
             y += 1
         y += 0.5
     ax.set_yticks(ticks, labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{method} with LitePyramid (system level)")
-    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    ax.set_xlabel(f"{display(method)} with LitePyramid (system level); bar: mean over the seeds")
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     ax.set_title(title or "spread over the seeds of the index shuffle")
     fig.tight_layout()
     return fig, ax
@@ -141,9 +143,9 @@ def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
         ax = axes[0, j]
         for i, m in enumerate(metrics):
             g = effects[(effects["metric"] == m) & (effects["method"] == meth)].set_index("reference").reindex(refs)
-            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, label=m)
+            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, label=display(m))
         ax.set_xticks(x, labels, rotation=60, fontsize=7)
-        ax.set_title(meth)
+        ax.set_title(display(meth))
         ax.axhline(0, color="0.5", lw=0.8)
     axes[0, 0].set_ylabel("correlation with one reference" if value == "alone" else "all - without the reference")
     axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
@@ -188,12 +190,13 @@ def worker_curves(summary: pd.DataFrame, *, method: str = "pearson", metrics: Se
         mean = [g.loc[n, "mean"] for n in ns] + [g.loc[0, "mean"] if 0 in g.index else np.nan]
         lo = [g.loc[n, "min"] for n in ns] + [mean[-1]]
         hi = [g.loc[n, "max"] for n in ns] + [mean[-1]]
-        ax.plot(xs, mean, "-o", ms=3, color=cmap(k % 10), label=m)
+        ax.plot(xs, mean, "-o", ms=3, color=cmap(k % 10), label=display(m))
         ax.fill_between(xs, lo, hi, color=cmap(k % 10), alpha=0.15)
     ax.set_xticks(xs, [str(n) for n in ns] + ["all"])
     ax.set_xlabel("crowd workers per summary behind LitePyramid")
-    ax.set_ylabel(f"{method} with LitePyramid (system level)")
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    ax.set_ylabel(f"{display(method)} with LitePyramid (system level)")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5),
+              title="line: mean over draws\nband: min-max", title_fontsize=7)
     ax.set_title(title or "judges as annotators (REALSumm)")
     fig.tight_layout()
     return fig, ax

@@ -1,7 +1,9 @@
 """Figures of paper 000 (points of contextual similarity): pure plotting, ``(fig, ax)`` out.
 
 Frames come from :mod:`sumeval.studies.layer_pairs` and :mod:`sumeval.studies.layer_probing`.
-Layers are ``hidden_states`` indices (0 = the embedding output).
+Layers are ``hidden_states`` indices (0 = the embedding output): every layer axis is ticked at
+integers only. A panel without a defined correlation (constant scores on a small subset) says so
+instead of staying blank.
 """
 from __future__ import annotations
 
@@ -10,7 +12,23 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.display_names import display
+
 _PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"$\cos(e^{k+1}, e^k)$"}
+_UNDEFINED = "no defined correlation\n(constant scores or too few summaries)"
+
+
+def _integer_ticks(axis) -> None:
+    """Ticks of ``axis`` (``ax.xaxis`` / ``ax.yaxis``) at integers only (layers, distances)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _say_undefined(ax) -> None:
+    """Write in an empty panel that nothing there is defined."""
+    ax.text(0.5, 0.5, _UNDEFINED, transform=ax.transAxes, ha="center", va="center", fontsize=7, color="0.4",
+            style="italic")
 
 
 def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = "", ax=None):
@@ -35,6 +53,7 @@ def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = 
         ax.plot(g["layer"], g[value], styles.get(source, "-"), color=colors.get(kind, "C2"),
                 marker="o", ms=2.5, lw=1.2, label=label)
     ax.set_xlabel("layer k")
+    _integer_ticks(ax.xaxis)
     ax.set_ylabel(_PROFILE_LABELS.get(value, value))
     ax.legend(frameon=False)
     if title:
@@ -62,6 +81,7 @@ def cosine_histogram(edges: np.ndarray, shares: np.ndarray, *, title: str = "", 
                    extent=(edges[lo], edges[hi], -0.5, shares.shape[0] - 0.5), interpolation="nearest")
     ax.set_xlabel("cosine between two masked-token embeddings")
     ax.set_ylabel("layer")
+    _integer_ticks(ax.yaxis)
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="share of pairs (per layer)")
     if title:
@@ -91,8 +111,9 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
             mats[m, h] = g.pivot(index="summary_layer", columns="text_layer", values="value").sort_index()
     vals = np.concatenate([v.to_numpy(float).ravel() for v in mats.values()]) if mats else np.zeros(1)
     vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if shared_scale and np.isfinite(vals).any() else (None, None)
-    fig, axes = plt.subplots(len(measures), len(humans), figsize=(2.6 * len(humans) + 0.9, 2.4 * len(measures) + 0.5),
-                             squeeze=False, sharex=True, sharey=True)
+    # constrained layout: the figure's title, the panels' titles and the colour bar never overlap
+    fig, axes = plt.subplots(len(measures), len(humans), figsize=(2.6 * len(humans) + 0.9, 2.4 * len(measures) + 0.7),
+                             squeeze=False, sharex=True, sharey=True, layout="constrained")
     im = None
     for i, m in enumerate(measures):
         for j, h in enumerate(humans):
@@ -105,16 +126,21 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
             if mark_best and np.isfinite(arr).any():
                 r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
                 ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
-                ax.set_title(f"{labels.get(m, m)} / {h}\nmax {arr[r, c]:.2f}", fontsize=8)
+                ax.set_title(f"{labels.get(m, display(m))} / {display(h)}\nmax {arr[r, c]:.2f} "
+                             f"(summary {mat.index[r]}, text {mat.columns[c]})", fontsize=8)
             else:
-                ax.set_title(f"{labels.get(m, m)} / {h}", fontsize=8)
+                ax.set_title(f"{labels.get(m, display(m))} / {display(h)}", fontsize=8)
+            if not np.isfinite(arr).any():
+                _say_undefined(ax)
+            _integer_ticks(ax.xaxis)
+            _integer_ticks(ax.yaxis)
             ax.grid(False)
             if i == len(measures) - 1:
                 ax.set_xlabel("text layer")
             if j == 0:
                 ax.set_ylabel("summary layer")
     if im is not None and shared_scale:
-        fig.colorbar(im, ax=axes, shrink=0.8, label=method)
+        fig.colorbar(im, ax=axes, shrink=0.8, label=display(method))
     if title:
         fig.suptitle(title)
     return fig, axes
@@ -130,7 +156,8 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
     import matplotlib.pyplot as plt
 
     sub = local_corr[local_corr["method"] == method]
-    fig, axes = plt.subplots(1, len(humans), figsize=(3.6 * len(humans) + 0.6, 3.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(humans), figsize=(3.6 * len(humans) + 0.6, 3.3), squeeze=False,
+                             layout="constrained")
     for j, h in enumerate(humans):
         ax = axes[0, j]
         mat = sub[sub["human"] == h].pivot(index="layer", columns="d", values="value").sort_index()
@@ -141,14 +168,19 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
         if np.isfinite(arr).any():
             r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
             ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
-            ax.set_title(f"{h}: max {arr[r, c]:.2f} (layer {mat.index[r]}, d={mat.columns[c]})", fontsize=8)
+            ax.set_title(f"{display(h)}: max {arr[r, c]:.2f} (layer {mat.index[r]}, d={mat.columns[c]})", fontsize=8)
+        else:
+            ax.set_title(display(h), fontsize=8)
+            _say_undefined(ax)
         ax.set_xlabel("distance d")
         ax.set_ylabel("layer")
+        _integer_ticks(ax.xaxis)
+        _integer_ticks(ax.yaxis)
         ax.grid(False)
-        fig.colorbar(im, ax=ax, label=method)
+        if np.isfinite(arr).any():
+            fig.colorbar(im, ax=ax, label=display(method))
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
     return fig, axes[0]
 
 
@@ -167,9 +199,14 @@ def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str
                & (corr["summary_layer"] == corr["text_layer"])]
     for m in measures:
         g = sub[sub["measure"] == m].sort_values("summary_layer")
-        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, label=labels.get(m, m))
+        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, label=labels.get(m, display(m)))
+    if not sub["value"].notna().any():
+        _say_undefined(ax)
+        if len(sub):  # the layers on the x axis even with nothing to draw
+            ax.set_xlim(sub["summary_layer"].min() - 0.5, sub["summary_layer"].max() + 0.5)
     ax.set_xlabel("layer (summary = text)")
-    ax.set_ylabel(f"{method} with {human}")
+    _integer_ticks(ax.xaxis)
+    ax.set_ylabel(f"{display(method)} with {display(human)}")
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
