@@ -16,7 +16,11 @@ if ! command -v apt-get > /dev/null; then
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    texlive-latex-base texlive-latex-recommended
+# the engine is for one test, not for sumeval: when apt cannot install it, say so and go on (the test
+# then checks the tables' structure and says that it did not typeset them)
+if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+        --no-install-recommends texlive-latex-base texlive-latex-recommended; }; then
+    echo "warning: could not install pdflatex + booktabs with apt-get; tables are checked for structure only" >&2
+    exit 0
+fi
 pdflatex --version | head -n 1
