@@ -140,30 +140,37 @@ def _boot_items(n_items: int, n_boot: int, seed) -> np.ndarray | None:
     return resample_indices(1, n_items, "inputs", n_boot, seed).inputs
 
 
+def _pvalues_stack(xb: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """:func:`_pvalues_upper` of a stack of score grids at once: ``xb`` shape (S, b, L) (the b grids
+    side by side, systems first), signs (P, L) -> shape (b, n_pairs); one product of all the grids'
+    scores with the signs, laid out (S, b, P) so that the pairs are gathered along the first axis."""
+    s, b = xb.shape[0], xb.shape[1]
+    i, j = np.triu_indices(s, 1)
+    sums = xb.sum(axis=2)  # (S, b)
+    scale = np.abs(xb).sum(axis=2)
+    partial = (xb.reshape(s * b, -1) @ signs.T).reshape(s, b, signs.shape[0])  # (S, b, P)
+    null = partial[i] - partial[j]  # (n_pairs, b, P)
+    test = sums[i] - sums[j] - _TOL * (scale[i] + scale[j])  # (n_pairs, b)
+    return (np.count_nonzero(null >= test[:, :, None], axis=2) / signs.shape[0]).T
+
+
 def _pvalues_resampled(scores: np.ndarray, draws: np.ndarray, signs: np.ndarray, block: int = 64) -> np.ndarray:
     """:func:`_pvalues_upper` on each bootstrap resample of the items: shape (B, n_pairs).
 
-    ``scores`` (S, L); ``draws`` (B, L) item indices; the resamples are done ``block`` at a time (one
-    product of the signs with all their scores)."""
-    s = scores.shape[0]
-    i, j = np.triu_indices(s, 1)
+    ``scores`` (S, L); ``draws`` (B, L) item indices; the resamples are done ``block`` at a time
+    (:func:`_pvalues_stack`)."""
+    i, _ = np.triu_indices(scores.shape[0], 1)
     out = np.empty((draws.shape[0], i.size))
     for start in range(0, draws.shape[0], block):
         idx = draws[start:start + block]  # (b, L)
-        xb = scores[:, idx]  # (S, b, L)
-        sums = xb.sum(axis=2).T  # (b, S)
-        scale = np.abs(xb).sum(axis=2).T
-        partial = (signs @ xb.reshape(s * idx.shape[0], -1).T).reshape(signs.shape[0], s, idx.shape[0])
-        partial = partial.transpose(0, 2, 1)  # (P, b, S)
-        null = partial[:, :, i] - partial[:, :, j]  # (P, b, n_pairs)
-        test = sums[:, i] - sums[:, j] - _TOL * (scale[:, i] + scale[:, j])
-        out[start:start + idx.shape[0]] = (null >= test).mean(axis=0)
+        out[start:start + idx.shape[0]] = _pvalues_stack(scores[:, idx], signs)
     return out
 
 
 def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: str, *,
                            n_permutations: int = 1000, perm_seed: int = 4, n_boot: int = 0, ci: float = 0.95,
-                           seed: int = 0, doc_col: str = "doc_id", system_col: str = "system") -> pd.DataFrame:
+                           seed: int = 0, doc_col: str = "doc_id", system_col: str = "system",
+                           return_boot: bool = False) -> pd.DataFrame:
     """SPA of each measure column against ``human`` (module docstring), with bootstrap intervals.
 
     Args:
@@ -172,9 +179,11 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
         n_permutations, perm_seed: the permutation test (pce.py defaults: 1000, seed 4).
         n_boot, ci, seed: bootstrap resamples of the items (0: no interval), coverage, seed. Measures
             with the same complete items share the human side's p-values and the resamples.
+        return_boot: add a column ``boot``: each measure's SPA on every resample, shape (n_boot,)
+            (None without resamples), e.g. to average several measures' replicates.
 
     Returns:
-        One row per measure: :data:`SPA_COLUMNS` (level ``"system"``).
+        One row per measure: :data:`SPA_COLUMNS` (level ``"system"``), and ``boot`` when asked.
     """
     check_boot(n_boot, ci)
     check_count(n_permutations, "n_permutations", 1)
@@ -192,14 +201,15 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
         signs, ph, draws, ph_boot = human_side[key]
         value = float(1.0 - np.abs(ph - _pvalues_upper(m, signs)).mean())
         lo = hi = np.nan
+        boot = None
         if draws is not None:
             boot = 1.0 - np.abs(ph_boot - _pvalues_resampled(m, draws, signs)).mean(axis=1)
             lo, hi = percentile_interval(boot, ci)
         rows.append({"metric": mc, "human": human, "level": "system", "spa": value, "ci_low": lo, "ci_high": hi,
                      "n_systems": h.shape[0], "n_items": h.shape[1], "n_items_dropped": dropped,
                      "n_permutations": int(n_permutations), "perm_seed": perm_seed, "n_boot": int(n_boot),
-                     "seed": seed_record(seed)})
-    return pd.DataFrame(rows, columns=SPA_COLUMNS)
+                     "seed": seed_record(seed), "boot": boot})
+    return pd.DataFrame(rows, columns=SPA_COLUMNS + (["boot"] if return_boot else []))
 
 
 def _agreement(h_means: np.ndarray, m_means: np.ndarray) -> np.ndarray:
@@ -213,7 +223,8 @@ def _agreement(h_means: np.ndarray, m_means: np.ndarray) -> np.ndarray:
 
 def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: str, *,
                              n_chance: int = 1000, n_boot: int = 0, ci: float = 0.95, seed: int = 0,
-                             doc_col: str = "doc_id", system_col: str = "system") -> pd.DataFrame:
+                             doc_col: str = "doc_id", system_col: str = "system",
+                             return_boot: bool = False) -> pd.DataFrame:
     """Plain system pairwise accuracy with its chance baseline and bootstrap interval (module docstring).
 
     Args:
@@ -221,9 +232,11 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
         n_chance: permutations of the measure's scores within items (0: no baseline).
         n_boot, ci: bootstrap resamples of the items and coverage; seed: seeds both (a Generator from
             ``numpy.random.default_rng(seed)`` draws the bootstrap first, then the permutations).
+        return_boot: add a column ``boot``: the accuracy on every resample, shape (n_boot,) (None
+            without resamples).
 
     Returns:
-        One row per measure: :data:`PA_COLUMNS` (level ``"system"``).
+        One row per measure: :data:`PA_COLUMNS` (level ``"system"``), and ``boot`` when asked.
     """
     check_boot(n_boot, ci)
     check_count(n_chance, "n_chance", 0)
@@ -234,9 +247,11 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
         value = float(_agreement(hm, mm))
         rng = np.random.default_rng(seed)
         lo = hi = np.nan
+        boot = None
         if n_boot:
             draws = rng.integers(0, h.shape[1], size=(n_boot, h.shape[1]))
-            lo, hi = percentile_interval(_agreement(h[:, draws].mean(axis=2).T, m[:, draws].mean(axis=2).T), ci)
+            boot = _agreement(h[:, draws].mean(axis=2).T, m[:, draws].mean(axis=2).T)
+            lo, hi = percentile_interval(boot, ci)
         chance = chance_p = np.nan
         if n_chance:
             permuted = rng.permuted(np.broadcast_to(m.T, (n_chance, *m.T.shape)), axis=2)  # (P, L, S)
@@ -248,5 +263,5 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
                      "ci_high": hi, "chance": chance, "chance_p": chance_p, "n_systems": hm.size,
                      "n_pairs": int(i.size), "n_human_ties": int(np.sum(hm[i] == hm[j])), "n_items": h.shape[1],
                      "n_items_dropped": dropped, "n_chance": int(n_chance), "n_boot": int(n_boot),
-                     "seed": seed_record(seed)})
-    return pd.DataFrame(rows, columns=PA_COLUMNS)
+                     "seed": seed_record(seed), "boot": boot})
+    return pd.DataFrame(rows, columns=PA_COLUMNS + (["boot"] if return_boot else []))
