@@ -9,6 +9,8 @@ escapes it). The CSV files keep the code names: they are data.
 ['ROUGE-2', 'BERTScore-F', 'ESTIME-soft', 'JS-2 (negated)', 'JS-2 (negated)', 'my_metric']
 >>> display("kendall_b"), display("kendall_b", fmt="latex")
 ('Kendall tau-b', 'Kendall $\\\\tau_b$')
+>>> display("annotator:expert_1"), display("human ceiling")
+('Annotator expert_1 (vs. others)', 'Human ceiling (mean of annotators)')
 
 Names the papers use for rows computed here differently (:func:`paper_row_label`): paper 000's
 BERTScore rows are bert-score's roberta-large, while ours name the packaged encoder they use.
@@ -47,6 +49,9 @@ NAMES: dict[str, str] = {
     "permutation-systems": "permutation test (systems)", "permutation-inputs": "permutation test (inputs)",
     "bootstrap-both": "paired bootstrap (systems and inputs)", "bootstrap-systems": "paired bootstrap (systems)",
     "bootstrap-inputs": "paired bootstrap (inputs)", "holm": "Holm", "bh": "Benjamini-Hochberg",
+    # meta-eval's judges: soft pairwise accuracy, its test, the annotators' mean (sumeval.meta_eval.annotators)
+    "spa": "SPA", "spa-permutation": "permutation test of SPA (mt-metrics-eval)",
+    "human ceiling": "Human ceiling (mean of annotators)",
     # data sets
     "summeval": "SummEval", "realsumm": "REALSumm",
     # ordering (paper 002): data sets, quantities
@@ -59,6 +64,7 @@ LATEX: dict[str, str] = {
     "tau": r"Kendall $\tau$",
 }
 _NEGATED = " (negated)"
+_ANNOTATOR = "annotator:"  # an annotator scored as a measure: "annotator:expert_1"
 _OUTPUT = re.compile(r"^(?P<base>.+)-(?P<part>[pfr])$")
 _SERA = re.compile(r"^(?P<family>ge)?sera(?P<rest>(-[a-z]+)*-\d+)$")
 #: the BERTScore model behind paper 000's Table 1 (bert-score's English default, its layer 17)
@@ -70,6 +76,8 @@ def _measure(name: str) -> str | None:
     """The readable name of a measure or one of its output columns, or None when unknown."""
     if name in NAMES:
         return NAMES[name]
+    if name.startswith(_ANNOTATOR) and len(name) > len(_ANNOTATOR):
+        return f"Annotator {name[len(_ANNOTATOR):]} (vs. others)"
     sera = _SERA.match(name)
     if sera:
         return ("GeSERA" if sera["family"] else "SERA") + sera["rest"].upper()

@@ -67,7 +67,10 @@ def test_user_file_with_a_column_measure_and_a_user_class(registered, tmp_path, 
     sys_r = corr[(corr.measure == "my_metric") & (corr.human == "overall") & (corr.level == "system")
                  & (corr.coefficient == "pearson")]["value"].item()
     assert sys_r == pytest.approx(ss.pearsonr(means["my_metric"], means["overall"]).statistic, abs=1e-12)
-    assert set(corr["measure"]) == {"my_metric", "rouge-1", "fragments"}
+    assert set(corr.loc[corr.role == "measure", "measure"]) == {"my_metric", "rouge-1", "fragments"}
+    # the file's overall/ann1, overall/ann2: each annotator against the other, and their mean (the human ceiling)
+    assert set(corr.loc[corr.role != "measure", "measure"]) == {"annotator:ann1", "annotator:ann2", "human ceiling"}
+    assert set(corr.loc[corr.role != "measure", "human"]) == {"overall"}
 
     pair = pd.read_csv(out / "pairwise.csv")
     assert len(pair) == 3 * 2 * 3 * 2  # 3 pairs x 2 humans x 3 levels x 2 coefficients
@@ -140,12 +143,12 @@ def test_rerun_into_the_same_folder_replaces_the_results(registered, tmp_path):
 
 def test_a_failure_while_writing_leaves_nothing_half_written(registered, tmp_path, monkeypatch):
     out = tmp_path / "o"
-    from sumeval.meta_eval import output
+    from sumeval.meta_eval import figures
 
     def broken(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output, "_figures", broken)
+    monkeypatch.setattr(figures, "draw", broken)
     rc = main(["meta-eval", registered, "--human", "overall", "--measures", "my_metric", "rouge-1", "--level", "global",
                "--out", str(out), "--n-resamples", "20", "-q"])
     assert rc == 1

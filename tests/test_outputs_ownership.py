@@ -253,7 +253,8 @@ def _consistent(out: Path) -> dict:
     import pandas as pd
 
     corr = pd.read_csv(out / "correlations.csv")
-    assert sorted(set(corr["measure"])) == sorted(m["label"] for m in manifest["measures"])
+    assert sorted(set(corr["measure"])) == sorted([m["label"] for m in manifest["measures"]]
+                                                  + manifest["annotator_rows"])  # the annotators and their mean
     assert sorted(set(corr["coefficient"])) == sorted(manifest["settings"]["coefficients"])
     return manifest
 

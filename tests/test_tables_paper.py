@@ -208,7 +208,7 @@ def written(tmp_path) -> list[Path]:
 
 
 def test_every_table_file_passes_the_structure_check(written):
-    assert len(written) == 2 + 1 + 2  # meta-eval: one per coefficient; alt-test; the study's two
+    assert len(written) == 3 + 1 + 2  # meta-eval: one per coefficient and table_spa; alt-test; the study's two
     labels = []
     for path in written:
         tex = path.read_text(encoding="utf-8")

@@ -14,13 +14,19 @@ Example (scores all of SummEval with three measures, so not run as a doctest)::
 measures, rankings with significance clusters, pairwise accuracy, binary detection);
 :mod:`~sumeval.meta_eval.missing` checks the measures' names before any scoring and their
 values before any test, and states the missing-value rule (pairwise-complete);
-:mod:`~sumeval.meta_eval.output` writes the CSV files, tables, figures and manifest;
-:mod:`~sumeval.meta_eval.command` is the command line.
+:mod:`~sumeval.meta_eval.annotators` adds the annotators as measures and the human ceiling;
+:mod:`~sumeval.meta_eval.accuracy` computes pairwise accuracy (acc23, soft pairwise accuracy,
+item-level acc23) and the ranking by SPA; :mod:`~sumeval.meta_eval.ranking` the rankings;
+:mod:`~sumeval.meta_eval.output` writes the results into their folder (CSV files,
+:mod:`~sumeval.meta_eval.tables`, :mod:`~sumeval.meta_eval.figures`,
+:mod:`~sumeval.meta_eval.manifest`); :mod:`~sumeval.meta_eval.command` is the command line.
 """
-from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, TESTS, MetaEvaluation, Settings, meta_evaluate,
-                                        parse_test)
+from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, META_METRICS, TESTS, MetaEvaluation, Settings,
+                                        meta_evaluate, parse_test)
 from sumeval.meta_eval.missing import check_measure_names
-from sumeval.meta_eval.output import check_out_dir, ranking_table, table_notes, write_meta_evaluation
+from sumeval.meta_eval.output import check_out_dir, write_meta_evaluation
+from sumeval.meta_eval.tables import ranking_table, table_coefficients, table_notes
 
-__all__ = ["LEVELS", "TESTS", "BOOTSTRAP_P", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test",
-           "check_out_dir", "check_measure_names", "ranking_table", "table_notes", "write_meta_evaluation"]
+__all__ = ["LEVELS", "TESTS", "BOOTSTRAP_P", "META_METRICS", "Settings", "MetaEvaluation", "meta_evaluate",
+           "parse_test", "check_out_dir", "check_measure_names", "ranking_table", "table_coefficients", "table_notes",
+           "write_meta_evaluation"]

@@ -12,7 +12,13 @@ level and coefficient:
 - the ranking with significance clusters (mt-metrics-eval's ranking: a measure starts a new
   cluster where it is significantly worse than a measure above it in the current one);
 - system-level pairwise accuracy with tie calibration (acc23; Deutsch et al. 2023, "Ties
-  Matter", Sec. 3-4), for each human column with at least 3 systems;
+  Matter", Sec. 3-4), soft pairwise accuracy (SPA, Thompson et al. 2024) and plain system
+  pairwise accuracy with a chance baseline, for each human column with at least 3 systems, and
+  on request item-level acc23 (:mod:`sumeval.meta_eval.accuracy`); the ranking by SPA with
+  mt-metrics-eval's test (``meta_metric`` ``spa``);
+- the annotators as measures, each against the mean of the others, and their average, the human
+  ceiling, where the data has annotator columns (:mod:`sumeval.meta_eval.annotators`), never
+  competitors in the clusters unless asked;
 - for a binary human column (values 0 and 1 only), ROC AUC and balanced accuracy with the
   threshold tuned on a validation split and applied to the test split.
 
@@ -48,12 +54,13 @@ TESTS: dict[str, tuple[str, str | None]] = {
 #: the three levels, in the order tables show them
 LEVELS: tuple[str, ...] = ("input", "system", "global")
 _CORRELATION_COLUMNS = ["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
-                        "n_skipped", "resampling", "n_resamples", "seed", "reason"]
+                        "n_skipped", "resampling", "n_resamples", "seed", "reason", "role", "target"]
 _PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test", "resampling",
                      "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high", "p_value", "p_raw",
                      "p_adjusted", "correction", "n", "n_rows", "n_resamples", "n_resamples_used", "seed",
                      "note"]
-_RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster", "reason"]
+#: ``--meta-metric`` values: what ranks the measures (and what their clusters are tested on)
+META_METRICS = ("correlation", "spa")
 #: ``--bootstrap-p``: the p-value of the bootstrap tests (see :func:`sumeval.stats.paired_test`)
 BOOTSTRAP_P = ("percentile", "sacrerouge")
 _LEVEL_WORDS = {
@@ -96,6 +103,16 @@ class Settings:
         ``percentile`` (sumeval's, the inversion of the percentile interval) or ``sacrerouge``
         (SacreROUGE's ``bootstrap_diff_test``: the share of resampled differences at least twice
         the observed one).
+    annotators: add the annotator rows where the data has annotator columns
+        (:mod:`sumeval.meta_eval.annotators`); annotators_compete: rank them among the measures.
+    meta_metric: of :data:`META_METRICS`: ``correlation`` (the tests of ``test``, the ranking
+        by each coefficient) and/or ``spa`` (the ranking by soft pairwise accuracy with
+        mt-metrics-eval's permutation test).
+    spa: compute soft pairwise accuracy (its bootstrap intervals are the costly part);
+        spa_permutations: permutations of its paired test between systems (pce.py: 1000).
+    item_acc23: item-level acc23 with tie calibration; tune_split: where its threshold is
+        tuned: None (the test data: optimistic), ``validation`` (a random share
+        ``detection_validation`` of the documents) or a file of document ids, one per line.
     """
 
     humans: tuple[str, ...]
@@ -111,6 +128,13 @@ class Settings:
     early_stop: int | None = None
     detection_validation: float = 0.5
     bootstrap_p: str = "percentile"
+    annotators: bool = True
+    annotators_compete: bool = False
+    meta_metric: tuple[str, ...] = ("correlation",)
+    spa: bool = True
+    spa_permutations: int = 1000
+    item_acc23: bool = False
+    tune_split: str | None = None
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""
@@ -119,7 +143,7 @@ class Settings:
         if not self.humans:
             raise InputError("name at least one human column (--human COL)")
         for option, values in (("--human", self.humans), ("--level", self.levels),
-                               ("--coefficient", self.coefficients)):
+                               ("--coefficient", self.coefficients), ("--meta-metric", self.meta_metric)):
             twice = sorted({v for v in values if list(values).count(v) > 1})
             if twice:
                 raise InputError(f"{option} names {', '.join(map(repr, twice))} more than once "
@@ -158,6 +182,30 @@ class Settings:
             raise InputError(f"the validation share must be between 0 and 1, got {self.detection_validation!r}")
         if self.bootstrap_p not in BOOTSTRAP_P:
             raise InputError(f"--bootstrap-p {self.bootstrap_p!r}: choose one of {', '.join(BOOTSTRAP_P)}")
+        self._check_judges()
+
+    def _check_judges(self) -> None:
+        """The options of the annotator rows, SPA and item-level acc23."""
+        from pathlib import Path
+
+        bad = [m for m in self.meta_metric if m not in META_METRICS] or ([] if self.meta_metric else [""])
+        if bad:
+            raise InputError(f"--meta-metric {bad[0]!r}: choose {' and/or '.join(META_METRICS)} (correlation: "
+                             "the coefficients and --test; spa: soft pairwise accuracy, mt-metrics-eval's test)")
+        if "spa" in self.meta_metric and not self.spa:
+            raise InputError("--meta-metric spa ranks by soft pairwise accuracy, which --no-spa leaves out; drop one")
+        if self.annotators_compete and not self.annotators:
+            raise InputError("--annotators-compete ranks the annotator rows, which --no-annotators leaves out; drop one")
+        if isinstance(self.spa_permutations, bool) or not isinstance(self.spa_permutations, (int, np.integer)) \
+                or self.spa_permutations < 1:
+            raise InputError(f"--spa-permutations must be a whole number >= 1, got {self.spa_permutations!r}")
+        if self.tune_split is not None:
+            if not self.item_acc23:
+                raise InputError(f"--tune-split {self.tune_split!r} sets where item-level acc23 tunes its threshold; "
+                                 "add --item-acc23, or drop --tune-split")
+            if self.tune_split != "validation" and not Path(self.tune_split).is_file():
+                raise InputError(f"--tune-split {self.tune_split!r}: no such file; give a file of document ids (one "
+                                 "per line) or 'validation' (a random share --validation of the documents)")
 
 
 @dataclass
@@ -165,20 +213,26 @@ class MetaEvaluation:
     """A meta-evaluation's results, as tidy frames (the columns of the files it writes).
 
     correlations: ``measure, human, level, coefficient, value, ci_low, ci_high, n, n_skipped,
-        resampling, n_resamples, seed, reason`` (``reason``: why ``value`` is NaN; else NaN, an empty cell in the CSV).
+        resampling, n_resamples, seed, reason, role, target`` (``reason``: why ``value`` is NaN;
+        else NaN, an empty cell in the CSV; ``role``: ``measure``, ``annotator`` or
+        ``human_ceiling``; ``target``: what the row is correlated with).
     pairwise: ``measure_a, measure_b, human, level, coefficient, test, resampling, alternative,
         corr_a, corr_b, diff, ci_low, ci_high, p_value, p_raw, p_adjusted, correction, n,
         n_rows, n_resamples, n_resamples_used, seed, note`` (empty with one measure;
-        :func:`sumeval.stats.compare_measures`).
-    ranking: ``measure, human, level, coefficient, value, rank, cluster, reason``: ``value``
-        as in ``correlations``; ``rank`` and ``cluster`` missing where the value is undefined.
-    pairwise_accuracy: ``measure, human, level, accuracy, epsilon, calibrated, n_systems,
-        n_pairs, n_human_ties, note`` (system level, acc23 with tie calibration).
+        :func:`sumeval.stats.compare_measures`; with ``meta_metric`` ``spa`` also the SPA tests,
+        coefficient ``spa``: :func:`sumeval.meta_eval.accuracy.spa_tests`).
+    ranking: ``measure, human, level, coefficient, value, rank, cluster, reason, role, note``:
+        ``value`` as in ``correlations`` (coefficient ``spa``: the SPA of ``pairwise_accuracy``);
+        ``rank`` and ``cluster`` missing where the value is undefined, and for the annotator rows
+        unless they compete (``note``).
+    pairwise_accuracy: :data:`sumeval.meta_eval.accuracy.ACCURACY_COLUMNS` (system level: acc23
+        with tie calibration, SPA, plain accuracy with its chance baseline; item level on request).
     detection: ``measure, human, roc_auc, balanced_accuracy, threshold, ...`` for binary humans.
     dataset, measures: what was evaluated (name, sha256, ...; label, source, signature, ...).
     not_scored: the (row, measure) pairs without a number, with the reason.
     missing: the missing-value rule and counts (:func:`sumeval.meta_eval.missing.missing_values`).
     undefined: one dict per undefined correlation (``measure, human, level, coefficient, reason``).
+    annotators: the labels of the annotator rows, then the human ceiling (empty when none).
     """
 
     settings: Settings
@@ -194,6 +248,7 @@ class MetaEvaluation:
     notes: list[str] = field(default_factory=list)
     missing: dict[str, Any] = field(default_factory=dict)
     undefined: list[dict[str, Any]] = field(default_factory=list)
+    annotators: list[str] = field(default_factory=list)
 
     @property
     def labels(self) -> list[str]:
@@ -231,6 +286,7 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
             reasons[key] = undefined_reason(frame, *key) or "undefined (NaN)"
     out["reason"] = [reasons.get(key, math.nan) for key in out[["measure", "human", "level"]].itertuples(
         index=False, name=None)]
+    out["role"], out["target"] = "measure", out["human"]
     return out[_CORRELATION_COLUMNS]
 
 
@@ -251,38 +307,6 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
         out["resampling"] = None
     out["test"] = s.test
     return out[_PAIRWISE_COLUMNS]
-
-
-def _ranking(correlations: pd.DataFrame, pairwise: pd.DataFrame, s: Settings) -> pd.DataFrame:
-    """The ranking rendered from the two source tables: each measure's value is its
-    correlation (``correlations``), its cluster comes from the tests (``pairwise``)."""
-    from sumeval import stats
-
-    comparisons = pairwise if len(pairwise) else pd.DataFrame(columns=_PAIRWISE_COLUMNS)
-    ranked = stats.significance_clusters(comparisons, alpha=s.alpha, values=correlations)
-    keys = ["measure", "human", "level", "coefficient"]
-    ranked = ranked.merge(correlations[keys + ["reason"]], on=keys, how="left")
-    return ranked[_RANKING_COLUMNS]
-
-
-def _pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], s: Settings,
-                       notes: list[str]) -> pd.DataFrame:
-    from sumeval import stats
-
-    if frame["system"].nunique() < 3:
-        return pd.DataFrame()
-    parts = []
-    for h in s.humans:
-        for m in labels:
-            try:
-                parts.append(stats.pairwise_accuracy(frame, [m], h, calibrate=True))
-            except InputError as exc:  # e.g. fewer than 2 systems with both values
-                notes.append(f"pairwise accuracy of {m!r} against {h!r} not computed: {exc}")
-    if not parts:
-        return pd.DataFrame()
-    out = pd.concat(parts, ignore_index=True).rename(columns={"metric": "measure"})
-    out["note"] = "tie threshold tuned on these same systems: optimistic (Deutsch et al. 2023)"
-    return out
 
 
 def _detection(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str]) -> pd.DataFrame:
@@ -328,6 +352,9 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     Returns:
         A :class:`MetaEvaluation`.
     """
+    from sumeval.meta_eval import annotators as ann
+    from sumeval.meta_eval.accuracy import pairwise_accuracy, spa_ranking, tune_documents
+    from sumeval.meta_eval.ranking import RANKING_COLUMNS, rank
     from sumeval.metrics.sources import score_judgments
 
     settings.check()
@@ -336,7 +363,11 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         raise InputError(f"human column(s) {missing} are not in data set {judgments.name!r}; its human "
                          f"columns are {list(judgments.humans)}")
     _check_levels(judgments, settings)
-    check_measure_names(judgments, list(scores.specs if scores is not None else measures), settings.humans)
+    specs = list(scores.specs if scores is not None else measures)
+    check_measure_names(judgments, specs, settings.humans)
+    sets = ann.find_annotators(judgments, settings.humans) if settings.annotators else ann.AnnotatorSets()
+    ann.check_labels([spec.label for spec in specs], sets)
+    tune_docs = tune_documents(judgments, settings)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     if scores is None:
@@ -347,18 +378,26 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
                        scores.frame[labels].reset_index(drop=True)], axis=1)
     not_scored, missing_summary = missing_values(frame, labels, settings.humans, judgments, scores.not_scored)
 
-    notes: list[str] = []
+    notes: list[str] = list(sets.notes)
     t = time.perf_counter()
     correlations = _correlations(frame, labels, settings, progress)
+    if sets.columns:
+        correlations = pd.concat([correlations, ann.correlation_rows(judgments, sets, settings)[_CORRELATION_COLUMNS]],
+                                 ignore_index=True)
     timings["correlations_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    pairwise = _pairwise(frame, labels, settings, progress)
+    ranked = "correlation" in settings.meta_metric
+    pairwise = _pairwise(frame, labels, settings, progress) if ranked else pd.DataFrame(columns=_PAIRWISE_COLUMNS)
     timings["tests_s"] = time.perf_counter() - t
-    ranking = _ranking(correlations, pairwise, settings)
+    ranking = rank(correlations, pairwise, settings) if ranked else pd.DataFrame(columns=RANKING_COLUMNS)
     t = time.perf_counter()
-    accuracy = _pairwise_accuracy(frame, labels, settings, notes)
+    accuracy = pairwise_accuracy(frame, labels, judgments, sets, settings, notes, tune_docs)
     detection = _detection(frame, labels, settings, notes)
     timings["accuracy_detection_s"] = time.perf_counter() - t
+    if "spa" in settings.meta_metric:
+        t = time.perf_counter()
+        pairwise, ranking = spa_ranking(frame, labels, accuracy, pairwise, ranking, settings, progress)
+        timings["spa_tests_s"] = time.perf_counter() - t
     timings["total_s"] = time.perf_counter() - t0
 
     undefined = correlations.loc[correlations["value"].isna(),
@@ -381,7 +420,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     return MetaEvaluation(settings=settings, dataset=dataset, measures=described, correlations=correlations,
                           pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
                           not_scored=not_scored, timings=timings, notes=notes, missing=missing_summary,
-                          undefined=undefined)
+                          undefined=undefined, annotators=sets.labels)
 
 
 def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefined: list[dict[str, Any]],

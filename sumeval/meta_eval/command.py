@@ -4,6 +4,8 @@
     sumeval meta-eval mine --human overall --measures rouge-l my_metric --measure-class pkg.mod:Mine \\
         --level system global --coefficient kendall_b pearson --test permutation-both \\
         --n-resamples 1000 --seed 0 --out out/
+    sumeval meta-eval summeval --human coherence --measures rouge-2 bleu --meta-metric correlation spa \\
+        --item-acc23 --tune-split validation --out out/      # annotator rows: on by default
 
 Everything is checked before any work starts (settings, output folder, data, measures); the
 results are written only when all of them are computed (:mod:`sumeval.meta_eval.output`).
@@ -50,7 +52,11 @@ def settings_from_args(args: argparse.Namespace):
                         coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
                         ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                         correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
-                        detection_validation=args.validation, bootstrap_p=args.bootstrap_p)
+                        detection_validation=args.validation, bootstrap_p=args.bootstrap_p,
+                        annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
+                        meta_metric=tuple(_split(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
+                        spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
+                        tune_split=args.tune_split)
     settings.check()
     return settings
 
@@ -81,10 +87,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                               command=["sumeval", *sys.argv[1:]] if sys.argv else None)
     from sumeval import tables
 
-    for coef in settings.coefficients:
+    for coef in meta_eval.table_coefficients(result):
         values, bold, marks = meta_eval.ranking_table(result, coef)
-        print(f"\n{coef} (bold: best per column; superscript: significance cluster, {settings.test}, "
-              f"{settings.correction}, alpha {settings.alpha})")
+        test = "spa-permutation" if coef == "spa" else settings.test
+        ranked = ("spa" if coef == "spa" else "correlation") in settings.meta_metric
+        print(f"\n{coef} (bold: best per column" + (f"; superscript: significance cluster, {test}, "
+                                                    f"{settings.correction}, alpha {settings.alpha})" if ranked
+                                                    else "; not ranked)"))
         print(tables.to_markdown(values, bold=bold, marks=marks))
         for note in meta_eval.table_notes(result, coef):
             print(f"Note: {note}")
@@ -99,7 +108,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                   f"(rows {shown}); see {out / 'not_scored.csv'}", file=sys.stderr)
     print(f"\nwrote {len(written)} files to {out} in {result.timings.get('total_s', 0):.1f} s "
           f"(scoring {result.timings.get('scoring_s', 0):.1f} s, statistics "
-          f"{result.timings.get('correlations_s', 0) + result.timings.get('tests_s', 0):.1f} s)", file=sys.stderr)
+          f"{sum(result.timings.get(k, 0) for k in ('correlations_s', 'tests_s', 'spa_tests_s')):.1f} s)",
+          file=sys.stderr)
     return 0
 
 
@@ -111,8 +121,10 @@ def add_command(subparsers) -> None:
         "meta-eval", help="correlate measures with human judgments, test them against each other, rank them",
         description="Meta-evaluate measures on a judgments data set: correlations with bootstrap intervals at "
                     "the input, system and global levels, a test of every pair of measures with Holm or "
-                    "Benjamini-Hochberg correction, significance clusters, pairwise accuracy (acc23), and "
-                    "tables (CSV, LaTeX, Markdown), figures and a manifest in --out.")
+                    "Benjamini-Hochberg correction, significance clusters, pairwise accuracy (acc23, soft pairwise "
+                    "accuracy, plain accuracy with a chance baseline), the annotators as measures and the human "
+                    "ceiling where the data has annotator columns, and tables (CSV, LaTeX, Markdown), figures "
+                    "and a manifest in --out.")
     me.add_argument("data", help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a "
                     "judgments file (.jsonl .csv .tsv .parquet)")
     me.add_argument("--human", nargs="+", required=True, metavar="COL",
@@ -155,7 +167,27 @@ def add_command(subparsers) -> None:
                          "resampled differences beyond 0) or sacrerouge (SacreROUGE's bootstrap_diff_test: the "
                          "share of resampled differences at least twice the observed one); default percentile")
     me.add_argument("--validation", type=float, default=0.5,
-                    help="share of each label used to tune the threshold of binary human columns (default 0.5)")
+                    help="share of each label used to tune the threshold of binary human columns, and of the "
+                         "documents with --tune-split validation (default 0.5)")
+    me.add_argument("--no-annotators", dest="no_annotators", action="store_true",
+                    help="leave out the annotator rows (added where the data has <human>/<annotator> columns: each "
+                         "annotator against the mean of the others, and their mean, the human ceiling)")
+    me.add_argument("--annotators-compete", dest="annotators_compete", action="store_true",
+                    help="rank the annotator rows among the measures (never tested: they have another target)")
+    me.add_argument("--meta-metric", dest="meta_metric", nargs="+", default=[], metavar="M",
+                    help="what ranks the measures, with significance clusters: correlation (the coefficients and "
+                         "--test; default) and/or spa (soft pairwise accuracy, mt-metrics-eval's permutation test)")
+    me.add_argument("--no-spa", dest="no_spa", action="store_true",
+                    help="skip soft pairwise accuracy (its bootstrap intervals are the costly part)")
+    me.add_argument("--spa-permutations", dest="spa_permutations", type=int, default=1000,
+                    help="permutations of SPA's paired test between systems (pce.py's default 1000)")
+    me.add_argument("--item-acc23", dest="item_acc23", action="store_true",
+                    help="item-level pairwise accuracy with tie calibration (acc23 over the summary pairs of each "
+                         "document, Deutsch et al. 2023) in pairwise_accuracy.csv")
+    me.add_argument("--tune-split", dest="tune_split", metavar="FILE|validation",
+                    help="tune --item-acc23's threshold on these documents (a file, one document id per line; or "
+                         "validation: a random share --validation of them) and report it on the others; without "
+                         "it the threshold is tuned on the test data and flagged optimistic")
     me.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents (a quick look)")
     me.add_argument("--model", help="model of the model-based measures")
     me.add_argument("--layer", type=int, help="layer of the model-based measures")

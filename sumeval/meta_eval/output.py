@@ -1,15 +1,19 @@
-"""Writing a meta-evaluation: tidy CSV, paper-ready tables, figures and a manifest.
+"""Writing a meta-evaluation into its output folder, never half-written and never mixing two runs.
 
 The output folder gets::
 
     correlations.csv  pairwise.csv  ranking.csv          the tidy results (full precision)
     pairwise_accuracy.csv  detection.csv  not_scored.csv  when there is something to say
     table_<coefficient>.{tex,md,csv,html}                the ranking table: measures x (human,
-                                                         level), best per column in bold, each
-                                                         value marked with its cluster
-    correlations_<c>.{pdf,png}  pvalues_<c>.{pdf,png}  ranking_<c>.{pdf,png}
+    table_spa.{tex,md,csv,html}                          level), best per column in bold, each
+                                                         value marked with its cluster; the
+                                                         annotator rows in a block under them
+    correlations_<c>.{pdf,png}  pvalues_<c>.{pdf,png}  ranking_<c>.{pdf,png}  spa.{pdf,png} ...
     manifest.json                                        data checksum, measure signatures,
                                                          settings and seed, versions, timings
+
+The tables are :mod:`sumeval.meta_eval.tables`, the figures :mod:`sumeval.meta_eval.figures`, the
+manifest :mod:`sumeval.meta_eval.manifest`; this module owns the folder.
 
 The output folder is checked before any work starts (:func:`check_out_dir`): it is new, empty,
 or - only with ``overwrite`` (``--overwrite``) - one an earlier ``sumeval meta-eval`` wrote, holding
@@ -31,12 +35,9 @@ valid manifest, and the next run with ``--overwrite`` clears what the marker lis
 """
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
-import platform
 import shutil
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,11 +45,11 @@ from typing import Any
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.meta_eval.analysis import MetaEvaluation, settings_dict
+from sumeval.meta_eval.analysis import MetaEvaluation
+from sumeval.meta_eval.manifest import MANIFEST_KIND
 
-__all__ = ["check_out_dir", "ranking_table", "table_notes", "write_meta_evaluation", "MANIFEST_KIND"]
+__all__ = ["check_out_dir", "write_meta_evaluation"]
 
-MANIFEST_KIND = "sumeval meta-eval"
 _PARTIAL = ".meta-eval-partial-"
 _OLD = ".meta-eval-old-"
 _MARKER = ".meta-eval-incomplete.json"
@@ -193,111 +194,6 @@ def _recover(out: Path) -> None:
                 shutil.rmtree(p, ignore_errors=True)
 
 
-def ranking_table(result: MetaEvaluation, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The paper table of one coefficient: measures (rows, in the order given) x (human, level).
-
-    Rendered from the two source tables, so it agrees with the CSV files by construction: the
-    values are ``correlations.csv``'s ``value``, the marks the clusters of ``ranking.csv``
-    (itself ranked by those values and clustered by ``pairwise.csv``'s tests).
-
-    Returns:
-        ``(values, bold, marks)``: the correlations (NaN where undefined), where each column's
-        best value sits (ties included; NaN never), and each value's significance cluster as
-        text (``"1"`` = not significantly worse than the best; ``""`` where undefined).
-    """
-    humans = list(result.settings.humans)
-    levels = list(result.settings.levels)
-    columns = pd.MultiIndex.from_tuples([(h, lv) for h in humans for lv in levels], names=["human", "level"])
-    index = pd.Index(result.labels, name="measure")
-
-    def wide(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-        sub = frame[frame["coefficient"] == coefficient]
-        return sub.pivot_table(index="measure", columns=["human", "level"], values=column, aggfunc="first",
-                               dropna=False).reindex(index=index, columns=columns)
-
-    values = wide(result.correlations, "value").astype(float)
-    clusters = wide(result.ranking.astype({"cluster": "float64"}), "cluster")
-    from sumeval.tables import best_mask
-
-    marks = clusters.apply(lambda col: col.map(lambda c: "" if pd.isna(c) else str(int(c))))
-    return values, best_mask(values), marks
-
-
-def table_notes(result: MetaEvaluation, coefficient: str) -> list[str]:
-    """The notes printed under a ranking table: why a cell is undefined (the dash), and how
-    missing values were handled when some were."""
-    notes = []
-    undefined = [u for u in result.undefined if u["coefficient"] == coefficient]
-    if undefined:
-        notes.append("–: undefined, not ranked, in no cluster: " + "; ".join(
-            f"{u['measure']} / {u['human']} / {u['level']}: {u['reason']}" for u in undefined))
-    dropped = {m: v["no_number"] for m, v in result.missing.get("measures", {}).items() if v["no_number"]}
-    if dropped or any(v["no_value"] for v in result.missing.get("humans", {}).values()):
-        notes.append("missing values: pairwise-complete (each correlation on the rows where the measure and "
-                     "the human are present"
-                     + (f"; rows without a number: {', '.join(f'{m} {k}' for m, k in dropped.items())}"
-                        if dropped else "") + ")")
-    return notes
-
-
-def _caption(result: MetaEvaluation, coef: str) -> str:
-    from sumeval.display_names import display
-
-    negated = [display(m["label"]) for m in result.measures if m["negated"]]
-    return (f"Correlation ({display(coef)}) of each measure with the human scores at the "
-            f"{', '.join(_level_order(result))} level(s) on {result.dataset['name']}; best per column in bold; "
-            f"superscript: significance cluster (1 = not significantly worse than the best; "
-            f"{display(result.settings.test)}, {display(result.settings.correction)} correction, "
-            f"alpha {result.settings.alpha})"
-            + (f"; {', '.join(negated)}: lower is better, shown negated" if negated else ""))
-
-
-def _versions() -> dict[str, str]:
-    from importlib import metadata
-
-    import sumeval
-
-    out = {"python": platform.python_version(), "sumeval": sumeval.__version__}
-    for dist in ("numpy", "scipy", "pandas", "scikit-learn", "torch", "transformers", "bert-score",
-                 "rouge-score", "nltk"):
-        try:
-            out[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            continue
-    return out
-
-
-def manifest(result: MetaEvaluation, files: list[str], *, command: list[str] | None = None) -> dict[str, Any]:
-    """What a reader needs to reproduce the numbers (written as ``manifest.json``)."""
-    used = result.pairwise["n_resamples_used"] if len(result.pairwise) else pd.Series(dtype=float)
-    return {
-        "kind": MANIFEST_KIND,
-        "created": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "command": command if command is not None else sys.argv,
-        "host": platform.node(),
-        "dataset": result.dataset,
-        "measures": result.measures,
-        "settings": settings_dict(result.settings),
-        "seed": result.settings.seed,
-        "resamples_used": ({"min": int(used.min()), "max": int(used.max())} if len(used) else None),
-        "not_scored": len(result.not_scored),
-        "missing_values": result.missing,
-        "undefined": result.undefined,
-        "p_values": ("p_value includes the resampling floor (count + 1) / (resamples + 1) (Phipson & Smyth "
-                     "2010); p_raw is count / resamples" + (f"; bootstrap p-value: {result.settings.bootstrap_p}"
-                                                             if result.settings.test.startswith("bootstrap")
-                                                             else "")),
-        "notes": result.notes,
-        "versions": _versions(),
-        "timings": {k: round(v, 3) for k, v in result.timings.items()},
-        "files": files,
-    }
-
-
-def _level_order(result: MetaEvaluation) -> list[str]:
-    return list(result.settings.levels)
-
-
 def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *, figures: bool = True,
                           command: list[str] | None = None, overwrite: bool = False) -> dict[str, Path]:
     """Write ``result`` into folder ``out`` (see the module docstring); returns ``{file name: path}``.
@@ -305,8 +201,10 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
     ``out`` must be new or empty, or an earlier meta-evaluation's folder when ``overwrite``
     (:func:`check_out_dir`); that folder is replaced as a whole.
     """
-    from sumeval import tables
     from sumeval.cache import atomic_write_json
+    from sumeval.meta_eval import figures as drawing
+    from sumeval.meta_eval.manifest import manifest
+    from sumeval.meta_eval.tables import write_tables
 
     stage = _Stage(check_out_dir(out, overwrite=overwrite))
     work = stage.begin()
@@ -321,12 +219,9 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
             frames["not_scored"] = pd.DataFrame(result.not_scored)
         for name, frame in frames.items():
             frame.to_csv(work / f"{name}.csv", index=False)
-        for coef in result.settings.coefficients:
-            values, bold, marks = ranking_table(result, coef)
-            tables.write_table(values, work, f"table_{coef}", bold=bold, marks=marks, caption=_caption(result, coef),
-                               notes=table_notes(result, coef), dataset=result.dataset.get("name"), source="meta-eval")
-            if figures:
-                _figures(result, coef, work)
+        write_tables(result, work)
+        if figures:
+            drawing.draw(result, work)
         names = sorted(p.name for p in work.iterdir())
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
@@ -479,28 +374,3 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _figures(result: MetaEvaluation, coef: str, folder: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    from sumeval import figures
-    from sumeval.plots import meta_eval as mplots
-
-    figures.apply_style()
-    levels = _level_order(result)
-    humans = list(result.settings.humans)
-    s = result.settings
-    how = {"test": s.test, "correction": s.correction, "alpha": s.alpha}
-    drawn = [("correlations", mplots.correlation_intervals(result.correlations, coefficient=coef,
-                                                            measure_order=result.labels, human_order=humans,
-                                                            level_order=levels, ranking=result.ranking, **how)[0]),
-             ("ranking", mplots.ranking_grid(result.ranking, coefficient=coef, human_order=humans,
-                                             level_order=levels, **how)[0])]
-    if len(result.pairwise):
-        drawn.append(("pvalues", mplots.pvalue_grid(result.pairwise, coefficient=coef, measure_order=result.labels,
-                                                    human_order=humans, level_order=levels, alpha=s.alpha,
-                                                    ranking=result.ranking)[0]))
-    for name, fig in drawn:
-        figures.save(fig, "", f"{name}_{coef}", folder=folder)
-        plt.close(fig)

@@ -80,7 +80,9 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
             the dots of cluster 1 (not significantly worse than the best) are filled, others
             hollow, and the caption says by which ``test``, ``correction`` and ``alpha``. Without
             a ranking every dot is filled. An undefined correlation (NaN) has no dot: its row
-            says "undefined".
+            says "undefined". Rows whose ``role`` (a column of ``correlations``, when present) is
+            not ``measure`` - the annotators against the others' mean and the human ceiling - are
+            grey diamonds, outside the clusters.
 
     Returns:
         ``(fig, axes)``, axes of shape (n_levels, n_humans).
@@ -93,25 +95,31 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
     levels = _order(frame["level"], level_order)
     humans = _order(frame["human"], human_order)
     measures = _order(frame["measure"], measure_order)
+    refs = set(frame.loc[frame["role"] != "measure", "measure"]) if "role" in frame else set()
+    ref = np.array([m in refs for m in measures], dtype=bool)
     fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True,
                              figsize=(2.5 * len(humans) + 1.2, 0.28 * len(measures) * len(levels) + 1.3))
     y = np.arange(len(measures))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
             ax = axes[i, j]
-            sub = frame[(frame["level"] == level) & (frame["human"] == human)].set_index("measure").reindex(measures)
+            sub = frame[(frame["level"] == level) & (frame["human"] == human)].set_index("measure")
+            absent = ~np.isin(measures, sub.index)  # e.g. an annotator this human column does not have
+            sub = sub.reindex(measures)
             value = sub["value"].to_numpy(float)
             lo, hi = sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float)
             has = ~(np.isnan(lo) | np.isnan(hi))
-            ax.hlines(y[has], lo[has], hi[has], color="C0", lw=1.5, alpha=0.6)
+            ax.hlines(y[has & ~ref], lo[has & ~ref], hi[has & ~ref], color="C0", lw=1.5, alpha=0.6)
+            ax.hlines(y[has & ref], lo[has & ref], hi[has & ref], color="0.55", lw=1.5, alpha=0.6)
             top = np.ones(len(measures), dtype=bool)
             if ranking is not None:
                 r = ranking[(ranking["level"] == level) & (ranking["human"] == human)
                             & (ranking["coefficient"] == coefficient)].set_index("measure")["cluster"]
                 top = (r.reindex(measures).astype("float64") == 1).to_numpy(bool)
-            ax.plot(value[~top], y[~top], "o", mfc="white", color="C0", ms=4)
-            ax.plot(value[top], y[top], "o", color="C0", ms=4)
-            for k in np.flatnonzero(np.isnan(value)):  # an undefined correlation: said, not drawn
+            ax.plot(value[~top & ~ref], y[~top & ~ref], "o", mfc="white", color="C0", ms=4)
+            ax.plot(value[top & ~ref], y[top & ~ref], "o", color="C0", ms=4)
+            ax.plot(value[ref], y[ref], "D", color="0.45", ms=4)
+            for k in np.flatnonzero(np.isnan(value) & ~absent):  # an undefined correlation: said, not drawn
                 ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center",
                         fontsize=7, color="0.4", style="italic")
             ax.set_yticks(y, [display(m) for m in measures])
@@ -121,10 +129,14 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
     axes[0, 0].invert_yaxis()
     fig.suptitle(title or f"Correlation with the human scores ({display(coefficient)}), bootstrap intervals")
     fig.tight_layout()
+    grey = (" Grey diamonds: each annotator against the mean of the other annotators, and their mean (the human "
+            "ceiling); not in the clusters." if ref.any() else "")
     if ranking is not None:
         how = significance_text(test, correction, alpha)
         _caption(fig, "Filled: the top significance cluster (not significantly worse than the best"
-                 + (f"; {how}" if how else "") + "); hollow: below it.")
+                 + (f"; {how}" if how else "") + "); hollow: below it." + grey)
+    elif grey:
+        _caption(fig, grey.strip())
     return fig, axes
 
 
@@ -289,7 +301,9 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
 
     Returns:
         ``(fig, ax)``; the bars are in ranking order, best at the top; measures whose correlation
-        is undefined come last, labelled ``[undefined]``, without a bar.
+        is undefined come last, labelled ``[undefined]``, without a bar. Rows whose ``role`` (a
+        column of ``ranking``, when present) is not ``measure`` and that have no cluster - the
+        annotators and the human ceiling, not competitors - are grey bars labelled ``[not ranked]``.
     """
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -302,12 +316,17 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     else:
         fig = ax.figure
     clusters = sub["cluster"].astype("float64").to_numpy()
-    ranked = ~np.isnan(clusters) & ~np.isnan(sub["value"].to_numpy(float))
+    values = sub["value"].to_numpy(float)
+    ranked = ~np.isnan(clusters) & ~np.isnan(values)
+    outside = (sub["role"] != "measure").to_numpy(bool) & ~ranked & ~np.isnan(values) if "role" in sub else \
+        np.zeros(len(sub), dtype=bool)
     colours = [f"C{(int(c) - 1) % 10}" for c in clusters[ranked]]
     y = np.arange(len(sub))
-    ax.barh(y[ranked], sub["value"].to_numpy(float)[ranked], color=colours)
-    ax.set_yticks(y, [f"{display(m)}  [{int(c)}]" if ok else f"{display(m)}  [undefined]"
-                      for m, c, ok in zip(sub["measure"], clusters, ranked)])
+    ax.barh(y[ranked], values[ranked], color=colours)
+    ax.barh(y[outside], values[outside], color="0.75")
+    ax.set_yticks(y, [f"{display(m)}  [{int(c)}]" if ok else f"{display(m)}  [not ranked]" if out
+                      else f"{display(m)}  [undefined]" for m, c, ok, out in zip(sub["measure"], clusters, ranked,
+                                                                                  outside)])
     ax.invert_yaxis()
     ax.axvline(0, color="0.3", lw=0.8)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
@@ -327,8 +346,10 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
     levels = _order(ranking["level"], level_order)
     humans = _order(ranking["human"], human_order)
     n = ranking["measure"].nunique()
+    longest = max((len(display(m)) for m in ranking["measure"]), default=0)  # labels take width from the bars
     fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=(3.6 * len(humans) + 0.6, (0.26 * n + 1.0) * len(levels) + 0.4))
+                             figsize=((3.6 + 0.065 * max(longest - 16, 0)) * len(humans) + 0.6,
+                                      (0.26 * n + 1.0) * len(levels) + 0.4))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
             ranking_bars(ranking, human=human, level=level, coefficient=coefficient, ax=axes[i, j])

@@ -1,0 +1,198 @@
+"""Annotators as measures in a meta-evaluation: how far is each measure from the annotators' own agreement?
+
+Wherever the data set has at least 2 annotator columns ``<human>/<annotator>`` for a human column asked,
+``sumeval meta-eval`` adds (unless ``--no-annotators``) one row per annotator, that annotator scored like
+a measure against the **mean of the other annotators** (leave-one-out), and their average, the **human
+ceiling** (mt-metrics-eval scores human raters as metrics the same way): in ``correlations.csv``
+(:func:`sumeval.judges.annotators.annotator_correlations`, with the measures' levels, coefficients,
+resamples, seed and resampling), ``pairwise_accuracy.csv`` (the measures' functions, the annotator
+against its leave-one-out target; the ceiling is the annotators' mean, its interval the mean of their
+bootstrap replicates when all of them used the same items), ``ranking.csv``, the tables (a block under
+the measures) and the figures.
+
+Row labels: ``annotator:<name>`` (shown "Annotator <name> (vs. others)") and ``human ceiling`` (shown
+"Human ceiling (mean of annotators)"); ``role`` says ``annotator`` or ``human_ceiling`` (``measure`` for
+the measures) and ``target`` what a row is correlated with.
+
+**Not competitors.** An annotator row is correlated with a different target (the mean of the other
+annotators) than the measures (the human column), so it cannot be permutation-tested against a measure
+on the same target; it is not tested, and by default neither ranked nor put in a cluster (``note``
+says so). With ``--annotators-compete`` it is ranked among the measures by its value, still untested:
+it then never starts a cluster nor pushes a measure out of one.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+from sumeval.judges.annotators import HUMAN_CEILING
+from sumeval.judges.columns import annotator_name
+
+__all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "AnnotatorSets", "find_annotators", "annotator_label",
+           "correlation_rows", "accuracy_rows", "ranking_note", "check_labels"]
+
+#: the prefix of an annotator's row label
+ANNOTATOR_PREFIX = "annotator:"
+NOT_COMPETING = ("not a competitor: correlated with the mean of the other annotators (leave-one-out), a "
+                 "different target than the measures' human column, so not permutation-tested against them; "
+                 "not ranked, in no cluster (--annotators-compete ranks it)")
+COMPETING = ("ranked among the measures (--annotators-compete) but not tested against them: correlated with the "
+             "mean of the other annotators, a different target than the measures' human column")
+
+
+@dataclass
+class AnnotatorSets:
+    """The annotator columns used (``columns``: human -> at least 2 columns), the row labels in table order
+    (annotators in order of first appearance, then the human ceiling; empty when none) and the notes."""
+
+    columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def annotator_label(column: str, human: str) -> str:
+    """``("coherence/expert_1", "coherence")`` -> ``"annotator:expert_1"``."""
+    return ANNOTATOR_PREFIX + annotator_name(column, human)
+
+
+def find_annotators(judgments, humans: Sequence[str]) -> AnnotatorSets:
+    """The annotator columns of the human columns ``humans`` that have at least 2 (module docstring).
+
+    A human column with a single annotator column, and annotator columns of a human column not asked, give a
+    note (not an error): there is nothing to compare one annotator with, and a human not asked is not
+    meta-evaluated.
+    """
+    out = AnnotatorSets()
+    for h in humans:
+        cols = tuple(judgments.annotators.get(h, ()))
+        if len(cols) == 1:
+            out.notes.append(f"human column {h!r} has a single annotator column ({cols[0]}): no annotator rows "
+                             "for it (each annotator is compared with the mean of the others, which needs at "
+                             "least 2)")
+        elif cols:
+            out.columns[h] = cols
+    for h, cols in judgments.annotators.items():
+        if h not in humans and cols:
+            out.notes.append(f"annotator columns of {h!r} ({', '.join(cols)}) are not used: {h!r} is not one of "
+                             f"the human columns asked (--human); name it to add its annotator rows")
+    if out.columns:
+        out.labels = list(dict.fromkeys(annotator_label(c, h) for h, cols in out.columns.items() for c in cols))
+        out.labels.append(HUMAN_CEILING)
+    return out
+
+
+def check_labels(labels: Sequence[str], sets: AnnotatorSets) -> None:
+    """Refuse a measure whose label is an annotator row's label (before any scoring)."""
+    taken = sorted(set(labels) & set(sets.labels))
+    if taken:
+        raise InputError(f"measure {taken[0]!r} has the label of an annotator row of meta-eval; rename the "
+                         "measure, or leave the annotator rows out (--no-annotators)")
+
+
+def _target(cols: Sequence[str], col: str) -> str:
+    return "mean of " + ", ".join(c for c in cols if c != col)
+
+
+def _ceiling_target(k: int) -> str:
+    return f"each of {k} annotators against the mean of the others"
+
+
+def _leave_one_out_frame(judgments, human: str, cols: Sequence[str]) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``doc_id, system``, each annotator column and its target (``<column> (others' mean)``)."""
+    from sumeval.judges.annotators import leave_one_out_targets
+
+    values = judgments.frame[list(cols)].to_numpy(float)
+    targets = leave_one_out_targets(values)
+    frame = judgments.frame[["doc_id", "system", *cols]].reset_index(drop=True).copy()
+    names = {c: f"{c} (others' mean)" for c in cols}
+    for j, c in enumerate(cols):
+        frame[names[c]] = targets[:, j]
+    return frame, names
+
+
+def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
+    """The annotator and human-ceiling rows of ``correlations.csv`` (its columns, plus ``role`` and ``target``)."""
+    from sumeval.judges.annotators import annotator_correlations
+    from sumeval.stats.undefined import undefined_reason
+
+    out = annotator_correlations(judgments.frame, list(sets.columns), level=list(s.levels),
+                                 methods=list(s.coefficients), n_boot=s.n_resamples, ci=s.ci, seed=s.seed,
+                                 resample=s.ci_resampling, where=f"data set {judgments.name!r}")
+    is_ann = out["role"] == "annotator"
+    out["measure"] = np.where(is_ann, ANNOTATOR_PREFIX + out["annotator"], HUMAN_CEILING)
+    out = out.rename(columns={"method": "coefficient", "n_boot": "n_resamples"})
+    reasons: dict[tuple[str, str, str], str] = {}
+    frames = {h: _leave_one_out_frame(judgments, h, cols) for h, cols in sets.columns.items()}
+    for r in out[out["value"].isna()].itertuples():
+        key = (r.metric, r.human, r.level)
+        if key in reasons:
+            continue
+        if r.role == "annotator":
+            frame, names = frames[r.human]
+            reasons[key] = undefined_reason(frame, r.metric, names[r.metric], r.level) or "undefined (NaN)"
+        else:
+            reasons[key] = "the correlation of an annotator with the others' mean is undefined at this level"
+    out["reason"] = [reasons.get((m, h, lv), math.nan) for m, h, lv in zip(out["metric"], out["human"], out["level"])]
+    return out.drop(columns=["metric", "annotator", "n_annotators", "n_boot_used"])
+
+
+def _mean_boot(boots: list) -> np.ndarray | None:
+    if any(b is None for b in boots) or len({len(b) for b in boots}) != 1:
+        return None
+    return np.mean(np.vstack(boots), axis=0)
+
+
+def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs: Sequence | None) -> pd.DataFrame:
+    """The annotator and human-ceiling rows of ``pairwise_accuracy.csv`` (module docstring)."""
+    from sumeval.meta_eval.accuracy import ACCURACY_COLUMNS, item_rows, system_rows
+    from sumeval.stats.resampling import percentile_interval
+
+    parts = []
+    systems = judgments.frame["system"].nunique() >= 3
+    for h, cols in sets.columns.items():
+        frame, names = _leave_one_out_frame(judgments, h, cols)
+        levels = []
+        if systems:
+            levels.append(pd.concat([system_rows(frame, [c], names[c], s, notes, boot=True) for c in cols],
+                                    ignore_index=True))
+        if s.item_acc23:
+            levels.append(pd.concat([item_rows(frame, [c], names[c], tune_docs, notes) for c in cols],
+                                    ignore_index=True))
+        for rows in levels:
+            if not len(rows):
+                continue
+            rows = rows.copy()
+            rows["target"] = [_target(cols, c) for c in rows["measure"]]
+            rows["measure"] = [annotator_label(c, h) for c in rows["measure"]]
+            rows["human"], rows["role"] = h, "annotator"
+            ceiling = {"measure": HUMAN_CEILING, "human": h, "level": rows["level"].iloc[0], "role": "human_ceiling",
+                       "target": _ceiling_target(len(cols)), "n_systems": rows["n_systems"].max()}
+            for col in ("accuracy", "spa", "plain_accuracy", "chance", "tune_accuracy"):
+                ceiling[col] = rows[col].astype(float).mean() if len(rows) == len(cols) else math.nan
+            for name, col in (("spa", "spa_boot"), ("plain", "plain_boot")):
+                if col in rows and len(rows) == len(cols) and rows["n_items"].nunique() == 1:
+                    lo, hi = percentile_interval(_mean_boot(list(rows[col])), s.ci)
+                    ceiling[f"{name}_ci_low"], ceiling[f"{name}_ci_high"] = lo, hi
+            for col in ("optimistic", "calibrated", "grouping", "tuned_on", "n_resamples", "seed", "n_permutations",
+                        "perm_seed", "n_items", "n_tune_items"):
+                ceiling[col] = rows[col].iloc[0]
+            ceiling["note"] = "the mean of the annotators' values" + (
+                "; its intervals the percentile intervals of the mean of their bootstrap replicates"
+                if ceiling["level"] == "system" else "")
+            parts.append(pd.concat([rows.reindex(columns=ACCURACY_COLUMNS), pd.DataFrame([ceiling])],
+                                   ignore_index=True))
+    if not parts:
+        return pd.DataFrame(columns=ACCURACY_COLUMNS)
+    return pd.concat(parts, ignore_index=True).reindex(columns=ACCURACY_COLUMNS)
+
+
+def ranking_note(role: str, compete: bool) -> str | float:
+    """The ``note`` of a ranking row of ``role``."""
+    if role == "measure":
+        return math.nan
+    return COMPETING if compete else NOT_COMPETING

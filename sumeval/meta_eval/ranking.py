@@ -1,0 +1,44 @@
+"""The ranking of a meta-evaluation (``ranking.csv``): values from one table, clusters from the tests.
+
+Each row's value is its correlation (``correlations.csv``) or, ranked by SPA, its soft pairwise
+accuracy (``pairwise_accuracy.csv``); its cluster comes from the tests of ``pairwise.csv``
+(:func:`sumeval.stats.significance_clusters`: mt-metrics-eval's ``AssignRanks``). The annotator rows
+(:mod:`sumeval.meta_eval.annotators`) are ranked and clustered only with ``annotators_compete``, and
+never tested.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["RANKING_COLUMNS", "rank"]
+
+RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster", "reason", "role", "note"]
+
+
+def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
+    """The ranking of ``values`` (``measure, human, level, coefficient, value, reason, role``) with the clusters of
+    the tests ``pairwise`` (``pairwise.csv``'s columns) at ``s.alpha``.
+
+    Returns:
+        :data:`RANKING_COLUMNS`, grouped by (human, level, coefficient) in the order of ``values``: the competitors
+        ranked (``rank`` 1 = highest value), undefined ones after them without rank and cluster, then the annotator
+        rows that do not compete (no rank, no cluster; ``note`` says why).
+    """
+    from sumeval import stats
+    from sumeval.meta_eval.annotators import ranking_note
+    from sumeval.stats.multiple import COMPARE_COLUMNS
+
+    keys = ["measure", "human", "level", "coefficient"]
+    competes = (values["role"] == "measure") | s.annotators_compete
+    comparisons = pairwise if len(pairwise) else pd.DataFrame(columns=COMPARE_COLUMNS)
+    ranked = stats.significance_clusters(comparisons, alpha=s.alpha, values=values[competes])
+    others = values.loc[~competes, keys + ["value"]].assign(rank=pd.NA, cluster=pd.NA)
+    out = pd.concat([f for f in (ranked, others) if len(f)] or [ranked], ignore_index=True)
+    out = out.astype({"rank": "Int64", "cluster": "Int64"}).merge(values[keys + ["reason", "role"]], on=keys,
+                                                                    how="left")
+    group = {k: i for i, k in enumerate(dict.fromkeys(values[keys[1:]].itertuples(index=False, name=None)))}
+    order = np.argsort([group[k] for k in out[keys[1:]].itertuples(index=False, name=None)], kind="stable")
+    out = out.iloc[order]
+    out["note"] = [ranking_note(r, s.annotators_compete) for r in out["role"]]
+    return out[RANKING_COLUMNS].reset_index(drop=True)
