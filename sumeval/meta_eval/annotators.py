@@ -142,7 +142,7 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
 
 
 def _mean_boot(boots: list) -> np.ndarray | None:
-    if any(b is None for b in boots) or len({len(b) for b in boots}) != 1:
+    if not all(isinstance(b, np.ndarray) for b in boots) or len({b.size for b in boots}) != 1:
         return None
     return np.mean(np.vstack(boots), axis=0)
 

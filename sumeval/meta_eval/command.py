@@ -106,10 +106,10 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
             shown = ", ".join(map(str, rows[:8])) + (" ..." if len(rows) > 8 else "")
             print(f"warning: measure {label!r} has no number on {m['no_number']} of {result.missing['rows']} rows "
                   f"(rows {shown}); see {out / 'not_scored.csv'}", file=sys.stderr)
-    print(f"\nwrote {len(written)} files to {out} in {result.timings.get('total_s', 0):.1f} s "
-          f"(scoring {result.timings.get('scoring_s', 0):.1f} s, statistics "
-          f"{sum(result.timings.get(k, 0) for k in ('correlations_s', 'tests_s', 'spa_tests_s')):.1f} s)",
-          file=sys.stderr)
+    t = result.timings
+    print(f"\nwrote {len(written)} files to {out} in {t.get('total_s', 0):.1f} s (scoring {t.get('scoring_s', 0):.1f} s, "
+          f"statistics {sum(t.get(k, 0) for k in ('correlations_s', 'tests_s', 'spa_tests_s')):.1f} s, pairwise "
+          f"accuracy and detection {t.get('accuracy_detection_s', 0):.1f} s)", file=sys.stderr)
     return 0
 
 

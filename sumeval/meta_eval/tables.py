@@ -102,7 +102,8 @@ def table_notes(result, coefficient: str) -> list[str]:
                       "annotators), so not tested against the measures"
                       + ("; ranked among them by value (--annotators-compete), never starting a cluster"
                          if result.settings.annotators_compete else "; not ranked, never bold, no cluster mark")
-                      + "; – in an annotator's row where that human column has no such annotator")
+                      + ("; – in an annotator's row where that human column has no such annotator"
+                         if _uneven(result) else ""))
     if coefficient == SPA:
         notes.append("SPA: soft pairwise accuracy (Thompson et al. 2024, WMT24), 1 - the mean over system pairs of "
                      "|p(human) - p(measure)|, the p-values of a paired permutation test on the items every system "
@@ -111,6 +112,14 @@ def table_notes(result, coefficient: str) -> list[str]:
         notes.append("not ranked: no significance clusters (--meta-metric "
                      + ("spa" if coefficient == SPA else "correlation") + " ranks by it)")
     return notes
+
+
+def _uneven(result) -> bool:
+    """Whether some human column lacks an annotator row another has."""
+    c = result.correlations
+    rows = c[c["role"] != "measure"] if "role" in c else c.iloc[:0]
+    have = {h: set(rows.loc[rows["human"] == h, "measure"]) for h in result.settings.humans}
+    return len({frozenset(v) for v in have.values()}) > 1
 
 
 def caption(result, coef: str) -> str:

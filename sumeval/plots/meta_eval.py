@@ -358,5 +358,8 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
     fig.tight_layout()
     how = significance_text(test, correction, alpha)
     if how:
-        _caption(fig, f"Clusters by {how}; bar colour = cluster.")
+        grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
+        _caption(fig, f"Clusters by {how}; bar colour = cluster"
+                 + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
+                    "not ranked." if grey else "."))
     return fig, axes
