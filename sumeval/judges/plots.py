@@ -167,8 +167,11 @@ def scores_with_ceiling(frame: pd.DataFrame, *, value: str = "value", human_orde
     if "cluster" in frame:
         handles.append(Line2D([], [], color="0.3", marker="o", ls="", markerfacecolor="white",
                               label="not in significance cluster 1"))
-    if (frame["kind"] == "human ceiling").any():
-        handles.append(Line2D([], [], color="black", ls="--", lw=0.9, label="human ceiling (band: interval)"))
+    ceilings = frame[frame["kind"] == "human ceiling"]
+    if len(ceilings):
+        banded = bool((np.isfinite(ceilings["ci_low"]) & np.isfinite(ceilings["ci_high"])).any())
+        handles.append(Line2D([], [], color="black", ls="--", lw=0.9,
+                              label="human ceiling" + (" (band: its interval)" if banded else "")))
     if title:
         fig.suptitle(title, fontsize=9)
     fig.tight_layout()
@@ -228,11 +231,12 @@ def agreement_heatmap(agreement: pd.DataFrame, *, human_order: Sequence[str] | N
 def shelf_ceilings(frame: pd.DataFrame, *, level_order: Sequence[str] | None = None, title: str | None = None):
     """Per data set and human column (rows) and level (panels): every precomputed measure (grey
     dots), the best one (a star, named), each annotator against the others (x) and the human ceiling
-    (a black bar).
+    (a black bar), with the ceiling's ``n`` (summaries, documents or systems) at the right.
 
     Args:
-        frame: ``dataset, measure, kind, human, level, value`` (kinds ``offline measure``,
-            ``annotator``, ``human ceiling``), as :func:`sumeval.studies.llm_judges.shelf_set` returns.
+        frame: ``dataset, measure, kind, human, level, value`` and optionally ``n`` (kinds ``offline
+            measure``, ``annotator``, ``human ceiling``), as :func:`sumeval.studies.llm_judges.shelf_set`
+            returns.
 
     Returns:
         ``(fig, axes)``.
@@ -263,8 +267,16 @@ def shelf_ceilings(frame: pd.DataFrame, *, level_order: Sequence[str] | None = N
                 best = m.iloc[-1]
                 ax.plot(best["value"], y, "*", ms=9, color="C1", zorder=5)
                 name = str(best["measure"]).split(".", 1)[-1] if "." in str(best["measure"]) else best["measure"]
-                ax.annotate(name, (best["value"], y), xytext=(0, 5), textcoords="offset points", fontsize=6,
+                ax.annotate(name, (best["value"], y), xytext=(0, 9), textcoords="offset points", fontsize=6,
                             ha="center", color="C1")
+            if len(ceil) and "n" in ceil and pd.notna(ceil["n"].iloc[0]):
+                ax.annotate(f"n={int(ceil['n'].iloc[0])}", (1.0, y), xycoords=("axes fraction", "data"),
+                            xytext=(-2, 0), textcoords="offset points", ha="right", va="center", fontsize=5.5,
+                            color="0.4")
+        lo, hi = ax.get_xlim()
+        ticks = [t for t in ax.get_xticks() if lo <= t <= 1.0 + 1e-9]
+        ax.set_xlim(lo, max(hi, 1.0) + 0.25)  # room for the n at the right (correlations are <= 1)
+        ax.set_xticks(ticks)
         ax.set_title(f"{level} level")
         ax.set_xlabel("correlation with the annotators' mean")
     axes[0].set_yticks(range(len(keys)))
