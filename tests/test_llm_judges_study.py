@@ -208,6 +208,11 @@ def test_key_results_by_hand():
     assert out["reproduces_authors"] is True and out["spa"] == {"q1": {"j": 0.7}}
     repro.loc[0, "same_to_2dp"] = False
     assert lj.key_results(corr, ceiling, alt, repro, spa)["reproduces_authors"] is False
+    # the PPI curve: effective labels per (human, judge, n), the mean over systems: (12 + 14) / 2 = 13
+    curve = pd.DataFrame({"human": "q1", "judge": "j", "system": ["s1", "s2", "s1", "s2"], "n_labels": [10, 10, 20, 20],
+                          "effective_n": [12.0, 14.0, 21.0, 25.0]})
+    out = lj.key_results(corr, ceiling, alt, repro, spa, curve=curve)
+    assert out["ppi_effective_labels"] == {"q1": {"j": {10: 13.0, 20: 23.0}}}
 
 
 def test_reproduction_compares_with_the_printed_values():
@@ -224,9 +229,10 @@ def test_reproduction_compares_with_the_printed_values():
 def test_shelf_summary_by_hand():
     frame = pd.DataFrame({"dataset": "d", "measure": ["x", "y", "a1", "a2", lj.CEILING],
                           "kind": [lj.OFFLINE, lj.OFFLINE, lj.ANNOTATOR, lj.ANNOTATOR, lj.CEILING], "human": "h",
-                          "level": "global", "coefficient": "kendall_b", "value": [0.3, 0.6, 0.4, 0.6, 0.5]})
+                          "level": "global", "coefficient": "kendall_b", "value": [0.3, 0.6, 0.4, 0.6, 0.5],
+                          "n": [40, 40, 38, 40, 38]})
     s = lj.shelf_summary(frame).iloc[0]
-    assert s["ceiling"] == 0.5 and s["best_measure"] == "y" and s["best_value"] == 0.6
+    assert s["ceiling"] == 0.5 and s["n"] == 38 and s["best_measure"] == "y" and s["best_value"] == 0.6
     assert s["n_measures"] == 2 and s["n_above_ceiling"] == 1
 
 

@@ -352,14 +352,17 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
 
 
 def shelf_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per (dataset, human, level, coefficient): the ceiling, the best measure and its value, how many
-    measures lie above the ceiling (``n_measures`` 0: the set has none)."""
+    """Per (dataset, human, level, coefficient): ``n`` (the ceiling's items, documents or systems), the
+    ceiling, the best measure and its value, how many measures lie above the ceiling (``n_measures`` 0:
+    the set has none)."""
     rows = []
     for (d, h, lv, c), g in frame.groupby(["dataset", "human", "level", "coefficient"], sort=False):
         ceil = g.loc[g["kind"] == CEILING, "value"]
         m = g[g["kind"] == OFFLINE].sort_values("value", ascending=False)
         ceiling = float(ceil.iloc[0]) if len(ceil) else np.nan
-        rows.append({"dataset": d, "human": h, "level": lv, "coefficient": c, "ceiling": ceiling,
+        n = g.loc[g["kind"] == CEILING, "n"] if "n" in g else ()
+        rows.append({"dataset": d, "human": h, "level": lv, "coefficient": c,
+                     "n": int(n.iloc[0]) if len(n) and pd.notna(n.iloc[0]) else None, "ceiling": ceiling,
                      "best_measure": m["measure"].iloc[0] if len(m) else "",
                      "best_value": float(m["value"].iloc[0]) if len(m) else np.nan, "n_measures": len(m),
                      "n_above_ceiling": int((m["value"] > ceiling).sum())})
@@ -397,12 +400,11 @@ def key_results(corr: pd.DataFrame, ceiling: pd.DataFrame, alt, repro: pd.DataFr
         out["shelf"] = {f"{r.dataset}/{r.human}/{r.level}/{r.coefficient}": {
             "ceiling": r.ceiling, "best_measure": r.best_measure, "best_value": r.best_value,
             "n_measures": r.n_measures, "n_above_ceiling": r.n_above_ceiling} for r in shelf_summary(shelf).itertuples()}
-    if curve is not None and len(curve):
-        top = curve[curve["n_labels"] == curve["n_labels"].max()]
-        out["ppi_effective_labels"] = {
-            h: {j: float(g2["effective_n"].mean()) for j, g2 in g.groupby("judge", sort=False)}
-            for h, g in top.groupby("human", sort=False)}
-        out["ppi_n_labels"] = int(curve["n_labels"].max())
+    if curve is not None and len(curve):  # {human: {judge: {n labels: effective labels, mean over systems}}}
+        eff = curve.groupby(["human", "judge", "n_labels"], sort=False)["effective_n"].mean()
+        out["ppi_effective_labels"] = {h: {j: {int(n): float(v) for (_, _, n), v in g2.items()}
+                                           for j, g2 in g.groupby(level="judge", sort=False)}
+                                       for h, g in eff.groupby(level="human", sort=False)}
     return out
 
 
