@@ -152,7 +152,8 @@ def scores_with_ceiling(frame: pd.DataFrame, *, value: str = "value", human_orde
             v, lo, hi = getattr(r, value), r.ci_low, r.ci_high
             if np.isfinite(lo) and np.isfinite(hi):
                 ax.plot([lo, hi], [y[r.measure]] * 2, color=color, lw=1.1, zorder=2)
-            hollow = "cluster" in sub and np.isfinite(getattr(r, "cluster", np.nan)) and r.cluster > 1
+            cluster = getattr(r, "cluster", np.nan)
+            hollow = bool(pd.notna(cluster) and np.isfinite(float(cluster)) and float(cluster) > 1)
             ax.plot(v, y[r.measure], marker=marker, ms=4.5, color=color, zorder=3,
                     markerfacecolor="white" if hollow else color)
         ax.set_title(human)

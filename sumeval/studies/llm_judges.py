@@ -124,7 +124,9 @@ def correlations(judgments, scores, offline: Sequence[str], judge_cols: dict[tup
         sub = _subset(scores, labels)
         res = meta_eval.meta_evaluate(judgments, sub.specs, settings, progress=progress, scores=sub)
         keys = ["measure", "human", "level", "coefficient"]
-        f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]], on=keys, how="left")
+        # rank and cluster as floats (NaN where a value is undefined): the tables and figures test them with isfinite
+        f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float, "cluster": float}),
+                                   on=keys, how="left")
         f.insert(1, "kind", [JUDGE if m in own else OFFLINE for m in f["measure"]])
         f["measure"] = [own.get(m, m) for m in f["measure"]]
         frames.append(f[keys[:1] + ["kind"] + keys[1:] + ["value", "ci_low", "ci_high", "n", "rank", "cluster"]])
@@ -343,7 +345,9 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
                                           test=level_test, n_resamples=n_resamples, seed=seed, alpha=alpha)
             res = meta_eval.meta_evaluate(j, specs, settings, progress=progress, scores=scores)
             keys = ["measure", "human", "level", "coefficient"]
-            f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]], on=keys, how="left")
+            f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float,
+                                                                                        "cluster": float}),
+                                       on=keys, how="left")
             f.insert(1, "kind", OFFLINE)
             parts.append(f.assign(test=level_test))
     out = pd.concat(parts, ignore_index=True).reindex(columns=SHELF_COLUMNS[1:])
@@ -434,7 +438,8 @@ def correlation_table(corr: pd.DataFrame, ceiling: pd.DataFrame, coefficient: st
     for r in both.itertuples():
         if (r.human, r.level) in values.columns:
             values.loc[r.measure, (r.human, r.level)] = r.value
-            if r.kind != CEILING and np.isfinite(getattr(r, "cluster", np.nan)):
+            cluster = getattr(r, "cluster", np.nan)
+            if r.kind != CEILING and pd.notna(cluster) and np.isfinite(float(cluster)):
                 marks.loc[r.measure, (r.human, r.level)] = str(int(r.cluster))
     rated = values.drop(index=[CEILING], errors="ignore")
     bold = pd.DataFrame(False, index=values.index, columns=cols)
