@@ -1,10 +1,10 @@
 """Does a measure rank the better of two summaries first? Ranking accuracy on a pairwise set.
 
-Falke et al. (2019, ACL), "Ranking Generated Summaries by Correctness" (Sec. 4, Table 2), pair each
-source sentence with a correct and an incorrect summary sentence and judge a measure by how often it
-scores the correct one higher; BARTScore (Yuan, Neubig & Liu 2021, Sec. 5, Table 4; its
-``analysis.py`` ``get_fact_acc``) reports the same accuracy on the 373 pairs of the shelf's
-``rank19``. Here, generally: a *pairwise set* has exactly two summaries per document with different
+Falke et al. (2019, ACL), "Ranking Generated Summaries by Correctness", pair each source sentence
+with a correct and an incorrect summary sentence and judge a measure by how often it scores the
+correct one higher; BARTScore (Yuan, Neubig & Liu 2021) reports the same accuracy on the 373 pairs of
+the shelf's ``rank19`` (neulab/BARTScore ``analysis.py``, ``SUMStat.get_fact_acc``: a pair counts
+when the correct sentence's score is strictly greater). Here, generally: a *pairwise set* has exactly two summaries per document with different
 human scores; per pair ``i`` with the better summary ``b`` and the other ``w``
 
     c_i = 1 if m(b) > m(w);  0 if m(b) < m(w);  on a tie (m(b) = m(w)) 0 (``ties="wrong"``, as

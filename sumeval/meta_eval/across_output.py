@@ -36,6 +36,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult, AcrossSettings
+from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
 __all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "write_across", "wire",
            "run_across", "parse_weights", "parse_humans"]
@@ -43,8 +44,6 @@ __all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table",
 MANIFEST_KIND = "sumeval meta-eval across"
 _PARTIAL = ".across-partial-"
 _TOP = ("across.csv", "tasks.csv", "across_summary.csv", "manifest.json")
-LETTERS = {"n": "the data set has no texts", "a": "no source text (article / dialogue)", "r": "no references",
-           "u": "the correlation is undefined (a constant score)", "x": "cannot run (see across.csv)"}
 
 
 def check_across_out(path: str | os.PathLike[str]) -> Path:
@@ -81,12 +80,6 @@ def _is_across(path: Path) -> bool:
     return _kind(path) == MANIFEST_KIND
 
 
-def _letter(reason: str | None, status: str) -> str:
-    from sumeval.plots.shelf import _reason_letter
-
-    return _reason_letter(reason, status)
-
-
 def across_table(result: AcrossResult, coefficient: str, level: str, *, measures: list[str] | None = None
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[str]]:
     """The paper table of one coefficient and level: measures x (data set, human), then the mean
@@ -94,8 +87,8 @@ def across_table(result: AcrossResult, coefficient: str, level: str, *, measures
 
     Returns:
         ``(values, bold, marks, letters)``: the numbers, the best of each column (lowest mean
-        rank), each cell's mark (its cluster, or a letter for a blank cell, :data:`LETTERS`) and the
-        letters used.
+        rank), each cell's mark (its cluster, or a letter for a blank cell,
+        :data:`sumeval.plots.shelf.REASON_LETTERS`) and the letters used.
     """
     cells = result.cells[(result.cells["coefficient"] == coefficient) & (result.cells["level"] == level)]
     rows = [m for m in (measures or result.measures) if m in set(cells["measure"])]
@@ -112,7 +105,7 @@ def across_table(result: AcrossResult, coefficient: str, level: str, *, measures
             values.at[r.measure, (r.dataset, r.human)] = r.value
             marks.at[r.measure, (r.dataset, r.human)] = str(int(r.cluster))
         else:
-            letter = _letter(r.reason, r.status)
+            letter = reason_letter(r.reason, r.status)
             marks.at[r.measure, (r.dataset, r.human)] = letter
             used.append(letter)
     s = result.summary
@@ -142,7 +135,7 @@ def ranking_table(result: AcrossResult, coefficient: str) -> pd.DataFrame:
 
 def caption(result: AcrossResult, coefficient: str, level: str, letters: list[str]) -> str:
     st = result.settings
-    blank = "; ".join(f"{k}: {LETTERS[k]}" for k in letters)
+    blank = "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters)
     return (f"{coefficient} with the human scores at the {level} level on each data set (rank19: ranking accuracy), "
             f"superscript: significance cluster on that task ({st.test}, {st.correction} correction, alpha {st.alpha}; "
             f"1 = not significantly worse than the best); bold: best per column; mean rank (lower is better) and mean "

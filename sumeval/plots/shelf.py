@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["across_heatmap", "across_ranking"]
+__all__ = ["across_heatmap", "across_ranking", "reason_letter", "REASON_LETTERS"]
 
 
 def _task_label(dataset: str, human: str, kind: str) -> str:
@@ -53,15 +53,19 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
                 continue
             if r.status != "ok":
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", color="0.75", lw=0))
-                ax.text(j, i, _reason_letter(r.reason, r.status), ha="center", va="center", fontsize=6, color="0.4")
+                ax.text(j, i, reason_letter(r.reason, r.status), ha="center", va="center", fontsize=6, color="0.4")
                 continue
             colour[i, j] = 2 * r.value - 1 if kind == "accuracy" else r.value
-            text = f"{r.value:.2f}".replace("0.", ".", 1) + f"$^{{{int(r.cluster)}}}$"
-            ax.text(j, i, text, ha="center", va="center", fontsize=6, color="black" if abs(colour[i, j]) < 0.6 else
-                    "white")
             if r.cluster == 1:
                 ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.0, color="black"))
     lim = max(0.2, float(np.nanmax(np.abs(colour)))) if np.isfinite(colour).any() else 1.0
+    for i, m in enumerate(measures):
+        for j, (d, h, _) in enumerate(tasks):
+            r = at.get((m, d, h))
+            if r is not None and r.status == "ok":
+                text = f"{r.value:.2f}".replace("0.", ".", 1) + f"$^{{{int(r.cluster)}}}$"
+                ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                        color="white" if abs(colour[i, j]) > 0.6 * lim else "black")
     im = ax.imshow(colour, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
     ax.set_xticks(range(len(tasks)), [_task_label(d, h, k) for d, h, k in tasks], rotation=60, ha="right",
                   rotation_mode="anchor", fontsize=7)
@@ -71,18 +75,25 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     ax.tick_params(which="minor", length=0)
     ax.grid(False)
     ax.grid(which="minor", color="white", lw=0.8)
-    fig.colorbar(im, ax=ax, fraction=0.03, pad=0.01, label=f"{coefficient} (accuracy: 2 acc - 1)")
+    fig.colorbar(im, ax=ax, shrink=min(1.0, 6 / max(len(measures), 1) + 0.3), pad=0.02,
+                 label=coefficient + (" (accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""))
     how = ", ".join(x for x in (test, f"{correction} correction" if correction else "", f"alpha {alpha}") if x)
-    ax.set_title(title or f"{level} level: {coefficient} per data set and human column; superscript: "
-                          f"significance cluster ({how}); framed: cluster 1", fontsize=8, loc="left")
+    ax.set_title(title or f"{level} level: {coefficient} with each set's human column\nsuperscript: significance "
+                          f"cluster on the task ({how}); framed: cluster 1", fontsize=8, loc="left")
+    letters = sorted({reason_letter(r.reason, r.status) for r in sub.itertuples() if r.status != "ok"})
+    if letters:
+        ax.set_xlabel("hatched, cannot run or undefined: " + "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters),
+                      fontsize=7)
     fig.tight_layout()
     return fig, ax
 
 
 _LETTERS = {"no summary": "n", "no source text": "a", "no references": "r"}
+REASON_LETTERS = {"n": "the set has no texts", "a": "no source text", "r": "no references", "u": "undefined correlation",
+             "x": "other (see across.csv)"}
 
 
-def _reason_letter(reason: str | None, status: str) -> str:
+def reason_letter(reason: str | None, status: str) -> str:
     """The letter a blank cell shows: n (the set has no texts), a (no source text), r (no
     references), u (undefined correlation), x (another reason)."""
     if status == "undefined":
@@ -108,17 +119,20 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     sub = summary[(summary["coefficient"] == coefficient) & (summary["scope"] == scope)].dropna(subset=["mean_rank"])
     sub = sub.sort_values("position")
     y = np.arange(len(sub))
-    fig, axes = plt.subplots(1, 2, sharey=True, figsize=(7.2, 0.3 * len(sub) + 1.6))
-    axes[0].barh(y, sub["mean_rank"].to_numpy(float), color="C0")
-    axes[0].set_yticks(y, [f"{m}  ({c:.0%} of weight, {n} sets)" for m, c, n in
+    fig, axes = plt.subplots(1, 2, sharey=True, figsize=(7.6, 0.28 * len(sub) + 1.7))
+    axes[0].plot(sub["mean_rank"].to_numpy(float), y, "o", color="C0")
+    axes[0].set_yticks(y, [f"{m}  ({c:.0%}, {n} set{'s' if n != 1 else ''})" for m, c, n in
                            zip(sub["measure"], sub["coverage"], sub["n_sets"])], fontsize=7)
     axes[0].invert_yaxis()
-    axes[0].set_xlabel("mean significance cluster (1 = best)")
-    axes[1].barh(y, sub["mean_score"].to_numpy(float), color="C1")
-    axes[1].set_xlabel("mean score: (r + 1) / 2, accuracy as is")
-    lo = float(np.nanmin(sub["mean_score"])) if len(sub) else 0.0
-    axes[1].set_xlim(max(0.0, lo - 0.05), None)
-    fig.suptitle(title or f"across data sets ({coefficient}, {scope} levels): weighted means over the tasks each "
-                          "measure has", fontsize=9)
+    axes[0].set_xlabel("mean rank (weighted mean cluster;\n1 = top cluster everywhere)", fontsize=8)
+    axes[0].axvline(1, color="0.6", lw=0.8)
+    top = float(sub["mean_rank"].max()) if len(sub) else 1.0
+    axes[0].set_xlim(0.8, max(2.0, top + 0.3))
+    axes[1].plot(sub["mean_score"].to_numpy(float), y, "o", color="C1")
+    axes[1].axvline(0.5, color="0.6", lw=0.8)
+    axes[1].set_xlabel("mean score ((r + 1) / 2, accuracy as is;\n0.5: no agreement)", fontsize=8)
+    fig.suptitle(title or f"across data sets ({coefficient}, {'every level' if scope == 'all' else scope + ' level'}): "
+                          "weighted means over the tasks each measure has\n(in brackets: its share of the tasks' "
+                          "weight, and its data sets)", fontsize=8)
     fig.tight_layout()
     return fig, axes

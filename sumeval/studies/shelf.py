@@ -14,7 +14,7 @@ __all__ = ["PARAMETER_RANGES", "OFFLINE_MEASURES", "evaluate", "key_results", "e
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all documents"), "n_resamples": ">=1", "alpha": "0..1",
-                    "min_sets": ">=1", "layer": (">=-1", "-1: each measure's default layer")}
+                    "min_sets": ">=1", "jobs": ">=1", "layer": (">=-1", "-1: each measure's default layer")}
 #: the measures computable offline (the packaged models), the study's default
 OFFLINE_MEASURES = "rouge-1,rouge-2,rouge-l,bleu,js-2,bertscore,estime,estime-soft,similarity-order"
 
@@ -23,7 +23,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
              humans: str = "", levels: str = "input,system,global", coefficient: str = "kendall_b",
              test: str = "permutation-both", n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05,
              weights: str = "", missing: str = "available", min_sets: int = 2, n_docs: int = 0, model: str = "",
-             layer: int = -1, precision: str = "", progress: bool = False):
+             layer: int = -1, precision: str = "", jobs: int = 1, progress: bool = False):
     """Meta-evaluate ``measures`` on each of ``datasets`` and across them.
 
     Args:
@@ -37,6 +37,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
             missing cells (:class:`~sumeval.meta_eval.across.AcrossSettings`).
         n_docs: the first documents of each set only (0: all).
         model, layer, precision: options of the model-based measures (empty / -1: their defaults).
+        jobs: processes for the statistics (one unit per data set and human column).
 
     Returns:
         An :class:`~sumeval.meta_eval.across.AcrossResult`.
@@ -47,7 +48,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
 
     settings = AcrossSettings(levels=split(levels), coefficients=split(coefficient), test=test,
                               n_resamples=n_resamples, seed=seed, alpha=alpha, weights=parse_weights([weights]),
-                              missing=missing, min_sets=min_sets)
+                              missing=missing, min_sets=min_sets, jobs=jobs)
     return meta_evaluate_across(list(split(datasets)), list(split(measures)), settings,
                                 humans=parse_humans([humans]), options=scorer_options(model, layer, precision),
                                 own_columns=own_columns, n_docs=n_docs or None, progress=progress)
