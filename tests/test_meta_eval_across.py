@@ -359,3 +359,18 @@ def test_plots_draw_the_cells(three_sets):
     fig, axes = splots.across_ranking(r.summary, coefficient="kendall_b")
     assert len(axes[0].lines[0].get_xdata()) == r.summary.query("scope == 'all'")["mean_rank"].notna().sum()
     plt.close(fig)
+
+
+def test_an_undefined_correlation_is_a_blank_cell_not_a_rank(tmp_path):
+    from sumeval.datasets.judgments import add_dataset
+
+    raw = pd.read_csv(DATA / "user_judgments.csv").drop(columns=["faithful"]).assign(flat=1.0)
+    raw.to_csv(tmp_path / "flat.csv", index=False)
+    add_dataset("flatset", tmp_path / "flat.csv", human=["overall"], **MAP)
+    r = across.meta_evaluate_across(["flatset"], ["rouge-1"],
+                                    across.AcrossSettings(n_resamples=20, levels=("global",), min_sets=1))
+    cells = r.cells.set_index("measure")
+    assert cells.loc["flat", "status"] == "undefined" and "undefined" in cells.loc["flat", "reason"]
+    assert np.isnan(cells.loc["flat", "cluster"]) and cells.loc["rouge-1", "status"] == "ok"
+    s = r.summary[r.summary["scope"] == "all"].set_index("measure")
+    assert np.isnan(s.loc["flat", "mean_rank"]) and s.loc["rouge-1", "mean_rank"] == 1

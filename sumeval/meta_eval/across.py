@@ -280,7 +280,8 @@ def _cells(outcome: SetOutcome, coefficient: str, given_labels: Mapping[str, str
             rows.append({**base, "measure": m, "value": v["value"], "ci_low": v["ci_low"], "ci_high": v["ci_high"],
                          "n": v["n"], "rank": v["rank"] if defined else np.nan,
                          "cluster": v["cluster"] if defined else np.nan, "status": "ok" if defined else "undefined",
-                         "reason": None if defined else (v["reason"] or "the correlation is undefined on this task")})
+                         "reason": None if defined else (v["reason"] if isinstance(v["reason"], str) and v["reason"]
+                                                         else "the correlation is undefined on this task")})
     return rows
 
 
