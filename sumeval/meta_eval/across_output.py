@@ -280,7 +280,7 @@ def parse_humans(items: list[str] | None) -> dict[str, list[str]]:
 def wire(parser) -> None:
     """Add the across options to the ``sumeval meta-eval`` parser: the positional data set and
     ``--human`` become optional (``--dataset`` names the sets), and ``--dataset``, ``--weight``,
-    ``--missing``, ``--min-sets``, ``--ties``, ``--no-own-columns`` are added."""
+    ``--missing``, ``--min-sets``, ``--ties``, ``--no-own-columns``, ``--jobs`` are added."""
     for action in parser._actions:
         if action.dest == "data":
             action.nargs, action.required, action.default = "?", False, None
@@ -300,6 +300,8 @@ def wire(parser) -> None:
                         help="a tie on a pairwise set (rank19) counts as wrong (default, as BARTScore) or half")
     parser.add_argument("--no-own-columns", dest="no_own_columns", action="store_true",
                         help="do not add each set's precomputed measure columns")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes for the statistics, one unit per (set, human column) (default 1)")
 
 
 def run_across(args) -> int:
@@ -316,7 +318,7 @@ def run_across(args) -> int:
                               ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                               correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
                               detection_validation=args.validation, weights=parse_weights(args.weight),
-                              missing=args.missing, min_sets=args.min_sets, ties=args.ties)
+                              missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
     out = check_across_out(args.out)
     measures = _split_measures(args.measures) + _split(args.measure_class)
