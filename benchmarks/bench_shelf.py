@@ -1,15 +1,17 @@
 """The shelf across data sets: what scoring the offline measures costs per set, and what
 ``across`` (:mod:`sumeval.meta_eval.across`) costs over the whole shelf once they are cached.
 
-Two parts, each timed in this process:
+Three parts (``SUMEVAL_BENCH_SHELF``, default ``scoring,across``), each timed in this process:
 
+- ``plan``: the extraction's work per set in token-forwards (tokenizing only, no model run).
 - ``scoring``: every offline measure (ROUGE-1/2/L, BLEU, JS-2, BERTScore, ESTIME, ESTIME-soft,
   similarity order) on every built-in set whose texts it can read, one measure at a time, from
   whatever the score cache holds (point ``SUMEVAL_CACHE`` at an empty folder for a cold run). The
   ESTIME family's first measure on a set pays for the masked-embedding extraction of its texts.
 - ``across``: :func:`sumeval.meta_eval.across.meta_evaluate_across` over the shelf with the
-  offline measures (cached) and every set's own measure columns, 1,000 bootstrap resamples and
-  1,000 permutations per pair, its statistics timed per set.
+  offline measures (cached; ``SUMEVAL_BENCH_MEASURES`` names others, ``module:Class`` ones found
+  in ``examples/``) and every set's own measure columns, 1,000 bootstrap resamples and 1,000
+  permutations per pair, on ``SUMEVAL_BENCH_JOBS`` processes; its statistics timed per set.
 
     python benchmarks/run.py shelf                     # both parts
     SUMEVAL_BENCH_SHELF=scoring python benchmarks/bench_shelf.py          # scoring-cheap / scoring-estime: one pass
@@ -63,6 +65,27 @@ def scoring(sets=ORDER, measures=OFFLINE, log=print) -> list[dict]:
     return rows
 
 
+def token_forwards(sets=ORDER[:8], model: str = "all-mpnet-base-v2") -> dict[str, dict]:
+    """The work of the ESTIME family's extraction per set, without running the model: the distinct
+    texts and summaries, and the token-forwards of the passes that mask every word once
+    (:func:`sumeval.lm.words.plan_passes` with the engine's defaults)."""
+    from transformers import AutoTokenizer
+
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.lm import resolve_model
+    from sumeval.lm.words import plan_passes, word_pieces
+
+    tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
+    out = {}
+    for name in sets:
+        j = load_judgments(name)
+        texts = list(dict.fromkeys([*j.frame["text"], *j.frame["summary"]]))
+        n = sum(p.end - p.begin + 2 for t in texts
+                for p in plan_passes(word_pieces(t, tok)["word_starts"], window=450, margin=50, min_distance=8))
+        out[name] = {"texts": len(texts), "token_forwards": n}
+    return out
+
+
 def main() -> dict:
     part = os.environ.get("SUMEVAL_BENCH_SHELF", "scoring,across")
     out: dict = {}
@@ -70,23 +93,34 @@ def main() -> dict:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    if "plan" in part:
+        out["token_forwards"] = token_forwards()
+        log(json.dumps(out["token_forwards"]))
     if "scoring" in part:  # scoring: both passes; scoring-cheap, scoring-estime: one of them
         passes = {"scoring-cheap": [CHEAP], "scoring-estime": [ESTIME]}
         todo = next((v for k, v in passes.items() if k in part), [CHEAP, ESTIME])
-        out["scoring"] = [row for measures in todo for row in scoring(measures=measures, log=log)]
+        sets = os.environ.get("SUMEVAL_BENCH_SETS", ",".join(ORDER)).split(",")
+        out["scoring"] = [row for measures in todo for row in scoring(sets=sets, measures=measures, log=log)]
     if "across" in part:
-        from sumeval.studies import shelf
+        from pathlib import Path
+
+        from sumeval.meta_eval.across import AcrossSettings, meta_evaluate_across
 
         jobs = int(os.environ.get("SUMEVAL_BENCH_JOBS", "1"))
-        measures = os.environ.get("SUMEVAL_BENCH_MEASURES", ",".join(OFFLINE))
+        measures = os.environ.get("SUMEVAL_BENCH_MEASURES", ",".join(OFFLINE)).split(",")
+        options = {"precision": "bf16"} if any(m in measures for m in ESTIME) else {}
+        examples = str(Path(__file__).resolve().parents[1] / "examples")
         t = time.perf_counter()
-        precision = "bf16" if any(m in measures.split(",") for m in ESTIME) else ""
-        result = shelf.evaluate(measures=measures, precision=precision, n_resamples=1000, jobs=jobs)
+        result = meta_evaluate_across(["shelf"], measures, AcrossSettings(n_resamples=1000, jobs=jobs),
+                                      options=options, module_path=[examples])
         out["across_s"] = round(time.perf_counter() - t, 1)
         out["across_jobs"], out["across_measures"] = jobs, measures
-        out["across_sets"] = {o.name: {k: round(v, 1) for k, v in o.timings.items()} for o in result.sets.values()}
-        out["across_timings"] = result.timings
-        log(f"across over the shelf ({measures}; jobs {jobs}): {out['across_s']} s")
+        out["across_sets"] = {o.name: {"measures": len(o.labels), **{k: round(v, 1) for k, v in o.timings.items()}}
+                              for o in result.sets.values()}
+        out["across_timings"] = {k: round(v, 1) for k, v in result.timings.items()}
+        out["pairs_tested"] = int(sum(len(o.result.pairwise) for o in result.sets.values() if o.result is not None))
+        log(f"across over the shelf ({','.join(measures)}; jobs {jobs}): {out['across_s']} s, "
+            f"{out['pairs_tested']} tests")
         log(json.dumps(out["across_sets"], indent=1))
     return out
 

@@ -38,7 +38,8 @@ from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult, AcrossSettings
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
-__all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "write_across", "wire",
+__all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "ranking_caption", "caption",
+           "write_across", "wire",
            "run_across", "parse_weights", "parse_humans"]
 
 MANIFEST_KIND = "sumeval meta-eval across"
@@ -118,25 +119,43 @@ def across_table(result: AcrossResult, coefficient: str, level: str, *, measures
     return values, best_mask(values, higher_is_better=direction), marks, sorted(set(used))
 
 
-def ranking_table(result: AcrossResult, coefficient: str) -> pd.DataFrame:
+def ranking_table(result: AcrossResult, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The across-sets ranking of one coefficient: per measure with a mean, its position, mean rank,
-    mean score, mean correlation, coverage and sets over every level, then its mean rank per level."""
+    mean score, mean correlation, coverage and data sets over every level, then its mean rank per
+    level. Returns ``(table, bold)`` (bold: the lowest mean ranks, the highest mean score and
+    correlation)."""
     s = result.summary[result.summary["coefficient"] == coefficient]
     top = s[s["scope"] == "all"].dropna(subset=["mean_rank"]).set_index("measure")
     table = top[["position", "mean_rank", "mean_score", "mean_corr", "coverage", "n_sets"]].copy()
+    table.columns = ["position", "mean rank", "mean score", "mean correlation", "coverage", "data sets"]
     for lv in result.settings.levels:
         per = s[s["scope"] == lv].set_index("measure")["mean_rank"]
         if len(per):
             table[f"mean rank ({lv})"] = per.reindex(table.index)
     table["position"] = table["position"].astype(int)
-    table["n_sets"] = table["n_sets"].astype(int)
-    return table.sort_values("position")
+    table["data sets"] = table["data sets"].astype(int)
+    table = table.sort_values("position")
+    from sumeval.tables import best_mask
+
+    direction = {c: "rank" not in c for c in table.columns if "mean" in c}
+    return table, best_mask(table, higher_is_better=direction)
+
+
+def ranking_caption(result: AcrossResult, coefficient: str) -> str:
+    """The caption of :func:`ranking_table`."""
+    return (f"Across data sets ({coefficient}): mean rank (the weighted mean significance cluster, lower is better), "
+            "mean score ((r + 1) / 2, an accuracy as is) and mean correlation (correlation tasks only) over the tasks "
+            f"each measure has ({result.settings.missing}); coverage: the share of the tasks' total weight it has; "
+            "every data set weighs "
+            + ("as given" if result.settings.weights else "the same") + ", split over its human columns, then levels")
 
 
 def caption(result: AcrossResult, coefficient: str, level: str, letters: list[str]) -> str:
     st = result.settings
     blank = "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters)
-    return (f"{coefficient} with the human scores at the {level} level on each data set (rank19: ranking accuracy), "
+    acc = result.cells[(result.cells["level"] == level) & (result.cells["kind"] == "accuracy")]["dataset"].unique()
+    return (f"{coefficient} with the human scores at the {level} level on each data set"
+            + (f" ({', '.join(acc)}: ranking accuracy)" if len(acc) else "") + ", "
             f"superscript: significance cluster on that task ({st.test}, {st.correction} correction, alpha {st.alpha}; "
             f"1 = not significantly worse than the best); bold: best per column; mean rank (lower is better) and mean "
             f"score ((r + 1) / 2, accuracy as is) weighted over the level's tasks each measure has ({st.missing})"
@@ -180,15 +199,10 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
                                    caption=caption(result, coef, lv, letters))
                 if figures:
                     _figure(result, coef, lv, work)
-            ranking = ranking_table(result, coef)
+            ranking, bold = ranking_table(result, coef)
             if len(ranking):
-                low = {c: False for c in ranking.columns if "rank" in c or c == "position"}
-                tables.write_table(ranking, work, f"table_ranking_{coef}",
-                                   bold=tables.best_mask(ranking, higher_is_better={**{c: True for c in ranking.columns
-                                                                                      if c not in low}, **low}),
-                                   caption=f"Across data sets ({coef}): weighted mean significance cluster (mean rank, "
-                                           "lower is better) and mean score over the tasks each measure has; coverage: "
-                                           "the share of the tasks' total weight it has")
+                tables.write_table(ranking, work, f"table_ranking_{coef}", bold=bold,
+                                   caption=ranking_caption(result, coef))
                 if figures:
                     _figure(result, coef, None, work)
         names = sorted(p.name for p in work.iterdir())
@@ -333,7 +347,8 @@ def run_across(args) -> int:
                            command=["sumeval", *sys.argv[1:]] if sys.argv else None)
     for coef in settings.coefficients:
         print(f"\nacross data sets, {coef}: mean rank (significance cluster) and mean score over the tasks")
-        print(tables.to_markdown(ranking_table(result, coef)))
+        table, bold = ranking_table(result, coef)
+        print(tables.to_markdown(table, bold=bold))
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
