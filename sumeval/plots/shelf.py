@@ -13,8 +13,9 @@ import pandas as pd
 __all__ = ["across_heatmap", "across_ranking", "reason_letter", "REASON_LETTERS"]
 
 
-def _task_label(dataset: str, human: str, kind: str) -> str:
-    return f"{dataset}\n{human}" + (" (acc.)" if kind == "accuracy" else "")
+def _task_label(dataset: str, human: str, kind: str, n: float) -> str:
+    size = f" (n={int(n)})" if np.isfinite(n) else ""
+    return f"{dataset}\n{human}" + (" acc." if kind == "accuracy" else "") + size
 
 
 def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure_order: Sequence[str] | None = None,
@@ -67,8 +68,9 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
                 ax.text(j, i, text, ha="center", va="center", fontsize=6,
                         color="white" if abs(colour[i, j]) > 0.6 * lim else "black")
     im = ax.imshow(colour, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
-    ax.set_xticks(range(len(tasks)), [_task_label(d, h, k) for d, h, k in tasks], rotation=60, ha="right",
-                  rotation_mode="anchor", fontsize=7)
+    size = sub.groupby(["dataset", "human"], sort=False)["n"].max()
+    ax.set_xticks(range(len(tasks)), [_task_label(d, h, k, size.get((d, h), np.nan)) for d, h, k in tasks],
+                  rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
     ax.set_yticks(range(len(measures)), measures, fontsize=7)
     ax.set_xticks(np.arange(len(tasks) + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(len(measures) + 1) - 0.5, minor=True)
@@ -78,8 +80,11 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     fig.colorbar(im, ax=ax, shrink=min(1.0, 6 / max(len(measures), 1) + 0.3), pad=0.02,
                  label=coefficient + (" (accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""))
     how = ", ".join(x for x in (test, f"{correction} correction" if correction else "", f"alpha {alpha}") if x)
-    ax.set_title(title or f"{level} level: {coefficient} with each set's human column\nsuperscript: significance "
-                          f"cluster on the task ({how}); framed: cluster 1", fontsize=8, loc="left")
+    unit = {"input": "documents", "system": "systems", "global": "summaries"}.get(level, "items")
+    pairs = "; an accuracy's: pairs" if any(k == "accuracy" for *_, k in tasks) else ""
+    ax.set_title(title or f"{level} level: {coefficient} with each set's human column (n: {unit}{pairs})\n"
+                          f"superscript: significance cluster on the task ({how}); framed: cluster 1",
+                 fontsize=8, loc="left")
     letters = sorted({reason_letter(r.reason, r.status) for r in sub.itertuples() if r.status != "ok"})
     if letters:
         ax.set_xlabel("hatched, cannot run or undefined: " + "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters),
