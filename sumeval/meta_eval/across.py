@@ -32,8 +32,10 @@ judged by ranking accuracy (:mod:`sumeval.judges.pair_ranking`: the share of pai
 summary scores higher, bootstrap interval over pairs, paired permutation tests, the same clusters)
 at the ``input`` level, ``kind="accuracy"``; their meta-evaluation folder holds the usual files too.
 
-Which human columns each set contributes by default: :data:`DEFAULT_HUMANS`.
-:mod:`sumeval.meta_eval.across_output` writes the results and is the command line.
+Which human columns each set contributes by default: :data:`DEFAULT_HUMANS`. Each set is loaded,
+scored and meta-evaluated by :mod:`sumeval.meta_eval.across_sets` (``jobs`` processes for the
+statistics, the same numbers as one); :mod:`sumeval.meta_eval.across_output` writes the results and
+is the command line.
 """
 from __future__ import annotations
 
