@@ -114,6 +114,16 @@ def test_missing_all_is_mt_metrics_evals_rule():
     assert one.loc["m4", "mean_rank"] == 3 and one.loc["m4", "mean_score"] == pytest.approx(0.5)
 
 
+def test_across_settings_carry_every_setting_of_one_set():
+    # a field added to meta_eval.Settings must reach each set's meta-evaluation (for_set copies them by name)
+    from dataclasses import fields
+
+    one = {f.name for f in fields(meta_eval.Settings)} - {"humans"}
+    assert one <= {f.name for f in fields(across.AcrossSettings)}
+    s = across.AcrossSettings(bootstrap_p="sacrerouge", n_resamples=7).for_set(("q",), ("system",))
+    assert (s.bootstrap_p, s.n_resamples, s.humans, s.levels) == ("sacrerouge", 7, ("q",), ("system",))
+
+
 def test_settings_errors_name_the_value():
     with pytest.raises(InputError, match="'summeval'.*-1"):
         across.AcrossSettings(weights={"summeval": -1}).check()
@@ -175,8 +185,11 @@ def test_paired_permutation_test_by_hand():
                           "fact": [1, 0] * 4, "A": [1.0, 0.0] * 4, "B": [0.0, 1.0] * 4})
     t = pair_ranking.compare_ranking_accuracy(frame, ["A", "B"], "fact", n_resamples=4000, seed=5).iloc[0]
     signs = np.random.default_rng(5).random((4000, 4)) < 0.5
-    same = np.mean(signs.all(axis=1) | (~signs).all(axis=1))  # the documented draws, counted directly
-    assert t["p_value"] == pytest.approx(same) and abs(t["p_value"] - 0.125) < 0.02
+    same = np.sum(signs.all(axis=1) | (~signs).all(axis=1))  # the documented draws, counted directly
+    assert t["p_raw"] == pytest.approx(same / 4000) and abs(t["p_raw"] - 0.125) < 0.02
+    assert t["p_value"] == pytest.approx((same + 1) / 4001)  # with the resampling floor, as compare_measures
+    # every d_i = 1: each resampled mean difference is 1, so is the interval
+    assert (t["ci_low"], t["ci_high"], t["n_rows"], t["note"]) == (1.0, 1.0, 4, "")
     assert (t["corr_a"], t["corr_b"], t["diff"], t["coefficient"]) == (1.0, 0.0, 1.0, "accuracy")
     ranked = __import__("sumeval").stats.significance_clusters(
         pair_ranking.compare_ranking_accuracy(frame, ["A", "B"], "fact", n_resamples=4000, seed=5), alpha=0.2)
@@ -320,24 +333,27 @@ def test_the_command_line(three_sets, tmp_path, capsys):
 
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    command.add_command(sub)
-    across_output.wire(sub.choices["meta-eval"])  # what command.py's add_command does once it is wired
+    command.add_command(sub)  # wires the across options into `sumeval meta-eval`
     plain = parser.parse_args(["meta-eval", "news", "--human", "overall", "--measures", "rouge-1", "--out", "x"])
     assert (plain.data, plain.dataset, plain.human) == ("news", None, ["overall"])  # one set: as before
     out = tmp_path / "cli"
     args = parser.parse_args(["meta-eval", "--dataset", *three_sets, "--human", "news:overall", "--measures", "rouge-1",
                               "js-2", "--weight", "news=2", "notext:1", "--level", "system", "global",
                               "--n-resamples", "20", "--no-figures", "-q", "--out", str(out)])
-    assert across_output.run_across(args) == 0
+    assert args.func(args) == 0  # `sumeval meta-eval --dataset ...` goes to the across run
     printed = capsys.readouterr().out
-    assert "mean rank" in printed and "rouge-1" in printed
+    assert "mean rank" in printed and "ROUGE-1" in printed  # the table's readable names
     tasks = pd.read_csv(out / "tasks.csv")
     run = tasks[tasks["status"] == "run"]
     assert run.groupby("dataset")["weight"].sum().to_dict() == pytest.approx({"news": 0.5, "norefs": 0.25,
                                                                               "notext": 0.25})
     bad = parser.parse_args(["meta-eval", "--dataset", "news", "--human", "overall", "--out", str(tmp_path / "x")])
     with pytest.raises(InputError, match="SET:COLUMN"):
-        across_output.run_across(bad)
+        bad.func(bad)
+    for argv, needs in ((["meta-eval", "--measures", "rouge-1", "--out", "y"], "first argument"),
+                        (["meta-eval", "news", "--measures", "rouge-1", "--out", "y"], "--human COL")):
+        with pytest.raises(InputError, match=needs):
+            (a := parser.parse_args(argv)).func(a)
     with pytest.raises(InputError, match="'news=two'"):
         across_output.parse_weights(["news=two"])
 
@@ -370,7 +386,7 @@ def test_an_undefined_correlation_is_a_blank_cell_not_a_rank(tmp_path):
     r = across.meta_evaluate_across(["flatset"], ["rouge-1"],
                                     across.AcrossSettings(n_resamples=20, levels=("global",), min_sets=1))
     cells = r.cells.set_index("measure")
-    assert cells.loc["flat", "status"] == "undefined" and "undefined" in cells.loc["flat", "reason"]
+    assert cells.loc["flat", "status"] == "undefined" and "is constant" in cells.loc["flat", "reason"]
     assert np.isnan(cells.loc["flat", "cluster"]) and cells.loc["rouge-1", "status"] == "ok"
     s = r.summary[r.summary["scope"] == "all"].set_index("measure")
     assert np.isnan(s.loc["flat", "mean_rank"]) and s.loc["rouge-1", "mean_rank"] == 1

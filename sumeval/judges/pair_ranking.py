@@ -20,8 +20,11 @@ and the **ranking accuracy** is ``acc = (1/n) sum_i c_i`` over the n pairs where
   2021's PERM-INPUTS): d = acc_A - acc_B over the pairs both define; each permutation swaps A's and
   B's c_i on a random half of the pairs (``rng.random((B, n)) < 0.5``, the same draws for every pair
   of measures), so d* = (1/n) sum_i s_i (c_Ai - c_Bi) with s_i = -1 where swapped; two-sided
-  ``p = #{|d*| >= |d|} / B`` (1e-12 tolerance; no +1, as :mod:`sumeval.stats.permutation`).
-  p-values are Holm- or BH-adjusted over every pair of measures, and the significance clusters are
+  ``p_raw = #{|d*| >= |d|} / B`` (1e-12 tolerance), reported as ``p_value = (#{...} + 1) / (B + 1)``,
+  the resampling floor of :func:`sumeval.stats.compare_measures` (Phipson & Smyth 2010). The difference's
+  95% interval resamples the pairs both define (percentile bootstrap, drawn after the signs).
+  ``p_raw`` is Holm- or BH-adjusted over every pair of measures (never below ``p_value``:
+  :func:`sumeval.stats.multiple.adjust_resampled`), and the significance clusters are
   :func:`sumeval.stats.significance_clusters`' (mt-metrics-eval's ranking).
 
 The set's system and global levels mean nothing here (``correct`` / ``incorrect`` are labels), so
@@ -150,7 +153,8 @@ def compare_ranking_accuracy(frame: pd.DataFrame, metrics: Sequence[str], human:
         measure's own accuracy, ``diff`` and ``n`` over the pairs both define, ``level`` as given), so that
         :func:`sumeval.stats.significance_clusters` ranks them.
     """
-    from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_pvalues
+    from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_resampled
+    from sumeval.stats.resampling import percentile_interval
 
     metric_names = names(metrics, "metric columns")
     if len(metric_names) < 2 or len(set(metric_names)) != len(metric_names):
@@ -160,23 +164,33 @@ def compare_ranking_accuracy(frame: pd.DataFrame, metrics: Sequence[str], human:
     c = {mc: _correctness(frame, mc, better, worse, ties) for mc in metric_names}
     own = {mc: float(np.nanmean(v)) if (~np.isnan(v)).any() else float("nan") for mc, v in c.items()}
     n = len(better)
-    sign = np.where(np.random.default_rng(seed).random((B, n)) < 0.5, -1.0, 1.0)
+    rng = np.random.default_rng(seed)
+    sign = np.where(rng.random((B, n)) < 0.5, -1.0, 1.0)
     rows = []
     for i, a in enumerate(metric_names):
         for b in metric_names[i + 1:]:
             ok = ~(np.isnan(c[a]) | np.isnan(c[b]))
             k = int(ok.sum())
+            note = ""
             if k == 0:
-                d = p = float("nan")
+                d = p = p_raw = lo = hi = float("nan")
+                note = f"no pair of documents has a score of both {a!r} and {b!r}"
             else:
                 diff = np.where(ok, c[a] - c[b], 0.0)
                 d = float(diff.sum() / k)
                 null = sign @ diff / k
-                p = float(np.mean(np.abs(null) >= abs(d) - _TOLERANCE))
+                count = int(np.sum(np.abs(null) >= abs(d) - _TOLERANCE))
+                # p as sumeval.stats.compare_measures: the floor (count + 1) / (B + 1), count / B as p_raw
+                p, p_raw = (count + 1) / (B + 1), count / B
+                # the difference's interval: the pairs both define, resampled (percentile bootstrap)
+                both = np.flatnonzero(ok)
+                # (drawn after every sign, so the p-values do not depend on the intervals' draws)
+                lo, hi = percentile_interval(diff[both][rng.integers(0, k, size=(B, k))].mean(axis=1), 0.95)
             rows.append({"measure_a": a, "measure_b": b, "human": human, "level": level, "coefficient": "accuracy",
                          "test": "permutation", "resampling": "pairs", "alternative": "two-sided", "corr_a": own[a],
-                         "corr_b": own[b], "diff": d, "p_value": p, "correction": correction, "n": k,
-                         "n_resamples": B, "n_resamples_used": B, "seed": seed_record(seed)})
+                         "corr_b": own[b], "diff": d, "ci_low": lo, "ci_high": hi, "p_value": p, "p_raw": p_raw,
+                         "correction": correction, "n": k, "n_rows": k, "n_resamples": B, "n_resamples_used": B,
+                         "seed": seed_record(seed), "note": note})
     out = pd.DataFrame(rows)
-    out["p_adjusted"] = adjust_pvalues(out["p_value"].to_numpy(float), correction)
+    out["p_adjusted"] = adjust_resampled(out["p_raw"].to_numpy(float), out["p_value"].to_numpy(float), correction)
     return out[COMPARE_COLUMNS]

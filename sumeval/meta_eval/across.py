@@ -95,6 +95,7 @@ class AcrossSettings:
     alpha: float = 0.05
     ci: float = 0.95
     early_stop: int | None = None
+    bootstrap_p: str = "percentile"
     detection_validation: float = 0.5
     weights: Mapping[str, float] = field(default_factory=dict)
     missing: str = "available"

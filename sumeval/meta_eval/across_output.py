@@ -50,8 +50,6 @@ _TOP = ("across.csv", "tasks.csv", "across_summary.csv", "manifest.json")
 def check_across_out(path: str | os.PathLike[str]) -> Path:
     """The output folder, checked before any work: new, empty, or one an earlier across run wrote
     (its files and set folders are replaced). InputError names the path and the fix."""
-    from sumeval.meta_eval.output import _existing_parent
-
     out = Path(path)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file, not a folder; name a folder (it is created if missing)")
@@ -62,7 +60,9 @@ def check_across_out(path: str | os.PathLike[str]) -> Path:
             raise InputError(f"--out {str(out)!r} holds other files ({', '.join(sorted(foreign)[:5])}"
                              f"{' ...' if len(foreign) > 5 else ''}); name an empty or new folder, or one an earlier "
                              "`sumeval meta-eval --dataset ...` wrote")
-    parent = out if out.is_dir() else _existing_parent(out)
+    parent = out
+    while not parent.is_dir() and parent != parent.parent:  # the nearest folder that exists
+        parent = parent.parent
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError(f"--out {str(out)!r}: cannot write in {str(parent)!r} (permission denied)")
     return out
@@ -177,8 +177,11 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
     for o in result.sets.values():
         if o.result is None:
             continue
+        for name in ("ranking_accuracy", "ranking_accuracy_tests"):  # ours, beside an earlier run's manifest
+            (out / o.name / f"{name}.csv").unlink(missing_ok=True)
+        # an earlier across run's set folder is replaced (check_across_out accepted this folder as ours)
         write_meta_evaluation(o.result, out / o.name, figures=figures if set_figures is None else set_figures,
-                              command=command)
+                              command=command, overwrite=True)
         if o.pairwise:
             for name, frame in (("ranking_accuracy", o.accuracy), ("ranking_accuracy_tests", o.accuracy_tests)):
                 with atomic_path(out / o.name / f"{name}.csv") as tmp:
@@ -331,6 +334,7 @@ def run_across(args) -> int:
                               coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
                               ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                               correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
+                              bootstrap_p=args.bootstrap_p,
                               detection_validation=args.validation, weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
