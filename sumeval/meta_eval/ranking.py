@@ -40,5 +40,7 @@ def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
     group = {k: i for i, k in enumerate(dict.fromkeys(values[keys[1:]].itertuples(index=False, name=None)))}
     order = np.argsort([group[k] for k in out[keys[1:]].itertuples(index=False, name=None)], kind="stable")
     out = out.iloc[order]
-    out["note"] = [ranking_note(r, s.annotators_compete) for r in out["role"]]
+    # object dtype whatever the notes (None for measures): results of several human columns concatenate alike
+    out["note"] = pd.Series([ranking_note(r, s.annotators_compete) for r in out["role"]], index=out.index,
+                            dtype=object)
     return out[RANKING_COLUMNS].reset_index(drop=True)
