@@ -22,6 +22,7 @@ import pandas as pd
 import pytest
 
 from sumeval import meta_eval
+from sumeval.meta_eval import across
 from sumeval.cli import main
 from sumeval.datasets.judgments import load_judgments
 from sumeval.errors import InputError
@@ -30,6 +31,7 @@ from sumeval.judges.item_pairwise import item_pairwise_accuracy
 from sumeval.judges.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 from sumeval.judges.spa_test import spa_permutation_test, spa_swaps
 from sumeval.metrics.sources import resolve_measures
+from sumeval.stats.multiple import adjust_resampled
 
 N = np.nan
 # 2 documents x 3 systems; annotators a, b, c of human column q (c did not rate d2/s1); q = their mean
@@ -203,8 +205,8 @@ def _spa_grids():
     A = H + rng.random((S, L)) * 3
     B = H + rng.random((S, L)) * 3.5
     C = rng.random((S, L)) * 4 + 0.5 * H
-    rows = [{"doc_id": f"d{l}", "system": f"s{s}", "h": H[s, l], "a": A[s, l], "b": B[s, l], "c": C[s, l]}
-            for l in range(L) for s in range(S)]
+    rows = [{"doc_id": f"d{i}", "system": f"s{s}", "h": H[s, i], "a": A[s, i], "b": B[s, i], "c": C[s, i]}
+            for i in range(L) for s in range(S)]
     return pd.DataFrame(rows)
 
 
@@ -249,6 +251,9 @@ def test_meta_metric_spa_ranks_with_clusters(tmp_path):
         row = tests.loc[(a, b)]
         assert row["alternative"] == alt and row["p_raw"] == ref["p_value"] and row["p_value"] == ref["p_floor"]
         assert row["corr_a"] == ref["corr_a"] and row["test"] == "spa-permutation"
+    # corrected as the other resampling tests: Holm on p_raw (count / K), never below the floored p_value
+    np.testing.assert_array_equal(tests["p_adjusted"].to_numpy(float),
+                                  adjust_resampled(tests["p_raw"], tests["p_value"], "holm"))
     assert (tests["p_adjusted"] >= tests["p_value"]).all()
     rk = res.ranking[res.ranking["coefficient"] == "spa"].set_index("measure")
     assert rk.loc["good", "rank"] == 1 and rk.loc["good", "cluster"] == 1
@@ -344,3 +349,17 @@ def test_contradicting_options_are_refused(tmp_path, capsys):
     spec = dataclasses.replace(resolve_measures(["m"], j)[0], name="annotator:a")
     with pytest.raises(InputError, match="'annotator:a' has the label of an annotator row"):
         meta_eval.meta_evaluate(j, [spec], meta_eval.Settings(humans=("q",)))
+
+
+def test_across_settings_carry_the_judge_options():
+    # each set of an across run gets the annotator, SPA and item-acc23 options; SPA is off unless asked there
+    s = across.AcrossSettings(annotators=False, item_acc23=True, tune_split="validation",
+                              meta_metric=("correlation", "spa"), spa=True, spa_permutations=50)
+    one = s.for_set(("q",), ("system",))
+    assert (one.annotators, one.item_acc23, one.tune_split, one.meta_metric, one.spa, one.spa_permutations) == (
+        False, True, "validation", ("correlation", "spa"), True, 50)
+    assert across.AcrossSettings().for_set(("q",), ("system",)).spa is False
+    with pytest.raises(InputError, match="--meta-metric spa: the across ranking is by correlation"):
+        across.AcrossSettings(meta_metric=("spa",), spa=True).check()
+    with pytest.raises(InputError, match="--no-spa"):  # SPA ranking asked, SPA off: the one-set check names it
+        across.AcrossSettings(meta_metric=("correlation", "spa"), spa=False).check()

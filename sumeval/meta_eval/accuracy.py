@@ -216,7 +216,9 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
     The test of a pair is one-sided for the measure whose SPA in ``values`` (the ranking's) is higher
     (``alternative`` ``greater`` for ``measure_a``, ``less`` for ``measure_b``), as mt-metrics-eval tests the
     higher-ranked metric;
-    p-values corrected within each human column by ``s.correction``. A pair where either SPA is undefined is not
+    ``p_value`` floored, (count + 1) / (K + 1), ``p_raw`` count / K (mt-metrics-eval's), corrected within each
+    human column by ``s.correction`` as the other tests: ``p_adjusted = max(adjust(p_raw), p_value)``
+    (:func:`sumeval.stats.multiple.adjust_resampled`). A pair where either SPA is undefined is not
     tested (``note``).
 
     Returns:
@@ -224,7 +226,7 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
         ``spa-permutation``, ``resampling`` ``cells``.
     """
     from sumeval.judges.spa_test import spa_permutation_test
-    from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_pvalues
+    from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_resampled
     from sumeval.stats.resampling import progress_bar
 
     spa = {(r.measure, r.human): r.value for r in values.itertuples() if np.isfinite(r.value)}
@@ -253,7 +255,8 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
     out = pd.DataFrame(rows, columns=[c for c in COMPARE_COLUMNS if c != "p_adjusted"])
     out["p_adjusted"] = np.nan
     for _, idx in out.groupby("human", sort=False).groups.items():
-        out.loc[idx, "p_adjusted"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(float), s.correction)
+        out.loc[idx, "p_adjusted"] = adjust_resampled(out.loc[idx, "p_raw"].to_numpy(float),
+                                                      out.loc[idx, "p_value"].to_numpy(float), s.correction)
     return out[COMPARE_COLUMNS]
 
 
