@@ -363,3 +363,27 @@ def test_across_settings_carry_the_judge_options():
         across.AcrossSettings(meta_metric=("spa",), spa=True).check()
     with pytest.raises(InputError, match="--no-spa"):  # SPA ranking asked, SPA off: the one-set check names it
         across.AcrossSettings(meta_metric=("correlation", "spa"), spa=False).check()
+
+
+def test_across_command_passes_the_judge_options_to_each_set(tmp_path):
+    # two files with annotator columns: each set's folder has the annotator rows (and SPA only when asked),
+    # the across cells are the measures' only
+    from sumeval.datasets.judgments import add_dataset
+
+    for name, seed in (("one", 5), ("two", 6)):
+        _big(seed=seed).to_csv(tmp_path / f"{name}.csv", index=False)
+        add_dataset(name, tmp_path / f"{name}.csv", human=["q"])
+    base = ["meta-eval", "--dataset", "one", "two", "--human", "one:q", "two:q", "--measures", "good", "bad", "--level", "system", "--n-resamples", "20", "--no-figures", "-q",
+            "--no-own-columns"]
+    assert main(base + ["--out", str(tmp_path / "a")]) == 0
+    for name in ("one", "two"):
+        corr = pd.read_csv(tmp_path / "a" / name / "correlations.csv")
+        assert set(corr["role"]) == {"measure", "annotator", "human_ceiling"}
+        assert pd.read_csv(tmp_path / "a" / name / "pairwise_accuracy.csv")["spa"].isna().all()  # SPA off across
+    assert set(pd.read_csv(tmp_path / "a" / "across.csv")["measure"]) == {"good", "bad"}
+    assert main(base + ["--no-annotators", "--meta-metric", "correlation", "spa", "--spa-permutations", "50",
+                        "--out", str(tmp_path / "b")]) == 0
+    corr = pd.read_csv(tmp_path / "b" / "one" / "correlations.csv")
+    assert set(corr["role"]) == {"measure"}
+    assert pd.read_csv(tmp_path / "b" / "one" / "pairwise_accuracy.csv")["spa"].notna().all()
+    assert set(pd.read_csv(tmp_path / "b" / "one" / "ranking.csv")["coefficient"]) == {"kendall_b", "spa"}
