@@ -93,36 +93,51 @@ def _worker_scorers(recipe: Mapping[str, Any], key: str, signatures: Mapping[str
     return scorers
 
 
-def _score_shard(recipe: Mapping[str, Any], key: str, signatures: Mapping[str, str],
-                 records: Sequence[Mapping[str, Any]], lines: Sequence[int], start: int,
+def _score_shard(recipe: Mapping[str, Any], key: str, signatures: Mapping[str, str], measures: Sequence[str],
+                 records: Sequence[Mapping[str, Any]], rows: Sequence[int], lines: Sequence[int],
                  source: str) -> dict[str, Any]:
-    """Score one shard (the task a worker runs): rows ``start .. start + len(records) - 1`` of the
-    input, ``lines`` their line numbers in ``source`` (for messages).
+    """Score one shard (the task a worker runs): the ``records`` (rows ``rows`` of the input, at
+    lines ``lines`` of ``source``) by the scorers named ``measures``, every record one these
+    measures score (a slice of whole batches of what a local run gives them).
 
-    Returns ``{"start", "n", "columns": {column: [n floats]}, "skipped": [[row, measure, reason]],
-    "notes": [[row, measure, note]], "warnings": [messages]}``, rows numbered in the whole input.
+    Returns ``{"rows", "columns": {column: [floats]}, "skipped": [[row, measure, reason]],
+    "notes": [[row, measure, note]], "warnings": [messages]}``, rows numbered in the whole input;
+    the notes :func:`sumeval.metrics.admit_rows` makes are left out (the driver has them).
     """
     import warnings
 
     from sumeval import metrics
 
-    scorers = _worker_scorers(recipe, key, signatures)
+    scorers = [s for s in _worker_scorers(recipe, key, signatures) if s.name in measures]
     with warnings.catch_warnings(record=True) as caught:
         frame, report = metrics.score_records(records, scorers, row_label=lambda i: f"{source}:{lines[i]}")
+    notes = []
+    for scorer in scorers:
+        admitted = metrics.ScoreReport()
+        metrics.admit_rows(records, scorer, admitted, lambda i: f"{source}:{lines[i]}")
+        mine = [e for e in report.notes if e[1] == scorer.name]
+        notes += [[rows[i], m, note] for i, m, note in mine[len(admitted.notes):]]
     _STATE["shards"] += 1
-    return {"format": _FORMAT, "key": key, "start": start, "n": len(records),
+    return {"format": _FORMAT, "key": key, "rows": list(rows),
             "columns": {c: [float(v) for v in frame[c].to_numpy()] for c in frame.columns},
-            "skipped": [[start + i, m, why] for i, m, why in report.skipped],
-            "notes": [[start + i, m, note] for i, m, note in report.notes],
+            "skipped": [[rows[i], m, why] for i, m, why in report.skipped], "notes": notes,
             "warnings": [str(w.message) for w in caught if not issubclass(w.category, metrics.NotScoredWarning)]}
 
 
 # ------------------------------------------------------------------------------------------
 # on the driver
 # ------------------------------------------------------------------------------------------
+def _batch() -> int:
+    """The rows :func:`sumeval.metrics.score_records` gives a measure at once (256)."""
+    from sumeval import metrics
+
+    return int(inspect.signature(metrics.score_records).parameters["batch_size"].default)
+
+
 def check_shard_args(scheduler: str | None, shard_size: int | None) -> int | None:
     """The shard size to use (None: score locally); InputError for --shard-size without
-    --scheduler or below 1."""
+    --scheduler, below 1, or not a multiple of the batch of a local run (256): a model measure's
+    numbers may depend on which rows share a batch (padding), so a shard is whole batches."""
     if shard_size is not None and not scheduler:
         raise InputError(f"--shard-size {shard_size} needs --scheduler ADDRESS (a Dask cluster that scores the "
                          "shards); add --scheduler, or drop --shard-size to score on this machine")
@@ -130,9 +145,11 @@ def check_shard_args(scheduler: str | None, shard_size: int | None) -> int | Non
         return None
     if shard_size is None:
         return DEFAULT_SHARD_SIZE
-    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
-        raise InputError(f"--shard-size {shard_size!r} must be a whole number of rows, at least 1 (e.g. "
-                         f"--shard-size {DEFAULT_SHARD_SIZE}, the default)")
+    batch = _batch()
+    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1 or shard_size % batch:
+        raise InputError(f"--shard-size {shard_size!r} must be a whole multiple of {batch} rows (the batch a "
+                         f"measure scores at once locally, so that each shard is scored exactly as in a local "
+                         f"run), at least {batch}: e.g. --shard-size {DEFAULT_SHARD_SIZE}, the default")
     return shard_size
 
 
@@ -156,14 +173,14 @@ class ShardedRun:
                 parent.rmdir()
 
 
-def _read_shard(path: Path, key: str, start: int, n: int) -> dict[str, Any] | None:
+def _read_shard(path: Path, key: str, rows: Sequence[int]) -> dict[str, Any] | None:
     """The finished shard in ``path``, or None when there is none (or it is not this shard's)."""
     try:
         done = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     ok = (isinstance(done, dict) and done.get("format") == _FORMAT and done.get("key") == key
-          and done.get("start") == start and done.get("n") == n)
+          and done.get("rows") == list(rows))
     return done if ok else None
 
 
@@ -184,6 +201,37 @@ def _work_dir(output: Path, key: str, about: Mapping[str, Any]) -> Path:
     return folder
 
 
+@dataclass(frozen=True)
+class _Shard:
+    """Rows ``rows`` (indices into the input, increasing) scored by the measures ``measures``."""
+
+    measures: tuple[str, ...]
+    rows: tuple[int, ...]
+
+
+def plan_shards(records: Sequence[Mapping[str, Any]], scorers: Sequence[Any], shard_size: int,
+                label: Callable[[int], str]):
+    """The shards of ``records`` and the report of the rows no measure is asked to score.
+
+    Measures with the same needs score the same rows (:func:`sumeval.metrics.admit_rows`); each
+    such group's rows are cut into shards of ``shard_size`` (a multiple of the batch), so every
+    batch a worker scores is a batch of the local run. Returns ``(shards, admitted)``: a list of
+    :class:`_Shard`, in input order within each group, and ``{measure: ScoreReport}`` of what
+    ``admit_rows`` found (the rows left out before scoring, the notes).
+    """
+    from sumeval import metrics
+
+    groups: dict[tuple[int, ...], list[str]] = {}
+    admitted = {}
+    for scorer in scorers:
+        admitted[scorer.name] = metrics.ScoreReport()
+        ok = metrics.admit_rows(records, scorer, admitted[scorer.name], label)
+        groups.setdefault(tuple(ok), []).append(scorer.name)
+    shards = [_Shard(tuple(names), tuple(ok[a:a + shard_size])) for ok, names in groups.items()
+              for a in range(0, len(ok), shard_size)]
+    return shards, admitted
+
+
 def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], scorers: Sequence[Any],
                   recipe: Mapping[str, Any], *, source: Path, output: Path, scheduler: str, shard_size: int,
                   progress: bool = False, on_shard: Callable[[int], None] | None = None,
@@ -191,18 +239,21 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     """Score ``records`` (n rows, checked as ``sumeval score`` checks them) in shards of
     ``shard_size`` rows on the Dask cluster at ``scheduler``.
 
-    ``scorers``: the driver's scorers (for their names and signatures); ``recipe``: how a worker
-    builds them - ``{"names", "classes", "module_path", "options"}`` as ``sumeval score`` takes
-    them; ``source``: the input file (its bytes are part of the resume key); ``output``: the output
-    file (the work folder goes beside it); ``on_shard(k)``: called after shard k is saved;
+    ``scorers``: the driver's scorers (for their names, columns and signatures); ``recipe``: how a
+    worker builds them - ``{"names", "classes", "module_path", "options"}`` as ``sumeval score``
+    takes them; ``source``: the input file (its bytes are part of the resume key); ``output``: the
+    output file (the work folder goes beside it); ``on_shard(k)``: called after shard k is saved;
     ``client``: an open ``distributed.Client`` to use instead of connecting to ``scheduler``.
 
-    Returns ``(frame, report, run)``: as :func:`sumeval.metrics.score_records` gives for the whole
-    input (n rows, the same values and report), and a :class:`ShardedRun`.
+    Returns ``(frame, report, run)``: what :func:`sumeval.metrics.score_records` gives for the whole
+    input (n rows, the same values, the report's entries in the same order), and a :class:`ShardedRun`.
     """
+    import warnings
+
     import numpy as np
     import pandas as pd
 
+    from sumeval import metrics
     from sumeval.cache import cache_key
     from sumeval.executors import dask_client, driver_env
     from sumeval.hashing import sha256_file
@@ -213,45 +264,54 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     signatures = {s.name: s.signature() for s in scorers}
     key = cache_key(input_sha256=sha256_file(source), n_rows=n, shard_size=shard_size, signatures=signatures,
                     names=recipe["names"], classes=recipe["classes"], options=recipe["options"])[:24]
-    starts = list(range(0, n, shard_size))
-    run = ShardedRun(n_shards=len(starts))
+
+    def label(i: int) -> str:
+        return f"{source}:{lines[i]}"
+
+    shards, admitted = plan_shards(records, scorers, shard_size, label)
+    run = ShardedRun(n_shards=len(shards))
     folder = output.with_name(output.name + ".shards") / key
     results: dict[int, dict[str, Any]] = {}
-    for k, start in enumerate(starts):
-        done = _read_shard(folder / f"shard-{k:06d}.json", key, start, len(records[start:start + shard_size]))
+    for k, shard in enumerate(shards):
+        done = _read_shard(folder / f"shard-{k:06d}.json", key, shard.rows)
         if done is not None:
             results[k] = done
             run.reused.append(k)
-    todo = [k for k in range(len(starts)) if k not in results]
+    todo = [k for k in range(len(shards)) if k not in results]
     own = client is None
     if todo:
         client = client or dask_client(scheduler, CONNECT_TIMEOUT_S)
     run.work_dir = _work_dir(output, key, {"input": str(source), "shard_size": shard_size, "rows": n,
-                                           "shards": len(starts), "measures": signatures})
+                                           "shards": len(shards), "measures": signatures})
     if todo:
         try:
             run.workers = len(client.scheduler_info().get("workers", {}))
-            _run_shards(client, todo, starts, records, lines, recipe, key, signatures, source, shard_size,
-                        run, results, progress, on_shard)
+            _run_shards(client, todo, shards, records, lines, recipe, key, signatures, source, run, results,
+                        progress, on_shard)
         finally:
             if own:
                 client.close()
-    columns = list(results[0]["columns"]) if results else [c for s in scorers for c in s.columns()]
-    frame = pd.DataFrame({c: np.concatenate([np.asarray(results[k]["columns"][c], dtype=float)
-                                             for k in range(len(starts))]) if starts else np.array([])
-                          for c in columns}, index=range(n))
-    report = _merge_reports(records, scorers, [results[k] for k in range(len(starts))], lines, source)
-    report.signatures.update(signatures)
-    import warnings
-
-    for k in range(len(starts)):  # the workers' warnings, told here (`sumeval score` prints them)
+    out = {c: np.full(n, np.nan) for s in scorers for c in s.columns()}
+    report = metrics.ScoreReport(signatures=dict(signatures))
+    for scorer in scorers:  # as score_records: per measure, the rows left out, then the batches' entries
+        report.skipped += admitted[scorer.name].skipped
+        report.notes += admitted[scorer.name].notes
+        for k, shard in enumerate(shards):
+            if scorer.name not in shard.measures:
+                continue
+            res = results[k]
+            for c in scorer.columns():
+                out[c][list(shard.rows)] = np.asarray(res["columns"][c], dtype=float)
+            report.skipped += [(i, m, why) for i, m, why in res["skipped"] if m == scorer.name]
+            report.notes += [(i, m, note) for i, m, note in res["notes"] if m == scorer.name]
+    for k in range(len(shards)):  # the workers' warnings, told here (`sumeval score` prints them)
         for msg in results[k].get("warnings", []):
             warnings.warn(msg, UserWarning, stacklevel=2)
-    return frame, report, run
+    return pd.DataFrame(out, index=range(n)), report, run
 
 
-def _run_shards(client, todo, starts, records, lines, recipe, key, signatures, source, shard_size,
-                run, results, progress, on_shard) -> None:
+def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, source, run, results,
+                progress, on_shard) -> None:
     """Submit the shards ``todo`` and save each as it finishes; on a failure the shards finished so
     far stay saved and the error says how to resume."""
     import uuid
@@ -263,16 +323,16 @@ def _run_shards(client, todo, starts, records, lines, recipe, key, signatures, s
     tag = uuid.uuid4().hex[:6]
     futures = {}
     for k in todo:
-        start = starts[k]
-        fut = client.submit(_score_shard, recipe, key, signatures, list(records[start:start + shard_size]),
-                            list(lines[start:start + shard_size]), start, str(source), pure=False,
+        rows = shards[k].rows
+        fut = client.submit(_score_shard, recipe, key, signatures, shards[k].measures, [records[i] for i in rows],
+                            list(rows), [lines[i] for i in rows], str(source), pure=False,
                             key=f"sumeval-shard-{key[:8]}-{k:06d}-{tag}")
         futures[fut] = k
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(starts), initial=len(starts) - len(todo), desc="shards", unit="shard")
+        bar = tqdm(total=len(shards), initial=len(shards) - len(todo), desc="shards", unit="shard")
     try:
         for fut in as_completed(list(futures), loop=client.loop):
             k = futures[fut]
@@ -281,11 +341,12 @@ def _run_shards(client, todo, starts, records, lines, recipe, key, signatures, s
             except SumevalError:
                 raise
             except Exception as exc:  # a killed worker (KilledWorker), a lost connection ...
-                first, last = lines[starts[k]], lines[min(starts[k] + shard_size, len(records)) - 1]
+                rows = shards[k].rows
                 raise SumevalError(
-                    f"shard {k + 1} of {len(starts)} ({source} lines {first}-{last}) failed on the cluster "
-                    f"({type(exc).__name__}: {exc}); {len(results)} finished shard(s) are saved in "
-                    f"{run.work_dir}: run the same command again to score only the others") from exc
+                    f"shard {k + 1} of {len(shards)} ({source} lines {lines[rows[0]]}-{lines[rows[-1]]}, "
+                    f"{', '.join(shards[k].measures)}) failed on the cluster ({type(exc).__name__}: {exc}); "
+                    f"{len(results)} finished shard(s) are saved in {run.work_dir}: run the same command again "
+                    "to score only the others") from exc
             atomic_write_json(run.work_dir / f"shard-{k:06d}.json", res, indent=None)
             results[k] = res
             run.scored.append(k)
@@ -295,46 +356,9 @@ def _run_shards(client, todo, starts, records, lines, recipe, key, signatures, s
                 on_shard(k)
     except KeyboardInterrupt as exc:  # Ctrl-C: what is saved stays, for the next run
         said = f"{exc}; " if str(exc) else ""
-        raise KeyboardInterrupt(f"{said}{len(results)} finished shard(s) of {len(starts)} are saved in "
+        raise KeyboardInterrupt(f"{said}{len(results)} finished shard(s) of {len(shards)} are saved in "
                                 f"{run.work_dir}: run the same command again to score only the others") from None
     finally:
         if bar is not None:
             bar.close()
         client.cancel([f for f in futures if not f.done()])
-
-
-def _merge_reports(records, scorers, shards: Sequence[Mapping[str, Any]], lines, source):
-    """One report for the whole input, its entries in the order :func:`sumeval.metrics.score_records`
-    gives them for the whole input at once: per measure, the rows left out before scoring (in row
-    order, as :func:`sumeval.metrics.admit_rows` finds them here), then what the batches reported,
-    batch by batch (a batch being 256 of the measure's admitted rows), a measure's ``undefined``
-    reasons before its rows with no number."""
-    from sumeval import metrics
-
-    batch = inspect.signature(metrics.score_records).parameters["batch_size"].default
-    report = metrics.ScoreReport()
-
-    def label(i: int) -> str:
-        return f"{source}:{lines[i]}"
-
-    for scorer in scorers:
-        admitted = metrics.ScoreReport()
-        ok = metrics.admit_rows(records, scorer, admitted, label)
-        pos = {i: p for p, i in enumerate(ok)}
-        pre_skip = {i for i, _, _ in admitted.skipped}
-        pre_note = {(i, note) for i, _, note in admitted.notes}
-        later_skip, later_note = [], []
-        for shard in shards:
-            later_skip += [(i, m, why) for i, m, why in shard["skipped"] if m == scorer.name and i not in pre_skip]
-            notes = [(i, m, note) for i, m, note in shard["notes"] if m == scorer.name]
-            seen = set()
-            for i, m, note in notes:  # the shard's own admit_rows notes come first: drop those
-                if (i, note) in pre_note and (i, note) not in seen:
-                    seen.add((i, note))
-                    continue
-                later_note.append((i, m, note))
-        later_skip.sort(key=lambda e: (pos[e[0]] // batch, e[2].startswith(metrics.NO_NUMBER)))
-        later_note.sort(key=lambda e: pos[e[0]] // batch)
-        report.skipped += admitted.skipped + later_skip
-        report.notes += admitted.notes + later_note
-    return report
