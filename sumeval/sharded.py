@@ -4,10 +4,15 @@ workers of a Dask distributed cluster, with the same output as a local run.
     sumeval score rouge-1 bertscore --model all-MiniLM-L6-v2 -i pairs.jsonl -o scored.jsonl \\
         --scheduler tcp://10.0.0.5:8786 --shard-size 512
 
-* **Shards**: rows ``[k * N, (k + 1) * N)`` of the input (the last one shorter), each scored by
-  :func:`sumeval.metrics.score_records` on a worker. The driver (this process) reads and checks the
-  input, builds the scorers once to learn their signatures, sends each shard's records with the
-  recipe of the scorers (measure names, ``--measure-class``, options) and writes the output.
+* **Shards**: the measures that score the same rows (same needs, so the same rows left out by
+  :func:`sumeval.metrics.admit_rows`) form a group; each group's rows are cut, in input order,
+  into shards of N rows (the last one shorter), each scored by
+  :func:`sumeval.metrics.score_records` on a worker. N is a multiple of ``score_records``' batch
+  (256), so every batch a worker scores is a batch of the local run: a model measure, whose
+  numbers may depend on which rows share a batch (padding), gives the same numbers. The driver
+  (this process) reads and checks the input, builds the scorers once to learn their signatures,
+  sends each shard's records with the recipe of the scorers (measure names, ``--measure-class``,
+  options) and writes the output.
 * **A model is loaded once per worker**: a worker builds the scorers of a recipe on its first shard
   and keeps them (:data:`_WORKER_SCORERS`, a small per-process cache keyed by the recipe and the
   scorers' signatures), so a model loaded by the first ``score_batch`` serves every later shard
@@ -19,11 +24,10 @@ workers of a Dask distributed cluster, with the same output as a local run.
   or an interrupted run scores only the shards not yet finished, and a changed input or option
   never reuses them (folders of another key there are removed). The folder is removed once the
   output is written.
-* **Same output**: the columns are concatenated in input order; the report (rows not scored, notes)
-  is put back in the order a local run gives (:func:`_merge_reports`); shard files keep floats
-  exactly (JSON writes the shortest repr that reads back the same double). With the default
-  shard size (512, a multiple of ``score_records``' batch of 256) and no rows left unscored, a
-  model measure sees the same batches as locally.
+* **Same output**: each shard's columns go back to its rows; the report (rows not scored, notes)
+  is put together in the order a local run gives (per measure: the rows left out, then the
+  batches' entries, batch by batch); shard files keep floats exactly (JSON writes the shortest
+  repr that reads back the same double).
 
 The workers need sumeval and the measures' libraries installed, and must see the models (and
 indexes, ``--measure-class`` modules) at the same paths as this machine; they need not see the
@@ -93,7 +97,8 @@ def _worker_scorers(recipe: Mapping[str, Any], key: str, signatures: Mapping[str
     return scorers
 
 
-def _score_shard(recipe: Mapping[str, Any], key: str, signatures: Mapping[str, str], measures: Sequence[str],
+def _score_shard(recipe: Mapping[str, Any], scorer_key: str, key: str, signatures: Mapping[str, str],
+                 measures: Sequence[str],
                  records: Sequence[Mapping[str, Any]], rows: Sequence[int], lines: Sequence[int],
                  source: str) -> dict[str, Any]:
     """Score one shard (the task a worker runs): the ``records`` (rows ``rows`` of the input, at
@@ -108,7 +113,7 @@ def _score_shard(recipe: Mapping[str, Any], key: str, signatures: Mapping[str, s
 
     from sumeval import metrics
 
-    scorers = [s for s in _worker_scorers(recipe, key, signatures) if s.name in measures]
+    scorers = [s for s in _worker_scorers(recipe, scorer_key, signatures) if s.name in measures]
     with warnings.catch_warnings(record=True) as caught:
         frame, report = metrics.score_records(records, scorers, row_label=lambda i: f"{source}:{lines[i]}")
     notes = []
@@ -318,13 +323,14 @@ def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, s
 
     from distributed import as_completed
 
-    from sumeval.cache import atomic_write_json
+    from sumeval.cache import atomic_write_json, cache_key
 
     tag = uuid.uuid4().hex[:6]
     futures = {}
     for k in todo:
         rows = shards[k].rows
-        fut = client.submit(_score_shard, recipe, key, signatures, shards[k].measures, [records[i] for i in rows],
+        fut = client.submit(_score_shard, recipe, cache_key(recipe=recipe, signatures=signatures)[:24], key,
+                            signatures, shards[k].measures, [records[i] for i in rows],
                             list(rows), [lines[i] for i in rows], str(source), pure=False,
                             key=f"sumeval-shard-{key[:8]}-{k:06d}-{tag}")
         futures[fut] = k

@@ -255,16 +255,18 @@ def test_a_worker_loads_the_model_once_and_keeps_it(cluster, tmp_path):
         args = ["bertscore", "--model", MODEL, "-i", inp]
         assert _score("score", *args, "-o", tmp_path / "local.jsonl") == 0
         before = {w: s["shards"] for w, s in client.run(sharded.worker_state).items()}
-        for run in ("a", "b"):  # two shards per run, two runs: still one model per worker
-            assert _score("score", *args, "-o", tmp_path / f"{run}.jsonl", "--scheduler", address,
-                          "--shard-size", 256) == 0
-            assert (tmp_path / f"{run}.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+        assert _score("score", *args, "-o", tmp_path / "a.jsonl", "--scheduler", address, "--shard-size", 256) == 0
+        assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+        other = _write(tmp_path / "other.jsonl", _records(300, change=7))  # another file, the same measure
+        assert _score("score", "bertscore", "--model", MODEL, "-i", other, "-o", tmp_path / "b.jsonl",
+                      "--scheduler", address, "--shard-size", 256) == 0
         loads = client.run(_bertscore_loads)
     finally:
         cloudpickle.unregister_pickle_by_value(__import__(__name__))
     worked = {w: s["shards"] - before[w] for w, s in client.run(sharded.worker_state).items()}
     assert sum(worked.values()) == 4
-    assert loads == {w: 1 if n else 0 for w, n in worked.items()}  # one load per worker that scored
+    # two shards per run, two runs of two files: one model load per worker that scored, kept
+    assert loads == {w: 1 if n else 0 for w, n in worked.items()}
 
 
 def test_bad_options_are_refused_with_their_value(tmp_path, capsys, monkeypatch):
