@@ -227,6 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
                     help="a folder searched first when importing a --measure-class (repeatable)")
     sc.add_argument("--progress", action="store_true", help="show progress bars")
+    sc.add_argument("--scheduler", metavar="ADDRESS",
+                    help="score in shards on the workers of a Dask distributed cluster (e.g. tcp://10.0.0.5:8786); "
+                    "the output is the same as a local run's, and a rerun resumes from the finished shards")
+    sc.add_argument("--shard-size", dest="shard_size", type=int, metavar="N",
+                    help="lines per shard with --scheduler (default 512)")
     sc.set_defaults(func=cmd_score)
 
     ls = sub.add_parser("list", help="list the studies and their parameter sets")

@@ -34,7 +34,7 @@ from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
 
 __all__ = ["FORWARDED_ENV", "RunSpec", "driver_env", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
-           "is_finished", "LocalExecutor", "DaskExecutor", "make_executor", "Progress", "run_specs",
+           "is_finished", "LocalExecutor", "DaskExecutor", "dask_client", "make_executor", "Progress", "run_specs",
            "executor_choice", "add_executor_arguments"]
 
 # environment the driver hands to every run (a Dask worker may have been started elsewhere)
@@ -245,6 +245,21 @@ class LocalExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def dask_client(address: str, timeout_s: float = 30):
+    """A ``distributed.Client`` of the scheduler at ``address`` (``--scheduler``), not made the
+    default client; InputError naming the address when dask distributed is missing or the
+    scheduler cannot be reached within ``timeout_s`` seconds."""
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover
+        raise InputError("--scheduler needs dask distributed: pip install 'dask[distributed]'") from exc
+    try:
+        return Client(address, timeout=timeout_s, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {address!r} ({exc}); "
+                         "start one (dask scheduler) or drop --scheduler to run locally") from None
+
+
 class DaskExecutor:
     """Runs on an existing Dask distributed cluster (``--scheduler tcp://host:8786``).
 
@@ -252,15 +267,7 @@ class DaskExecutor:
     """
 
     def __init__(self, address: str, timeout_s: float = 30):
-        try:
-            from distributed import Client
-        except ImportError as exc:  # pragma: no cover
-            raise InputError("--scheduler needs dask distributed: pip install 'dask[distributed]'") from exc
-        try:
-            self.client = Client(address, timeout=timeout_s, set_as_default=False)
-        except (OSError, TimeoutError) as exc:
-            raise InputError(f"cannot reach the Dask scheduler at {address!r} ({exc}); "
-                             "start one (dask scheduler) or drop --scheduler to run locally") from None
+        self.client = dask_client(address, timeout_s)
         self.description = f"Dask cluster at {address}"
 
     def submit(self, spec: RunSpec):

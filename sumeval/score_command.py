@@ -195,8 +195,11 @@ def _score(args: argparse.Namespace) -> int:
     if not args.input or not args.output:
         raise InputError("--input and --output are required")
     from sumeval.argtypes import scorer_options
+    from sumeval.sharded import check_shard_args
 
-    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, scorer_options(args))
+    shard_size = check_shard_args(getattr(args, "scheduler", None), getattr(args, "shard_size", None))
+    options = scorer_options(args)
+    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, options)
 
     inp = check_input_path(args.input)
     out = check_output_path(args.output, inputs=[inp])
@@ -226,7 +229,18 @@ def _score(args: argparse.Namespace) -> int:
     def label(i: int) -> str:
         return f"{inp}:{lines[i]}"
 
-    frame, report = metrics.score_records(records, scorers, progress=args.progress, row_label=label)
+    sharded = None
+    if shard_size is None:
+        frame, report = metrics.score_records(records, scorers, progress=args.progress, row_label=label)
+    else:  # on a Dask cluster (sumeval.sharded): the same frame and report
+        from sumeval.sharded import score_sharded
+
+        metrics.check_records(records, {f for s in scorers for f in s.needs}, label)
+        recipe = {"names": list(args.measures), "classes": list(args.measure_class),
+                  "module_path": list(args.module_path), "options": options}
+        frame, report, sharded = score_sharded(records, lines, scorers, recipe, source=inp, output=given,
+                                               scheduler=args.scheduler, shard_size=shard_size,
+                                               progress=args.progress)
     scored = []
     for i, rec in enumerate(records):
         row = dict(rec)
@@ -240,6 +254,11 @@ def _score(args: argparse.Namespace) -> int:
             "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
     _write_output(args.output, lambda: write_jsonl(out, scored))
     _write_output(str(meta_path), lambda: atomic_write_json(meta_path, meta), what="the record file of --output")
+    if sharded is not None:
+        sharded.finish()
+        reused = f", {len(sharded.reused)} reused from an earlier run" if sharded.reused else ""
+        print(f"scored {sharded.n_shards} shard(s) of up to {shard_size} lines on the Dask cluster at "
+              f"{args.scheduler}{reused}", file=sys.stderr)
     def rows_label(rows):
         return f"{inp} lines {', '.join(str(lines[i]) for i in rows)}"
 

@@ -30,7 +30,7 @@ from sumeval.metrics.catalog import builtin_measures
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
     "ScoreReport", "get_scorers", "check_records", "check_option_types", "NotScoredWarning",
-    "NO_NUMBER",
+    "NO_NUMBER", "admit_rows",
 ]
 
 #: the reason :func:`score_records` gives for a row whose score came back NaN or None unexplained
@@ -303,6 +303,35 @@ def _output_column(scorer: Scorer, values: Any, column: str, n: int) -> np.ndarr
     return arr
 
 
+def admit_rows(records: Sequence[Mapping[str, Any]], scorer: Scorer, report: ScoreReport,
+               label: Callable[[int], str]) -> list[int]:
+    """The rows of ``records`` that ``scorer`` is asked to score (indices, in order); each other row
+    is added to ``report.skipped`` with its reason (an empty summary, a missing text or
+    references), and a row with some empty references to ``report.notes``."""
+    ok: list[int] = []
+    for i, rec in enumerate(records):
+        if _is_blank(rec.get("summary")):
+            report.skipped.append((i, scorer.name, "empty summary"))
+            continue
+        if "text" in scorer.needs and _is_blank(rec.get("text")):
+            report.skipped.append((i, scorer.name, "missing or empty 'text'"))
+            continue
+        if "references" in scorer.needs:
+            refs = _references_of(rec)
+            if refs is None:
+                report.skipped.append((i, scorer.name, "no non-empty 'references'"))
+                continue
+            given = rec.get("references")
+            if isinstance(given, str):
+                from sumeval.jsonl import json_list_cell
+
+                given = json_list_cell(given, label(i), "field 'references'") or [given]
+            if len(refs) < len(given):
+                report.notes.append((i, scorer.name, "empty references left out"))
+        ok.append(i)
+    return ok
+
+
 def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str | Scorer], *,
                   batch_size: int = 256, progress: bool = False,
                   row_label: Callable[[int], str] | None = None, **options: Any):
@@ -345,27 +374,7 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             if c in out:
                 raise InputError(f"two measures write the same column {c!r}; score them separately")
             out[c] = np.full(n, np.nan)
-        ok: list[int] = []
-        for i, rec in enumerate(records):
-            if _is_blank(rec.get("summary")):
-                report.skipped.append((i, scorer.name, "empty summary"))
-                continue
-            if "text" in scorer.needs and _is_blank(rec.get("text")):
-                report.skipped.append((i, scorer.name, "missing or empty 'text'"))
-                continue
-            if "references" in scorer.needs:
-                refs = _references_of(rec)
-                if refs is None:
-                    report.skipped.append((i, scorer.name, "no non-empty 'references'"))
-                    continue
-                given = rec.get("references")
-                if isinstance(given, str):
-                    from sumeval.jsonl import json_list_cell
-
-                    given = json_list_cell(given, label(i), "field 'references'") or [given]
-                if len(refs) < len(given):
-                    report.notes.append((i, scorer.name, "empty references left out"))
-            ok.append(i)
+        ok = admit_rows(records, scorer, report, label)
         chunks = range(0, len(ok), batch_size)
         if progress:
             from tqdm.auto import tqdm
