@@ -34,8 +34,8 @@ from sumeval.hashing import sha256_text
 from sumeval.lm.resolution import DEFAULT_MODEL
 
 #: ranges of the paper-000 notebooks' numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means all"),
-                    "n_systems": ("0..16", "SummEval has 16 systems; 0 means all"),
+PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
+                    "n_systems": (">=0", "0 means all; at most the data set's systems (checked when it is loaded)"),
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
                     "n_boot": (">=0", "0 for no intervals")}
 
@@ -118,6 +118,10 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
     kept = replace(judgments, frame=frame, locations=None,
                    systems_missing_documents=systems_missing_documents(frame))
     for level in levels:
+        why = study_data.shelf_limit(kept, level=level)
+        if why:  # Rank19 (pairwise): refused before any text is embedded, naming what applies
+            raise InputError(f"dataset={dataset!r}: this study correlates at the {level} level, and {why}. What "
+                             f"does apply to {kept.name}: {study_data.what_applies(kept)}")
         for h in hs:
             check_level(kept, level, h)
     return StudyPairs(frame[cols], kept, hs)
