@@ -115,7 +115,8 @@ def test_compare_measures_is_the_single_tests_corrected():
         # p_raw is the permutation test's count / B (nlpstats'); p_value adds the floor (b+1)/(B+1)
         assert r.p_raw == single["p_value"] and r.diff == single["diff"]
         assert r.p_value == single["p_floor"] == (single["count"] + 1) / (200 + 1)
-    np.testing.assert_allclose(perm["p_adjusted"], adjust_pvalues(perm["p_value"], "holm"))
+    # Holm on the raw p (the peers' decisions), never shown below the row's floored p
+    np.testing.assert_allclose(perm["p_adjusted"], np.fmax(adjust_pvalues(perm["p_raw"], "holm"), perm["p_value"]))
     assert set(perm["test"]) == {"permutation"} and set(perm["seed"]) == {3}
     assert set(perm["n_resamples"]) == {200} and set(perm["correction"]) == {"holm"}
 
@@ -162,6 +163,26 @@ def test_williams_undefined_with_three_systems():
     res = stats.williams_test(f, "good", "fair", "h", level="system", method="pearson")
     assert res["n"] == 3 and math.isnan(res["p_value"])
 
+
+
+def test_williams_gives_no_difference_not_an_error_when_two_measures_order_items_alike():
+    # |r23| = 1 and |r12| = |r13|: Williams' t is 0/0 (det = 1 - 2r^2 - 1 + 2r^2 = 0 and
+    # (1 - r23)^3 = 0), and Python floats raised ZeroDivisionError (found on DialSummEval's system
+    # level). Equal correlations give t = 0 (the formula's limit): p = 1 two-sided, 0.5 one-sided.
+    from sumeval.stats.williams import williams_p
+
+    assert williams_p(0.6, 0.6, 1.0, 14) == 1.0
+    assert williams_p(-0.6, 0.6, -1.0, 14, alternative="greater") == 0.5
+    # a real difference still gives a p-value: by hand with r12=.6, r13=.4, r23=.5, n=20:
+    # det = 1-.36-.16-.25+2*.6*.5*.4 = .47; av = .5; t = .2*sqrt(19*1.5/(2*19/17*.47+.25*.125)) = 0.6811
+    from scipy import stats as ss
+
+    t = 0.2 * math.sqrt(19 * 1.5 / (2 * 19 / 17 * 0.47 + 0.25 * 0.125))
+    assert williams_p(0.6, 0.4, 0.5, 20) == pytest.approx(2 * ss.t.sf(t, 17), rel=1e-12)
+    f = _frame(n_sys=6)
+    f["copy"] = 2 * f["good"] + 1  # the same order as good at every level
+    res = stats.williams_test(f, "good", "copy", "h", level="system", method="kendall_b")
+    assert res["p_value"] == 1.0
 
 # ------------------------------------------------------------------------------------------
 # pairwise accuracy, tie calibration

@@ -166,4 +166,35 @@ def test_table_notes_go_under_the_table_in_every_format_but_csv(tmp_path):
     assert '<p class="note">Note: –: undefined (c &amp; d: 50% constant)</p>' in paths["html"].read_text()
     assert "Note" not in paths["csv"].read_text()
     plain = tables.write_table(t, tmp_path, "u", notes=["n1"])["tex"].read_text()
-    assert plain.rstrip().endswith(r"\par\footnotesize Note: n1")
+    # a table without a caption is a float too (it gets a label to cite): the note sits under the tabular
+    assert "\\end{tabular}\n\\par\\footnotesize Note: n1\n\\end{table}" in plain
+
+
+def test_correction_uses_the_raw_p_and_never_shows_less_than_the_floor():
+    from sumeval.stats.multiple import adjust_resampled
+
+    raw = np.array([0.0, 0.01, 0.2, np.nan])
+    floored = np.array([1 / 1001, 11 / 1001, 201 / 1001, np.nan])
+    # Holm on the raw p by hand: sorted 0, 0.01, 0.2 -> 3*0 = 0, 2*0.01 = 0.02, max(0.02, 1*0.2) = 0.2;
+    # then never below the row's own floored p: 1/1001, 0.02, 201/1001; the untested pair stays NaN
+    got = adjust_resampled(raw, floored, "holm")
+    assert got[:3] == pytest.approx([1 / 1001, 0.02, 201 / 1001]) and np.isnan(got[3])
+
+
+def test_many_measures_at_1000_permutations_still_separate():
+    # 11 measures, 55 pairs: Holm over the floored p could never go below 55/1001 > 0.05; on the raw p
+    # (the peers'), a clearly better measure is separated from clearly worse ones
+    rng = np.random.default_rng(3)
+    n_docs, n_sys = 30, 4
+    human = rng.normal(size=n_docs * n_sys)
+    frame = pd.DataFrame({"doc_id": np.repeat(np.arange(n_docs), n_sys), "system": np.tile(np.arange(n_sys), n_docs),
+                          "h": human})
+    for k in range(11):
+        frame[f"m{k}"] = human + rng.normal(scale=0.05 if k == 0 else 3.0, size=len(human))
+    pairs = stats.compare_measures(frame, [f"m{k}" for k in range(11)], "h", level="global", method="kendall_b",
+                                   test="permutation", n_resamples=1000, seed=0)
+    assert len(pairs) == 55 and (pairs["p_adjusted"] >= pairs["p_value"]).all()
+    best = pairs[pairs["measure_a"] == "m0"]
+    assert (best["p_raw"] == 0).all() and (best["p_adjusted"] < 0.05).all()
+    ranked = stats.significance_clusters(pairs).set_index("measure")
+    assert ranked.loc["m0", "cluster"] == 1 and (ranked.drop(index="m0")["cluster"] > 1).all()

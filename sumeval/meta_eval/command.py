@@ -61,6 +61,17 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     from sumeval.datasets.judgments import load_judgments
     from sumeval.metrics.sources import resolve_measures
 
+    if getattr(args, "dataset", None):
+        from sumeval.meta_eval.across_output import run_across
+
+        return run_across(args)
+    if not args.data:
+        raise InputError("name the judgments: a data set or file as the first argument (e.g. `sumeval meta-eval "
+                         "summeval --human coherence ...`), or several with --dataset A B ... (`shelf`: every "
+                         "built-in judged set)")
+    if not args.human:
+        raise InputError(f"name the human columns of {args.data!r}: --human COL [COL ...] (`sumeval data list` "
+                         "shows each built-in set's columns)")
     settings = settings_from_args(args)
     out = meta_eval.check_out_dir(args.out, overwrite=args.overwrite)
     measures = _split_measures(args.measures)
@@ -169,4 +180,7 @@ def add_command(subparsers) -> None:
     me.add_argument("--no-figures", dest="no_figures", action="store_true", help="skip the figures")
     me.add_argument("--no-cache", dest="no_cache", action="store_true", help="recompute every measure")
     me.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    from sumeval.meta_eval.across_output import wire
+
+    wire(me)
     me.set_defaults(func=cmd_meta_eval)

@@ -11,7 +11,12 @@ and do not count in m.
 
 The p-values :func:`compare_measures` reports (``p_value``) are those of the resampling tests
 with the floor of Phipson & Smyth (2010), (count + 1) / (resamples + 1), so that none is 0;
-``p_raw`` keeps count / resamples (nlpstats' permutation p-value). A pair whose correlations are
+``p_raw`` keeps count / resamples (nlpstats' permutation p-value). The correction is applied to
+``p_raw``, the p-values of nlpstats and mt-metrics-eval, so that the significance decisions and the
+clusters are theirs, and the adjusted p-value is never shown below the row's own ``p_value``:
+``p_adjusted = max(adjust(p_raw), p_value)`` (:func:`adjust_resampled`). Correcting the floored
+p-values instead would make every pair of 11 measures (55 tests, Holm) non-significant at 1,000
+resamples, since 55 / 1001 > 0.05, where the peers separate the measures. A pair whose correlations are
 not both defined on the rows it uses is not tested: its p-values are NaN, and ``note`` says why.
 
 Significance clusters follow mt-metrics-eval's ``AssignRanks`` (Freitag et al., WMT 2021-23
@@ -44,6 +49,24 @@ COMPARE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "t
                    "resampling", "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high",
                    "p_value", "p_raw", "p_adjusted", "correction", "n", "n_rows", "n_resamples",
                    "n_resamples_used", "seed", "note"]
+
+
+def adjust_resampled(p_raw: Sequence[float] | np.ndarray, p_value: Sequence[float] | np.ndarray,
+                     method: str = "holm") -> np.ndarray:
+    """Adjusted p-values of resampling tests (module docstring): ``max(adjust(p_raw), p_value)``.
+
+    Args:
+        p_raw: shape (m,) count / resamples (NaN: not tested).
+        p_value: shape (m,) the reported p-values, (count + 1) / (resamples + 1).
+        method: as :func:`adjust_pvalues`.
+
+    Returns:
+        shape (m,) adjusted p-values, never below ``p_value``; NaN where ``p_raw`` is.
+    """
+    raw = np.asarray(p_raw, dtype=float)
+    adjusted = adjust_pvalues(raw, method)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(adjusted), np.nan, np.fmax(adjusted, np.asarray(p_value, dtype=float)))
 
 
 def adjust_pvalues(p: Sequence[float] | np.ndarray, method: str = "holm") -> np.ndarray:
@@ -182,8 +205,8 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     out = pd.DataFrame(rows)
     out["p_adjusted"] = np.nan
     for _, idx in out.groupby(["human", "level"], sort=False).groups.items():
-        out.loc[idx, "p_adjusted"] = adjust_pvalues(out.loc[idx, "p_value"].to_numpy(),
-                                                    correction)
+        out.loc[idx, "p_adjusted"] = adjust_resampled(out.loc[idx, "p_raw"].to_numpy(float),
+                                                      out.loc[idx, "p_value"].to_numpy(float), correction)
     return out[COMPARE_COLUMNS]
 
 

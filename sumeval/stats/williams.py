@@ -38,11 +38,13 @@ __all__ = ["williams_test"]
 def williams_p(r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided") -> float:
     """p-value of Williams' t (module docstring) for correlations r12 = corr(A, H),
     r13 = corr(B, H), r23 = corr(A, B) (absolute values taken) over n observations; NaN when
-    n <= 3 or a correlation is undefined. ``"greater"``: H1 |r12| > |r13|; ``"less"``: the
-    opposite."""
+    n <= 3 or a correlation is undefined. Equal correlations (|r12| = |r13| within 1e-12) give
+    t = 0 (p = 1 two-sided, 0.5 one-sided) also where the formula is 0/0 (|r23| = 1: A and B order
+    the items alike), which is its limit there; nlpstats returns NaN in that exact case and 1.0
+    next to it. ``"greater"``: H1 |r12| > |r13|; ``"less"``: the opposite."""
     from scipy import stats as ss
 
-    r12, r13, r23 = abs(r12), abs(r13), abs(r23)
+    r12, r13, r23 = (np.float64(abs(r)) for r in (r12, r13, r23))  # numpy floats: 0/0 is NaN, not an error
     if n <= 3 or not all(map(math.isfinite, (r12, r13, r23))):
         return math.nan
     k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r23 * r13
@@ -50,6 +52,10 @@ def williams_p(r12: float, r13: float, r23: float, n: int, alternative: str = "t
     with np.errstate(invalid="ignore", divide="ignore"):
         t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)
                                   / ((2 * (n - 1) / (n - 3)) * k + av ** 2 * (1 - r23) ** 3))
+    if abs(r12 - r13) <= 1e-12:
+        t = 0.0  # no difference to test; the formula's 0/0 at |r23| = 1 has this limit
+    if not np.isfinite(t):
+        return math.nan
     if alternative == "two-sided":
         return float(ss.t.sf(abs(t), n - 3) * 2)
     return float(ss.t.sf(t if alternative == "greater" else -t, n - 3))

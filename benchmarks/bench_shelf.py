@@ -1,0 +1,129 @@
+"""The shelf across data sets: what scoring the offline measures costs per set, and what
+``across`` (:mod:`sumeval.meta_eval.across`) costs over the whole shelf once they are cached.
+
+Three parts (``SUMEVAL_BENCH_SHELF``, default ``scoring,across``), each timed in this process:
+
+- ``plan``: the extraction's work per set in token-forwards (tokenizing only, no model run).
+- ``scoring``: every offline measure (ROUGE-1/2/L, BLEU, JS-2, BERTScore, ESTIME, ESTIME-soft,
+  similarity order) on every built-in set whose texts it can read, one measure at a time, from
+  whatever the score cache holds (point ``SUMEVAL_CACHE`` at an empty folder for a cold run). The
+  ESTIME family's first measure on a set pays for the masked-embedding extraction of its texts.
+- ``across``: :func:`sumeval.meta_eval.across.meta_evaluate_across` over the shelf with the
+  offline measures (cached; ``SUMEVAL_BENCH_MEASURES`` names others, ``module:Class`` ones found
+  in ``examples/``) and every set's own measure columns, 1,000 bootstrap resamples and 1,000
+  permutations per pair, on ``SUMEVAL_BENCH_JOBS`` processes; its statistics timed per set.
+
+    python benchmarks/run.py shelf                     # both parts
+    SUMEVAL_BENCH_SHELF=scoring python benchmarks/bench_shelf.py          # scoring-cheap / scoring-estime: one pass
+    SUMEVAL_BENCH_SHELF=across SUMEVAL_BENCH_JOBS=2 python benchmarks/bench_shelf.py
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+#: the measures computable offline (packaged models only), as the study ``shelf`` uses them
+OFFLINE = ["rouge-1", "rouge-2", "rouge-l", "bleu", "js-2", "bertscore", "estime", "estime-soft",
+           "similarity-order"]
+#: the measures without a masked-embedding extraction: scored first, on every set
+CHEAP = OFFLINE[:6]
+#: the ESTIME family: its first measure on a set pays for the extraction of the set's texts
+ESTIME = OFFLINE[6:]
+#: smallest texts first, so that a cold run reports early
+ORDER = ["rank19", "qags-x", "qags-c", "newsroom", "dialsummeval", "rose", "summeval", "realsumm", "xsumfaith",
+         "frank"]
+OPTIONS = {"precision": "bf16"}
+
+
+def scoring(sets=ORDER, measures=OFFLINE, log=print) -> list[dict]:
+    """Score each measure on each set (one at a time); one dict per (set, measure)."""
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.errors import InputError
+    from sumeval.metrics.sources import resolve_measures, score_judgments
+
+    rows = []
+    for name in sets:
+        judgments = load_judgments(name)
+        for m in measures:
+            try:
+                (spec,) = resolve_measures([m], judgments, options={k: v for k, v in OPTIONS.items()
+                                                                    if m.startswith(("estime", "similarity"))})
+            except InputError as exc:
+                rows.append({"set": name, "measure": m, "seconds": None, "skipped": str(exc)})
+                log(f"{name:13s} {m:17s} cannot run: {str(exc)[:90]}")
+                continue
+            t = time.perf_counter()
+            scores = score_judgments(judgments, [spec])
+            dt = time.perf_counter() - t
+            rows.append({"set": name, "measure": m, "seconds": round(dt, 1), "rows": len(judgments),
+                         "from_cache": bool(scores.from_cache.get(spec.label)),
+                         "not_scored": len(scores.not_scored)})
+            log(f"{name:13s} {m:17s} {dt:8.1f} s  {len(judgments)} rows"
+                f"{' (cache)' if rows[-1]['from_cache'] else ''}  not scored {len(scores.not_scored)}")
+    return rows
+
+
+def token_forwards(sets=ORDER[:8], model: str = "all-mpnet-base-v2") -> dict[str, dict]:
+    """The work of the ESTIME family's extraction per set, without running the model: the distinct
+    texts and summaries, and the token-forwards of the passes that mask every word once
+    (:func:`sumeval.lm.words.plan_passes` with the engine's defaults)."""
+    from transformers import AutoTokenizer
+
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.lm import resolve_model
+    from sumeval.lm.words import plan_passes, word_pieces
+
+    tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
+    out = {}
+    for name in sets:
+        j = load_judgments(name)
+        texts = list(dict.fromkeys([*j.frame["text"], *j.frame["summary"]]))
+        n = sum(p.end - p.begin + 2 for t in texts
+                for p in plan_passes(word_pieces(t, tok)["word_starts"], window=450, margin=50, min_distance=8))
+        out[name] = {"texts": len(texts), "token_forwards": n}
+    return out
+
+
+def main() -> dict:
+    part = os.environ.get("SUMEVAL_BENCH_SHELF", "scoring,across")
+    out: dict = {}
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    if "plan" in part:
+        out["token_forwards"] = token_forwards()
+        log(json.dumps(out["token_forwards"]))
+    if "scoring" in part:  # scoring: both passes; scoring-cheap, scoring-estime: one of them
+        passes = {"scoring-cheap": [CHEAP], "scoring-estime": [ESTIME]}
+        todo = next((v for k, v in passes.items() if k in part), [CHEAP, ESTIME])
+        sets = os.environ.get("SUMEVAL_BENCH_SETS", ",".join(ORDER)).split(",")
+        out["scoring"] = [row for measures in todo for row in scoring(sets=sets, measures=measures, log=log)]
+    if "across" in part:
+        from pathlib import Path
+
+        from sumeval.meta_eval.across import AcrossSettings, meta_evaluate_across
+
+        jobs = int(os.environ.get("SUMEVAL_BENCH_JOBS", "1"))
+        measures = os.environ.get("SUMEVAL_BENCH_MEASURES", ",".join(OFFLINE)).split(",")
+        options = {"precision": "bf16"} if any(m in measures for m in ESTIME) else {}
+        examples = str(Path(__file__).resolve().parents[1] / "examples")
+        t = time.perf_counter()
+        result = meta_evaluate_across(["shelf"], measures, AcrossSettings(n_resamples=1000, jobs=jobs),
+                                      options=options, module_path=[examples])
+        out["across_s"] = round(time.perf_counter() - t, 1)
+        out["across_jobs"], out["across_measures"] = jobs, measures
+        out["across_sets"] = {o.name: {"measures": len(o.labels), **{k: round(v, 1) for k, v in o.timings.items()}}
+                              for o in result.sets.values()}
+        out["across_timings"] = {k: round(v, 1) for k, v in result.timings.items()}
+        out["pairs_tested"] = int(sum(len(o.result.pairwise) for o in result.sets.values() if o.result is not None))
+        log(f"across over the shelf ({','.join(measures)}; jobs {jobs}): {out['across_s']} s, "
+            f"{out['pairs_tested']} tests")
+        log(json.dumps(out["across_sets"], indent=1))
+    return out
+
+
+if __name__ == "__main__":
+    json.dump(main(), sys.stdout, indent=1)

@@ -1,0 +1,463 @@
+"""Study ``llm_judges``: can an LLM judge replace SummEval's experts, and how far are judges and
+offline measures from the experts' own agreement?
+
+On SummEval (1,600 summaries, 16 systems, 4 qualities, 3 experts; the 6 LLM judges released with
+the alt-test, Calderon, Reichart & Dror, ACL 2025) the judges and the offline measures are asked,
+per quality, the questions of :mod:`sumeval.judges`, with the statistics of the package (nothing
+new is estimated here; this module arranges):
+
+- **correlations** with the experts' mean at meta-eval's levels, with bootstrap intervals and
+  significance clusters (:func:`sumeval.meta_eval.meta_evaluate`, one call per quality with the
+  offline measures and that quality's judge columns), beside the **human ceiling**: each expert
+  against the mean of the other two, and their average (:func:`sumeval.judges.annotators.annotator_correlations`,
+  the same levels, coefficients, resamples and seed; never a competitor in the clusters);
+  ``mean`` rows average a measure's correlations over the qualities (no interval, no cluster);
+- the **alt-test** per quality and pooled (items = (summary, quality), as the authors pool them;
+  :func:`sumeval.judges.alt_test.alt_test`), and its comparison with the values the authors'
+  notebook prints (:data:`AUTHORS_SUMMEVAL`);
+- **soft pairwise accuracy** per quality (:func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`),
+  with each expert scored the same way against the other two's mean and their average as a ceiling;
+- **agreement of each rater with each expert**: a judge's correlation with expert k next to
+  expert j's (:func:`sumeval.stats.correlate`, no resampling);
+- **how many labels a judge saves** (:func:`sumeval.judges.ppi.label_curve`, per quality, the 16
+  systems).
+
+Then, on every shelf set with annotator columns (:data:`SHELF_SETS`), the human ceiling beside the
+set's precomputed measure columns (those sets have no LLM judge, so no alt-test).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
+
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
+           "score_measures", "correlations", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
+           "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
+           "identical_annotators", "key_results", "explorer_frame", "correlation_table", "write_frames"]
+
+QUALITIES: tuple[str, ...] = ("coherence", "consistency", "fluency", "relevance")
+#: the shelf's judged sets with annotator columns (besides SummEval)
+SHELF_SETS: tuple[str, ...] = ("dialsummeval", "qags-c", "qags-x", "xsumfaith")
+SHELF_COLUMNS = ["dataset", "measure", "kind", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
+                 "rank", "cluster", "test"]
+#: ``human`` label of a measure's correlations averaged over the qualities
+MEAN = "mean"
+JUDGE, OFFLINE, ANNOTATOR, CEILING = "LLM judge", "offline measure", "annotator", "human ceiling"
+#: SummEval's pooled alt-test as the authors' notebook prints it (nitaytech/AltTest 18428b1,
+#: ``alt_test_example.ipynb`` cell 4 output, "summeval <judge> [FAILED]: Winning Rate=0.00
+#: Advantage Probability=0.46", 2 decimals; neg_rmse, epsilon 0.2): judge -> (winning rate, rho).
+#: A published reference the study compares with, never used to compute anything.
+AUTHORS_SUMMEVAL: dict[str, tuple[float, float]] = {
+    "gemini_flash": (0.00, 0.46), "gemini_pro": (0.00, 0.44), "gpt-4o": (0.00, 0.48), "llama-31": (0.00, 0.58),
+    "gpt-4o-mini": (0.00, 0.54), "mistral-v03": (0.00, 0.62)}
+
+#: ranges of the notebook's numeric parameters, checked by the runner before a run starts
+PARAMETER_RANGES = {"n_resamples": ">=1", "shelf_resamples": ">=1", "alpha": "0..1", "epsilon": "0..0.99",
+                    "q": "0..1", "n_permutations": ">=1", "spa_resamples": ">=0",
+                    "ppi_repeats": (">=0", "0 skips the PPI curve"), "layer": (">=-1", "-1: each measure's default")}
+
+
+def split(text: str) -> tuple[str, ...]:
+    """A comma-separated parameter as a tuple (measure options in ``[...]`` keep their commas)."""
+    from sumeval.meta_eval.command import _split_measures
+
+    return tuple(_split_measures([text])) if text else ()
+
+
+def judge_columns(judgments, judges: Sequence[str], qualities: Sequence[str]) -> dict[tuple[str, str], str]:
+    """``{(judge, quality): column}`` (``gpt-4o.coherence``); an InputError naming a missing judge."""
+    from sumeval.judges.columns import judge_column
+
+    where = f"data set {judgments.name!r}"
+    return {(j, q): judge_column(judgments.measures, j, q, where) for j in judges for q in qualities}
+
+
+def score_measures(judgments, measures: Sequence[str], judges: Sequence[str], qualities: Sequence[str], *,
+                   options: dict[str, Any] | None = None, progress: bool = False):
+    """The offline measures and every judge column, scored once (cached):
+    ``(MeasureScores, offline labels, {(judge, quality): label})``."""
+    from sumeval.metrics.sources import resolve_measures, score_judgments
+
+    cols = judge_columns(judgments, judges, qualities)
+    specs = resolve_measures(list(measures) + list(cols.values()), judgments, options=options or {})
+    scores = score_judgments(judgments, specs, progress=progress)
+    offline = [s.label for s in specs[: len(measures)]]
+    return scores, offline, cols
+
+
+def _own(judge_cols: dict[tuple[str, str], str], quality: str) -> dict[str, str]:
+    """``{column: judge label}`` of the judges' columns for ``quality``."""
+    from sumeval.judges.columns import judge_label
+
+    return {col: judge_label(j) for (j, q), col in judge_cols.items() if q == quality}
+
+
+def _subset(scores, labels: Sequence[str]):
+    from sumeval.metrics.sources import MeasureScores
+
+    keep = set(labels)
+    return MeasureScores(frame=scores.frame[list(labels)], signatures={k: v for k, v in scores.signatures.items()
+                                                                        if k in keep},
+                         not_scored=[r for r in scores.not_scored if r["measure"] in keep],
+                         specs=[s for s in scores.specs if s.label in keep],
+                         from_cache={k: v for k, v in scores.from_cache.items() if k in keep})
+
+
+def correlations(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, str], str],
+                 qualities: Sequence[str], *, levels: Sequence[str], coefficients: Sequence[str], test: str,
+                 n_resamples: int, seed: int, alpha: float, progress: bool = False):
+    """Per quality, :func:`~sumeval.meta_eval.meta_evaluate` of the offline measures and that
+    quality's judges: ``(frame, {quality: MetaEvaluation})``; the frame has ``measure`` (a judge's
+    name, not its column), ``kind``, ``human, level, coefficient, value, ci_low, ci_high, n, rank, cluster``."""
+    from sumeval import meta_eval
+
+    frames, results = [], {}
+    for q in qualities:
+        own = _own(judge_cols, q)
+        labels = list(offline) + list(own)
+        settings = meta_eval.Settings(humans=(q,), levels=tuple(levels), coefficients=tuple(coefficients), test=test,
+                                      n_resamples=n_resamples, seed=seed, alpha=alpha)
+        sub = _subset(scores, labels)
+        res = meta_eval.meta_evaluate(judgments, sub.specs, settings, progress=progress, scores=sub)
+        keys = ["measure", "human", "level", "coefficient"]
+        # rank and cluster as floats (NaN where a value is undefined): the tables and figures test them with isfinite
+        f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float, "cluster": float}),
+                                   on=keys, how="left")
+        f.insert(1, "kind", [JUDGE if m in own else OFFLINE for m in f["measure"]])
+        f["measure"] = [own.get(m, m) for m in f["measure"]]
+        frames.append(f[keys[:1] + ["kind"] + keys[1:] + ["value", "ci_low", "ci_high", "n", "rank", "cluster"]])
+        results[q] = res
+    return pd.concat(frames, ignore_index=True), results
+
+
+def human_ceiling(frame: pd.DataFrame, humans: Sequence[str], *, levels: Sequence[str], coefficients: Sequence[str],
+                  n_resamples: int, seed: int, resample: str = "both", where: str = "the data") -> pd.DataFrame:
+    """Each annotator against the others' mean and their average (the ceiling), in the columns of
+    :func:`correlations` (``measure`` = the annotator's name or ``human ceiling``; ``kind``
+    ``annotator`` / ``human ceiling``)."""
+    from sumeval.judges.annotators import annotator_correlations
+
+    out = annotator_correlations(frame, list(humans), level=list(levels), methods=list(coefficients),
+                                 n_boot=n_resamples, seed=seed, resample=resample, where=where)
+    out = out.rename(columns={"method": "coefficient"})
+    out["kind"] = np.where(out["role"] == "annotator", ANNOTATOR, CEILING)
+    out["measure"] = np.where(out["role"] == "annotator", out["annotator"], CEILING)
+    return out[["measure", "kind", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
+                "n_annotators", "target"]]
+
+
+def mean_over_qualities(corr: pd.DataFrame, qualities: Sequence[str]) -> pd.DataFrame:
+    """A measure's correlation averaged over the qualities (``human`` = :data:`MEAN`), per level and
+    coefficient; only measures with a value for every quality."""
+    sub = corr[corr["human"].isin(qualities)]
+    g = sub.groupby(["measure", "kind", "level", "coefficient"], sort=False)["value"]
+    out = g.agg(["mean", "count"]).reset_index()
+    out = out[out["count"] == len(qualities)].rename(columns={"mean": "value", "count": "n_qualities"})
+    out.insert(2, "human", MEAN)
+    return out.reset_index(drop=True)
+
+
+def alt_test_summeval(judgments, judges: Sequence[str], qualities: Sequence[str], *, epsilon: float = 0.2,
+                      q: float = 0.05, alignment: str = "neg_rmse"):
+    """The alt-test of the judges per quality and pooled (:class:`~sumeval.judges.alt_test.AltTest`)."""
+    from sumeval.judges.alt_test import alt_test
+
+    return alt_test(judgments.frame, list(qualities), list(judges), pooled=True, alignment=alignment,
+                    epsilon=epsilon, q=q, where=f"data set {judgments.name!r}", candidates=list(judgments.measures))
+
+
+def reproduction(results: pd.DataFrame) -> pd.DataFrame:
+    """The pooled alt-test beside :data:`AUTHORS_SUMMEVAL`: ``judge, winning_rate, rho, authors_winning_rate,
+    authors_rho, rho_2dp, same_to_2dp, same_verdict`` (the authors print 2 decimals)."""
+    rows = []
+    for r in results[results["human"] == "pooled"].itertuples():
+        if r.judge not in AUTHORS_SUMMEVAL:
+            continue
+        wr, rho = AUTHORS_SUMMEVAL[r.judge]
+        rows.append({"judge": r.judge, "winning_rate": r.winning_rate, "rho": r.advantage_probability,
+                     "authors_winning_rate": wr, "authors_rho": rho, "rho_2dp": round(r.advantage_probability, 2),
+                     "same_to_2dp": bool(round(r.advantage_probability, 2) == rho
+                                         and round(r.winning_rate, 2) == wr),
+                     "same_verdict": bool(r.passed == (wr >= 0.5))})
+    return pd.DataFrame(rows)
+
+
+def score_scales(judgments, judge_cols: dict[tuple[str, str], str], qualities: Sequence[str]) -> pd.DataFrame:
+    """How each rater uses the 1-5 scale, per quality: ``rater, kind, human, mean, sd, share_5``
+    (the experts' columns and the judges'); the alt-test compares values, so a judge off the
+    experts' scale loses items whatever its ranking."""
+    f = judgments.frame
+    rows = []
+    for q in qualities:
+        raters = [(c.split("/", 1)[1], "expert", c) for c in judgments.annotators.get(q, ())]
+        raters += [(label, JUDGE, c) for c, label in _own(judge_cols, q).items()]
+        for name, kind, col in raters:
+            v = f[col].to_numpy(float)
+            v = v[~np.isnan(v)]
+            rows.append({"rater": name, "kind": kind, "human": q, "mean": float(v.mean()), "sd": float(v.std(ddof=1)),
+                         "share_5": float(np.mean(v == 5.0))})
+    return pd.DataFrame(rows)
+
+
+def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, str], str],
+        qualities: Sequence[str], *, n_permutations: int = 1000, n_boot: int = 0, seed: int = 0) -> pd.DataFrame:
+    """Soft pairwise accuracy per quality of the offline measures and the judges against the experts'
+    mean, and of each expert against the other two's mean (``kind`` annotator), with their average
+    (``human ceiling``, no interval): ``measure, kind, human, spa, ci_low, ci_high, n_systems, n_items``."""
+    from sumeval.judges.annotators import leave_one_out_targets
+    from sumeval.judges.soft_pairwise import soft_pairwise_accuracy
+
+    f = judgments.frame
+    cols = ["measure", "kind", "human", "spa", "ci_low", "ci_high", "n_systems", "n_items"]
+    parts = []
+    for q in qualities:
+        own = _own(judge_cols, q)
+        frame = pd.concat([f[["doc_id", "system", q]].reset_index(drop=True),
+                           scores.frame[list(offline) + list(own)].reset_index(drop=True)], axis=1)
+        res = soft_pairwise_accuracy(frame, list(offline) + list(own), q, n_permutations=n_permutations,
+                                     n_boot=n_boot, seed=seed).rename(columns={"metric": "measure"})
+        res["kind"] = [JUDGE if m in own else OFFLINE for m in res["measure"]]
+        res["measure"] = [own.get(m, m) for m in res["measure"]]
+        parts.append(res[cols])
+        ann = list(judgments.annotators.get(q, ()))
+        if len(ann) >= 2:
+            targets = leave_one_out_targets(f[ann].to_numpy(float))
+            rows = []
+            for k, col in enumerate(ann):
+                one = pd.DataFrame({"doc_id": f["doc_id"].to_numpy(), "system": f["system"].to_numpy(),
+                                    "annotator": f[col].to_numpy(float), "others": targets[:, k]})
+                r = soft_pairwise_accuracy(one, "annotator", "others", n_permutations=n_permutations, n_boot=n_boot,
+                                           seed=seed).iloc[0]
+                rows.append({"measure": col.split("/", 1)[1], "kind": ANNOTATOR, "human": q, "spa": r["spa"],
+                             "ci_low": r["ci_low"], "ci_high": r["ci_high"], "n_systems": r["n_systems"],
+                             "n_items": r["n_items"]})
+            rows.append({"measure": CEILING, "kind": CEILING, "human": q, "spa": float(np.mean([r["spa"] for r in rows])),
+                         "ci_low": np.nan, "ci_high": np.nan, "n_systems": rows[0]["n_systems"],
+                         "n_items": rows[0]["n_items"]})
+            parts.append(pd.DataFrame(rows, columns=cols))
+    return pd.concat(parts, ignore_index=True)
+
+
+def expert_agreement(judgments, judge_cols: dict[tuple[str, str], str], qualities: Sequence[str], *,
+                     level: str = "global", coefficient: str = "kendall_b") -> pd.DataFrame:
+    """Each judge's and each expert's correlation with each expert, per quality (an expert with
+    itself: NaN): ``rater, kind, expert, human, level, coefficient, value, n``."""
+    from sumeval import stats
+
+    f = judgments.frame
+    parts = []
+    for q in qualities:
+        experts = list(judgments.annotators.get(q, ()))
+        own = _own(judge_cols, q)
+        if not experts:
+            continue
+        res = stats.correlate(f, list(own) + experts, experts, level=level, methods=[coefficient], n_boot=0)
+        res["value"] = np.where(res["metric"] == res["human"], np.nan, res["value"])
+        parts.append(pd.DataFrame({
+            "rater": [own.get(m, m.split("/", 1)[-1]) for m in res["metric"]],
+            "kind": [JUDGE if m in own else "expert" for m in res["metric"]],
+            "expert": [h.split("/", 1)[1] for h in res["human"]], "human": q, "level": level,
+            "coefficient": coefficient, "value": res["value"].to_numpy(float), "n": res["n"].to_numpy()}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def ppi_curve(judgments, judge_cols: dict[tuple[str, str], str], qualities: Sequence[str], *,
+              n_labels: Sequence[int] = (10, 20, 30, 40, 50, 60, 70, 80), n_repeats: int = 200,
+              seed: int = 0) -> pd.DataFrame:
+    """:func:`sumeval.judges.ppi.label_curve` per quality (human = the experts' mean), ``judge`` = the judge's name."""
+    from sumeval.judges.ppi import label_curve
+
+    parts = []
+    for q in qualities:
+        own = _own(judge_cols, q)
+        c = label_curve(judgments.frame, q, list(own), n_labels=n_labels, n_repeats=n_repeats, seed=seed)
+        c["judge"] = c["judge"].map(own)
+        parts.append(c)
+    return pd.concat(parts, ignore_index=True)
+
+
+def identical_annotators(frame: pd.DataFrame, columns: Sequence[str], where: str = "") -> list[str]:
+    """A note for each pair of annotator columns equal on every row where both have a score (a copy
+    in the data inflates the human ceiling: one annotator's target then contains itself)."""
+    notes = []
+    for a in range(len(columns)):
+        for b in range(a + 1, len(columns)):
+            x, y = frame[columns[a]].to_numpy(float), frame[columns[b]].to_numpy(float)
+            both = ~np.isnan(x) & ~np.isnan(y)
+            if both.sum() >= 2 and np.array_equal(x[both], y[both]):
+                notes.append(f"{where}{columns[a]} and {columns[b]} are equal on all {int(both.sum())} summaries "
+                             "both scored: the human ceiling is inflated (each one's target holds its copy)")
+    return notes
+
+
+def _levels_for(judgments, human: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
+    from sumeval.datasets.judgments import check_level
+
+    ok, notes = [], []
+    for lv in levels:
+        try:
+            check_level(judgments, lv, human)
+            ok.append(lv)
+        except InputError as e:
+            notes.append(f"{judgments.name}/{human}: no {lv} level ({e})")
+    return ok, notes
+
+
+def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], test: str, n_resamples: int,
+              seed: int, alpha: float, system_test: str | None = None,
+              progress: bool = False) -> tuple[pd.DataFrame, list[str]]:
+    """One shelf set: its precomputed measures (with clusters, as :func:`correlations`) and its human
+    ceiling rows, for every human column with annotators and every level that applies; ``(frame, notes)``
+    with a ``dataset`` column. ``test`` compares the measures at the input and global levels,
+    ``system_test`` (default ``test``) at the system level (clusters are per level, so the two never mix)."""
+    from sumeval import meta_eval
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.metrics.sources import resolve_measures, score_judgments
+
+    j = load_judgments(name)
+    humans = [h for h in j.humans if len(j.annotators.get(h, ())) >= 2]
+    notes = [f"{name}: no LLM judge, so no alt-test, SPA of judges or PPI"]
+    if not humans:
+        return pd.DataFrame(), notes + [f"{name}: no human column with 2 or more annotator columns"]
+    measures = list(j.default_measures)
+    if not measures:
+        notes.append(f"{name}: no precomputed measure columns: only the annotators and the human ceiling")
+    specs = resolve_measures(measures, j) if measures else []
+    scores = score_judgments(j, specs, progress=progress) if specs else None
+    parts = []
+    for h in humans:
+        notes += identical_annotators(j.frame, list(j.annotators[h]), f"{name}: ")
+        ok, skipped = _levels_for(j, h, levels)
+        notes += skipped
+        if not ok:
+            continue
+        parts.append(human_ceiling(j.frame, [h], levels=ok, coefficients=coefficients, n_resamples=n_resamples,
+                                   seed=seed, where=f"data set {name!r}"))
+        groups: dict[str, list[str]] = {}
+        for lv in ok:
+            groups.setdefault((system_test or test) if lv == "system" else test, []).append(lv)
+        for level_test, group in groups.items() if specs else ():
+            settings = meta_eval.Settings(humans=(h,), levels=tuple(group), coefficients=tuple(coefficients),
+                                          test=level_test, n_resamples=n_resamples, seed=seed, alpha=alpha)
+            res = meta_eval.meta_evaluate(j, specs, settings, progress=progress, scores=scores)
+            keys = ["measure", "human", "level", "coefficient"]
+            f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float,
+                                                                                        "cluster": float}),
+                                       on=keys, how="left")
+            f.insert(1, "kind", OFFLINE)
+            parts.append(f.assign(test=level_test))
+    out = pd.concat(parts, ignore_index=True).reindex(columns=SHELF_COLUMNS[1:])
+    out.insert(0, "dataset", name)
+    return out, notes
+
+
+def shelf_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, human, level, coefficient): ``n`` (the ceiling's items, documents or systems), the
+    ceiling, the best measure and its value, how many measures lie above the ceiling (``n_measures`` 0:
+    the set has none)."""
+    rows = []
+    for (d, h, lv, c), g in frame.groupby(["dataset", "human", "level", "coefficient"], sort=False):
+        ceil = g.loc[g["kind"] == CEILING, "value"]
+        m = g[g["kind"] == OFFLINE].sort_values("value", ascending=False)
+        ceiling = float(ceil.iloc[0]) if len(ceil) else np.nan
+        n = g.loc[g["kind"] == CEILING, "n"] if "n" in g else ()
+        rows.append({"dataset": d, "human": h, "level": lv, "coefficient": c,
+                     "n": int(n.iloc[0]) if len(n) and pd.notna(n.iloc[0]) else None, "ceiling": ceiling,
+                     "best_measure": m["measure"].iloc[0] if len(m) else "",
+                     "best_value": float(m["value"].iloc[0]) if len(m) else np.nan, "n_measures": len(m),
+                     "n_above_ceiling": int((m["value"] > ceiling).sum())})
+    return pd.DataFrame(rows)
+
+
+def key_results(corr: pd.DataFrame, ceiling: pd.DataFrame, alt, repro: pd.DataFrame, spa_frame: pd.DataFrame,
+                shelf: pd.DataFrame | None = None, curve: pd.DataFrame | None = None) -> dict[str, Any]:
+    """The numbers ``results.json`` keeps (see the notebook's Results section)."""
+    res = alt.results
+    pooled = res[res["human"] == "pooled"]
+    ceil = ceiling[ceiling["kind"] == CEILING]
+    out: dict[str, Any] = {
+        "alt_test_pooled": {r.judge: {"rho": r.advantage_probability, "winning_rate": r.winning_rate,
+                                      "passed": bool(r.passed)} for r in pooled.itertuples()},
+        "alt_test_passed": {h: {r.judge: bool(r.passed) for r in g.itertuples()}
+                            for h, g in res.groupby("human", sort=False)},
+        "alt_test_rho": {h: {r.judge: r.advantage_probability for r in g.itertuples()}
+                         for h, g in res.groupby("human", sort=False)},
+        "reproduces_authors": bool(len(repro) and repro["same_to_2dp"].all() and repro["same_verdict"].all()),
+        "best_measure": {}, "cluster1": {}, "ceiling": {}, "above_ceiling": {},
+        "spa": {h: {r.measure: r.spa for r in g.itertuples()} for h, g in spa_frame.groupby("human", sort=False)},
+    }
+    for (h, lv, c), g in corr.groupby(["human", "level", "coefficient"], sort=False):
+        key = f"{h}/{lv}/{c}"
+        top = g.sort_values("value", ascending=False).iloc[0]
+        out["best_measure"][key] = {"measure": top["measure"], "kind": top["kind"], "value": float(top["value"])}
+        out["cluster1"][key] = sorted(g.loc[g["cluster"] == 1, "measure"])
+        c_row = ceil[(ceil["human"] == h) & (ceil["level"] == lv) & (ceil["coefficient"] == c)]
+        if len(c_row):
+            value = float(c_row["value"].iloc[0])
+            out["ceiling"][key] = value
+            out["above_ceiling"][key] = sorted(g.loc[g["value"] > value, "measure"])
+    if shelf is not None and len(shelf):
+        out["shelf"] = {f"{r.dataset}/{r.human}/{r.level}/{r.coefficient}": {
+            "ceiling": r.ceiling, "best_measure": r.best_measure, "best_value": r.best_value,
+            "n_measures": r.n_measures, "n_above_ceiling": r.n_above_ceiling} for r in shelf_summary(shelf).itertuples()}
+    if curve is not None and len(curve):  # {human: {judge: {n labels: effective labels, mean over systems}}}
+        eff = curve.groupby(["human", "judge", "n_labels"], sort=False)["effective_n"].mean()
+        out["ppi_effective_labels"] = {h: {j: {int(n): float(v) for (_, _, n), v in g2.items()}
+                                           for j, g2 in g.groupby(level="judge", sort=False)}
+                                       for h, g in eff.groupby(level="human", sort=False)}
+    return out
+
+
+def explorer_frame(corr: pd.DataFrame, ceiling: pd.DataFrame, shelf: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every correlation row (SummEval's measures, judges, annotators and ceiling; the shelf's) with a
+    ``dataset`` column, for the explorer."""
+    parts = [pd.concat([corr, ceiling], ignore_index=True).assign(dataset="summeval")]
+    if shelf is not None and len(shelf):
+        parts.append(shelf)
+    return pd.concat(parts, ignore_index=True)[["dataset", "measure", "kind", "human", "level", "coefficient",
+                                                "value", "ci_low", "ci_high", "cluster"]]
+
+
+def correlation_table(corr: pd.DataFrame, ceiling: pd.DataFrame, coefficient: str, *,
+                      human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None):
+    """``(values, bold, marks)``: measures (judges, offline measures, then the human ceiling) x (human,
+    level); the best measure of each column bold (the ceiling excluded), the significance cluster as
+    the mark."""
+    both = pd.concat([corr, ceiling[ceiling["kind"] == CEILING]], ignore_index=True)
+    both = both[both["coefficient"] == coefficient]
+    humans = list(human_order) if human_order is not None else list(dict.fromkeys(both["human"]))
+    levels = list(level_order) if level_order is not None else list(dict.fromkeys(both["level"]))
+    cols = pd.MultiIndex.from_tuples([(h, lv) for h in humans for lv in levels], names=["human", "level"])
+    rows = list(dict.fromkeys(both["measure"]))
+    values = pd.DataFrame(np.nan, index=pd.Index(rows, name="measure"), columns=cols)
+    marks = pd.DataFrame("", index=values.index, columns=cols)
+    for r in both.itertuples():
+        if (r.human, r.level) in values.columns:
+            values.loc[r.measure, (r.human, r.level)] = r.value
+            cluster = getattr(r, "cluster", np.nan)
+            if r.kind != CEILING and pd.notna(cluster) and np.isfinite(float(cluster)):
+                marks.loc[r.measure, (r.human, r.level)] = str(int(r.cluster))
+    rated = values.drop(index=[CEILING], errors="ignore")
+    bold = pd.DataFrame(False, index=values.index, columns=cols)
+    for c in cols:
+        if rated[c].notna().any():
+            bold.loc[rated.index, c] = rated[c] == rated[c].max()
+    return values, bold, marks
+
+
+def write_frames(frames: dict[str, pd.DataFrame], folder) -> list[str]:
+    """Each frame as ``<folder>/<name>.csv``, written atomically; returns the file names."""
+    from pathlib import Path
+
+    from sumeval.cache import atomic_path
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, frame in frames.items():
+        with atomic_path(out / f"{name}.csv") as tmp:
+            frame.to_csv(tmp, index=False)
+    return [f"{n}.csv" for n in frames]
