@@ -13,6 +13,7 @@ the ``krippendorff`` package, numpy).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -339,13 +340,55 @@ def test_metric_correlations_skipping_every_part_is_skipped():
 def test_paper000_studies_on_shelf_sets(study, dataset, overrides):
     res = _run(study, dataset=dataset, **overrides)
     assert res.ok, res.error
-    assert res.results["dataset"]["name"] == dataset
+    r = res.results
+    assert r["dataset"]["name"] == dataset
     if study == "estime_layers":
-        t1 = pd.DataFrame(res.results["table1"])
+        t1 = pd.DataFrame(r["table1"])
         assert set(t1["metric"]) == {"ESTIME", "ESTIME-soft"} and set(t1["human"]) == {"factuality"}
-        assert set(t1["n"]) == {3} and res.results["best_layer_by"] == "factuality"
+        assert set(t1["n"]) == {3} and r["best_layer_by"] == "factuality" and r["n_pairs"] == 3
+        notes = json.loads((res.run_dir / "results.json").read_text())["notes"]
+        assert "qags-c has no references: the ROUGE / BLEU rows are left out" in notes
+        # QAGS-C's first 3 summaries have factuality [1, 1, 2/3]: ranks [2.5, 2.5, 1], centered
+        # [.5, .5, -1] (norm sqrt 1.5). An untied measure has centered ranks a permutation x of
+        # [-1, 0, 1] (norm sqrt 2): r = (.5 (x1 + x2) - x3) / sqrt 3 = -1.5 x3 / sqrt 3, so -0.866, 0 or
+        # 0.866; a measure with a tie gives one of the values of scipy over every weak order below.
+        fact = _shelf("qags-c").first_documents(3).frame["factuality"].to_numpy()
+        assert fact.tolist() == pytest.approx([1, 1, 2 / 3])
+        weak = {round(sps.spearmanr(v, fact)[0], 12) for v in np.ndindex(3, 3, 3) if len(set(v)) > 1}
+        assert {round(x, 12) for x in (-np.sqrt(3) / 2, 0.0, np.sqrt(3) / 2)} <= weak
+        diag = pd.DataFrame(r["diagonal"])
+        soft = diag[(diag["measure"] == "estime_soft") & (diag["method"] == "spearman")].dropna(subset=["value"])
+        assert len(soft) == 7 and set(soft["value"].round(12)) <= weak  # MiniLM: 6 layers + the input layer
+        # the best layer is the diagonal's highest Spearman (ties: the lower layer), and Table 1 reports it there
+        best = soft.sort_values(["value", "summary_layer"], ascending=[False, True]).iloc[0]
+        assert r["best_layer"]["ESTIME-soft"] == best["summary_layer"]
+        assert r["best_factuality_spearman"]["ESTIME-soft factuality spearman"] == pytest.approx(best["value"])
+        assert _row(t1, metric="ESTIME-soft", method="spearman")["ours"] == pytest.approx(best["value"], abs=1e-12)
     else:
-        assert res.results["n_texts"] == 3 and res.results["n_summaries"] == 6
+        # Rank19's first 3 documents, 2 summaries each (the correct and the incorrect one)
+        assert r["n_texts"] == 3 and r["n_summaries"] == 6
+        prof = pd.DataFrame(r["profiles"])
+        assert set(prof["layer"]) == set(range(7)) and set(prof["source"]) == {"text", "summary"}
+        assert set(prof["kind"]) == {"cls", "token"} and (prof["norm"] > 0).all()
+        tok = prof[(prof["kind"] == "token") & (prof["source"] == "text")].set_index("layer")
+        assert r["token_neighbour_cos_median"] == pytest.approx(tok["cos"].median(), abs=1e-12)
+        assert r["token_largest_change_layer"] == tok["change"].idxmax()
+        assert all(-1 <= v <= 1 for v in r["mean_pairwise_cosine"].values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("study, dataset, message", [
+    ("estime_layers", "frank", r"dataset='frank': this study reads the 'summary' .*FRANK has no texts"),
+    ("estime_layers", "rank19", r"the global level does not apply to rank19: Rank19 is a pairwise set"),
+    ("layer_probing", "xsumfaith", r"reads the 'text' .*XSumFaith has no source articles"),
+])
+def test_a_run_on_a_set_it_cannot_take_fails_with_the_reason(study, dataset, message):
+    """The refusal reaches the run's error before any model is loaded (failed, not skipped)."""
+    _shelf(dataset)
+    res = _run(study, dataset=dataset)
+    assert res.status == "failed" and not res.ok
+    assert "InputError" in res.error and re.search(message, res.error), res.error
+    assert "What does apply to" in res.error
 
 
 @pytest.mark.slow

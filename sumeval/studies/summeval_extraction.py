@@ -103,6 +103,11 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
         raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
     judgments, hs = study_data.load(dataset, humans=humans, n_docs=n_docs or None, needs=("summary", "text"),
                                     builtin_order=QUALITIES)
+    for level in levels:  # a level the set rules out by its nature (Rank19: pairwise) before its sizes
+        why = study_data.shelf_limit(judgments, level=level)
+        if why:  # refused before any text is embedded, naming what applies
+            raise InputError(f"dataset={dataset!r}: this study correlates at the {level} level, and {why}. What "
+                             f"does apply to {judgments.name}: {study_data.what_applies(judgments)}")
     systems = judgments.systems
     if n_systems < 0 or n_systems > len(systems):
         raise InputError(f"n_systems must be 0 (all) or 1..{len(systems)} ({judgments.name} has "
@@ -118,10 +123,6 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
     kept = replace(judgments, frame=frame, locations=None,
                    systems_missing_documents=systems_missing_documents(frame))
     for level in levels:
-        why = study_data.shelf_limit(kept, level=level)
-        if why:  # Rank19 (pairwise): refused before any text is embedded, naming what applies
-            raise InputError(f"dataset={dataset!r}: this study correlates at the {level} level, and {why}. What "
-                             f"does apply to {kept.name}: {study_data.what_applies(kept)}")
         for h in hs:
             check_level(kept, level, h)
     return StudyPairs(frame[cols], kept, hs)
