@@ -38,6 +38,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.studies.annotator_rankings import (annotator_correlations, annotator_level,  # noqa: F401 (re-exported)
+                                               annotator_section, rank_table, ranking_changes, section_measures)
 from sumeval.studies.annotators import (AGREEMENT_COLUMNS, agreement, annotator_agreement,  # noqa: F401 (re-exported)
                                         annotator_effects, annotator_judgments, annotator_subset_scores,
                                         draw_workers, mean_of_annotators, realsumm_measures,
@@ -48,7 +50,7 @@ from sumeval.studies.sera_scores import (METHODS, per_reference_scores, sera_fra
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
+PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
                     "worker_counts": ">=1", "n_draws": ">=1"}
 
 
@@ -156,9 +158,14 @@ def reference_pairs(judgments, human: str) -> pd.DataFrame:
             row for "each reference alone" to mean anything.
     """
     if "references" not in judgments.fields:
-        raise InputError(f"{judgments.name} has no references (map them with `sumeval data add ... "
-                         "--references-col COL`)")
+        raise InputError(f"{judgments.name} has no references" + (
+            f": {judgments.limits['references']}" if "references" in judgments.limits else
+            " (a built-in set without them)" if judgments.format == "builtin" else
+            " (map them with `sumeval data add ... --references-col COL`)"))
     counts = [len(r) if isinstance(r, list) else 0 for r in judgments.frame["references"]]
+    if len(set(counts)) == 1 and counts[0] < 2:
+        raise InputError(f"{judgments.name} has {counts[0]} reference per summary; references as annotators need "
+                         "at least 2 (the same number on every row)")
     if min(counts) < 2 or len(set(counts)) > 1:
         bad = next(i for i, c in enumerate(counts) if c < 2 or c != counts[0])
         raise InputError(f"{judgments.name}: references as annotators need the same number (at least 2) "

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_pairs, sera_frame, system_correlations
+from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_pairs, sera_frame
 
 __all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "mean_of_annotators",
            "annotator_subset_scores", "annotator_effects", "realsumm_measures", "worker_correlations",
@@ -128,9 +128,10 @@ def annotator_subset_scores(rows: pd.DataFrame, human: str, n_workers: Sequence[
 
 
 def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.DataFrame, human: str,
-                      methods: Sequence[str] = METHODS) -> pd.DataFrame:
-    """Leaving one annotator out: the system-level correlation of each measure with the mean of
-    all annotators and with the mean of the others.
+                      methods: Sequence[str] = METHODS, *, level: str = "system") -> pd.DataFrame:
+    """Leaving one annotator out: the system-level (or ``level``: ``global`` where the data set has
+    one system per document) correlation of each measure with the mean of all annotators and with
+    the mean of the others.
 
     Args:
         measures: one row per summary with ``doc_id, system`` and the ``metrics`` columns.
@@ -141,13 +142,16 @@ def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.D
 
     Returns:
         ``metric, method, annotator, all, without, effect`` with ``effect = all - without``
-        (> 0: the annotator helps the measure agree with people), ``n`` (systems).
+        (> 0: the annotator helps the measure agree with people), ``n`` (systems, or summaries at
+        the global level).
     """
+    from sumeval.studies.annotator_rankings import correlations_at
+
     base = measures[["doc_id", "system", *metrics]]
 
     def corr(scores: pd.DataFrame) -> pd.DataFrame:
         merged = base.merge(scores, on=["doc_id", "system"], how="inner")
-        return system_correlations(merged, metrics, human, methods).set_index(["metric", "method"])
+        return correlations_at(merged, metrics, human, level, methods).set_index(["metric", "method"])
 
     everyone = corr(mean_of_annotators(rows, human))
     frames = []
@@ -188,8 +192,9 @@ def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int |
 
 def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyramids: pd.DataFrame,
                         methods: Sequence[str] = METHODS, drop_systems: Sequence[str] = ("abs/bart_out",),
-                        human: str = "litepyramid") -> pd.DataFrame:
-    """System-level correlation of each measure with each recomputed LitePyramid (or human score).
+                        human: str = "litepyramid", *, level: str = "system") -> pd.DataFrame:
+    """System-level (or ``level``) correlation of each measure with each recomputed LitePyramid (or
+    human score).
 
     Args:
         measures: :func:`realsumm_measures`' frame (or any frame of ``doc_id, system`` and the
@@ -200,15 +205,18 @@ def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyra
         methods: correlation methods.
         drop_systems: systems left out (``abs/bart_out``: its text is a copy of ``ext/bart_out``).
         human: the recomputed human column.
+        level: ``system`` (paper 001) or ``global`` (:func:`sumeval.studies.annotator_rankings.annotator_level`).
 
     Returns:
         ``n_workers, draw, metric, method, value, n``.
     """
+    from sumeval.studies.annotator_rankings import correlations_at
+
     base = measures[~measures["system"].isin(drop_systems)].drop(columns=[human], errors="ignore")
     frames = []
     for (n, d), g in litepyramids.groupby(["n_workers", "draw"], sort=True):
         merged = base.merge(g[["doc_id", "system", human]], on=["doc_id", "system"], how="inner")
-        corr = system_correlations(merged, metrics, human, methods)
+        corr = correlations_at(merged, metrics, human, level, methods)
         frames.append(corr.assign(n_workers=n, draw=d))
     return pd.concat(frames, ignore_index=True)[["n_workers", "draw", "metric", "method", "value", "n"]]
 

@@ -21,7 +21,10 @@ out, and said so; a summary without references stops the run naming it), the dia
 columns and any measures named by the study's ``measures``
 (:mod:`sumeval.metrics.sources` syntax: a column, a registered measure, a ``module:Class``)
 join the rows. :func:`level_correlations` correlates every row at the input, system and global
-levels.
+levels. The shelf's built-in sets (:mod:`sumeval.datasets.shelf`) are taken as they are: a set
+without summaries (FRANK) is refused naming what applies to it; a part a set cannot answer by its
+nature (Rank19: no global level; QAGS: no references, no system level) raises
+:class:`~sumeval.studies.study_data.PartSkipped`, and the notebook skips it with the reason.
 
 Every function returns tidy frames; the notebook only draws and shows them.
 """
@@ -35,11 +38,12 @@ import pandas as pd
 from sumeval import published
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
+from sumeval.studies.metric_levels import LEVEL_NAMES, all_levels, level_correlations  # noqa: F401 (re-exported)
 from sumeval.tables import correlation_table  # noqa: F401 (the notebooks' mc.correlation_table)
 
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
+PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
                     "n_boot": (">=0", "0 for no intervals")}
 
 
@@ -218,21 +222,22 @@ def table1_rows(judgments, *, diagnostics: bool = True,
                 bertscore_model: str = BERTSCORE_MODEL) -> tuple[dict[str, Row], list[str]]:
     """The paper-000 Table 1 rows computed on ``judgments``, and notes on the rows left out.
 
-    The diagnostic row (BLEU without SummEval's CNN/DM highlight) exists only on SummEval; every
-    row needs the summaries' references.
+    The diagnostic row (BLEU without SummEval's CNN/DM highlight) exists only on SummEval (elsewhere
+    it is left out without a note); every row needs the summaries' references. A system whose
+    summaries are their references (DialSummEval's and XSumFaith's ``reference``) gets a note.
     """
-    from sumeval.studies.study_data import is_builtin
+    from sumeval.studies.study_data import is_builtin, reference_systems
 
     if "references" not in judgments.fields:
+        fix = ("name measures that read no references with -p measures=... (estime-soft reads the text)"
+               if judgments.format == "builtin" else
+               "map its references column with `sumeval data add ... --references-col COL` to add them")
         return {}, [f"{judgments.name} has no references, so the reference-based rows (ROUGE, BLEU, "
-                    "BERTScore) are left out; map its references column with `sumeval data add ... "
-                    "--references-col COL` to add them"]
-    notes = []
-    diagnostic = dict(TABLE1_DIAGNOSTIC_ROWS) if diagnostics else {}
-    if diagnostic and not is_builtin(judgments, "summeval"):
-        notes.append("the diagnostic row 'BLEU (10 crowd refs)' drops SummEval's CNN/DM highlight "
-                     f"reference; {judgments.name} is not SummEval, so it is left out")
-        diagnostic = {}
+                    f"BERTScore) are left out; {fix}"]
+    notes = [f"{judgments.name}: the system {s!r} is the reference itself: the reference-based rows score it "
+             "against itself (ROUGE 1.0); drop its rows (export, filter, `sumeval data add`) to correlate over "
+             "the models only" for s in reference_systems(judgments)]
+    diagnostic = dict(TABLE1_DIAGNOSTIC_ROWS) if diagnostics and is_builtin(judgments, "summeval") else {}
     return {**TABLE1_ROWS, **diagnostic, **bertscore_rows(bertscore_model)}, notes
 
 
@@ -292,25 +297,38 @@ def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = 
 
     Raises:
         InputError: a data set with fewer than 3 judged summaries for a human column
-            (:func:`sumeval.datasets.judgments.check_level`), or with nothing to correlate.
+            (:func:`sumeval.datasets.judgments.check_level`), or (a user's) with nothing to
+            correlate; a built-in set without summaries (FRANK), naming what applies to it.
+        PartSkipped: a built-in set that cannot answer the part by its nature: no global level
+            (Rank19), or nothing to correlate (QAGS: no references, no measure columns).
     """
     from sumeval import stats
     from sumeval.datasets.judgments import check_level
-    from sumeval.studies.study_data import cache_name, is_builtin
+    from sumeval.studies.study_data import PartSkipped, cache_name, check_needs, is_builtin, shelf_limit
 
     judgments, hs = load_dataset(dataset, humans, n_docs)
+    if "summary" in judgments.limits:  # FRANK: not a single summary to score (a user's scores-only file is fine)
+        check_needs(judgments, ("summary",), dataset)
+    why = shelf_limit(judgments, level="global")
+    if why:
+        raise PartSkipped(f"(a) Table 1 and the levels: {why}")
     for h in hs:
         check_level(judgments, "global", h)
     paper = is_builtin(judgments, "summeval")
     rows, notes = table1_rows(judgments, diagnostics=diagnostics, bertscore_model=bertscore_model)
+    extra = measure_scores(judgments, measures, module_path=module_path, progress=progress)
+    if not rows and extra is None:
+        if judgments.format == "builtin":
+            raise PartSkipped(f"(a) Table 1 and the levels: {judgments.name} has no references (the paper's rows are "
+                              "ROUGE, BLEU and BERTScore against them) and no measure columns: nothing to correlate; "
+                              "name measures that read no references with -p measures=... (e.g. estime-soft, which "
+                              "reads the text)")
+        raise InputError(f"{judgments.name}: nothing to correlate: {'; '.join(notes)}, and it has no measure columns; "
+                         "name measures with the parameter measures=...")
     scored = (score_rows(judgments.frame, rows, dataset=cache_name(judgments), progress=progress) if rows
               else judgments.frame.reset_index(drop=True).copy())
-    extra = measure_scores(judgments, measures, module_path=module_path, progress=progress)
     labels = _add_measures(scored, rows, extra)
     metrics = list(rows) + labels
-    if not metrics:
-        raise InputError(f"{judgments.name}: nothing to correlate: {'; '.join(notes)}, and it has no "
-                         "measure columns; name measures with the parameter measures=...")
     ours = stats.correlate(scored, metrics, hs, level="summary", methods=("spearman", "kendall_c"),
                            n_boot=n_boot, seed=seed)
     table = None
@@ -331,15 +349,26 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
     Raises:
         InputError: a data set without references, or with fewer than 3 systems judged
             (:func:`sumeval.datasets.judgments.check_level`).
+        PartSkipped: a built-in set without references or without a system level (QAGS, Rank19).
     """
     from sumeval import stats
     from sumeval.datasets.judgments import check_level
-    from sumeval.studies.study_data import cache_name, is_builtin
+    from sumeval.studies.study_data import PartSkipped, cache_name, check_needs, is_builtin, shelf_limit
 
-    judgments, hs = load_dataset(dataset, humans, n_docs, needs=("summary", "references"),
-                                 parameter="system_dataset")
+    judgments, hs = load_dataset(dataset, humans, n_docs, parameter="system_dataset")
+    if "summary" in judgments.limits:  # FRANK: refused, naming what applies to it
+        check_needs(judgments, ("summary",), dataset, "system_dataset")
+    why = shelf_limit(judgments, ("summary", "references"), level="system")
+    if why:
+        raise PartSkipped(f"(b) Table 2: {why}")
+    check_needs(judgments, ("summary", "references"), dataset, "system_dataset")
     for h in hs:
-        check_level(judgments, "system", h)
+        try:
+            check_level(judgments, "system", h)
+        except InputError as exc:  # a built-in set with a single system (QAGS' limits say so first)
+            if judgments.format == "builtin":
+                raise PartSkipped(f"(b) Table 2: {exc}") from exc
+            raise
     scored = score_rows(judgments.frame, TABLE2_ROWS, dataset=cache_name(judgments), progress=progress)
     ours = stats.correlate(scored, list(TABLE2_ROWS), hs, level="system",
                            methods=("pearson", "spearman", "kendall_b"), n_boot=n_boot, seed=seed)
@@ -376,52 +405,3 @@ def row_notes(bertscore_model: str = BERTSCORE_MODEL, part: Part | None = None) 
         items += [("Table 1", k, "measures", part.signatures.get(k, "")) for k in part.measures]
     items += [("Table 2", k, r.measure, r.note) for k, r in TABLE2_ROWS.items()]
     return pd.DataFrame(items, columns=["table", "row", "measure", "how"])
-
-
-#: the levels of :func:`level_correlations` -> the name :func:`sumeval.stats.correlate` uses
-LEVEL_NAMES = {"input": "document", "system": "system", "global": "summary"}
-
-
-def level_correlations(part: Part, *, methods=("spearman", "kendall_b"), n_boot: int = 0,
-                       seed: int = 0) -> tuple[pd.DataFrame, list[str]]:
-    """Every row of ``part`` at the **input** level (per document across its systems, then
-    averaged: SummEval's "summary level"), the **system** level (per-system means) and the
-    **global** level (all pairs pooled: paper 000's "summary level").
-
-    A level the data set cannot support for a human column (:func:`sumeval.datasets.judgments.check_level`:
-    fewer than 3 systems; a document with a single system) is left out, and the reason returned.
-
-    Returns:
-        ``(frame, skipped)``: ``metric, human, level (input | system | global), method, value,
-        ci_low, ci_high, n, n_skipped`` (document-bootstrap intervals), and one line per level left out.
-    """
-    from sumeval import stats
-    from sumeval.datasets.judgments import check_level
-
-    levels, skipped = [], []
-    for level in LEVEL_NAMES:
-        try:
-            for h in part.humans:
-                check_level(part.judgments, level, h)
-        except InputError as exc:
-            skipped.append(f"{level} level left out: {exc}")
-            continue
-        levels.append(level)
-    if not levels:
-        return pd.DataFrame(columns=["metric", "human", "level", "method", "value", "ci_low",
-                                     "ci_high", "n", "n_skipped"]), skipped
-    out = stats.correlate(part.scored, part.metrics, part.humans, level=[LEVEL_NAMES[lv] for lv in levels],
-                          methods=methods, n_boot=n_boot, seed=seed)
-    out["level"] = out["level"].map({v: k for k, v in LEVEL_NAMES.items()})
-    return out, skipped
-
-
-def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
-               methods=("pearson", "spearman", "kendall_b", "kendall_c"), n_boot: int = 0,
-               seed: int = 0) -> pd.DataFrame:
-    """Correlations at every level (summary, document, system), for the explorer."""
-    from sumeval import stats
-
-    frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_boot=n_boot, seed=seed)
-              for level in ("summary", "document", "system")]
-    return pd.concat(frames, ignore_index=True)

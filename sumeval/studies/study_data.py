@@ -17,20 +17,37 @@ every human column; for the built-in SummEval a study keeps the order it always 
 
 Paper comparisons are drawn only on the paper's own data set (:func:`is_builtin`); on any other
 data set a study reports our numbers alone and says why.
+
+The built-in sets of the shelf (:mod:`sumeval.datasets.shelf`) say what they cannot do
+(``Judgments.limits``: FRANK has no texts, XSumFaith no articles, Rank19 no system or global level,
+QAGS no input or system level). A study refuses a set that lacks what the whole study reads, naming
+what is missing and what does apply to the set (:func:`what_applies`); a *part* of a study that a
+set cannot answer by its nature (:func:`shelf_limit`) raises :class:`PartSkipped`, which the
+notebook turns into ``ctx.skip`` and ``ctx.note`` (a run that skips every part is ``skipped``).
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
+
+import pandas as pd
 
 from sumeval.errors import InputError
 
 __all__ = ["load", "split_names", "selection_human", "is_builtin", "cache_name", "slug", "file_part", "describe",
-           "FLAGS"]
+           "FLAGS", "PartSkipped", "what_applies", "shelf_limit", "check_needs", "attempt", "reference_systems"]
 
 #: the ``sumeval data add`` option that maps each text field
 FLAGS = {"summary": "--summary-col", "text": "--text-col", "references": "--references-col"}
+#: a text field in words, plural
+_PLURAL = {"summary": "summaries", "text": "texts", "references": "references"}
+
+
+class PartSkipped(InputError):
+    """A part of a study that its data set cannot answer by its nature (a built-in set without
+    references, a level it does not have): the notebook skips the part and says why, rather than
+    failing the run."""
 
 
 def split_names(text: str | Sequence[str] | None) -> list[str]:
@@ -90,22 +107,113 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
             f"{text!r}; pass -p n_docs={len(judgments.documents)} (or -p n_docs=0 for all of them). "
             "A params set's n_docs is never cut down to fit silently.")
     judgments = judgments.first_documents(n_docs or None)
-    for f in needs:
-        if f not in judgments.fields and f in judgments.limits:
-            raise InputError(f"{parameter}={text!r}: this study reads the {f!r} of every summary, which "
-                             f"{judgments.name} does not have: {judgments.limits[f]}")
-        if f not in judgments.fields:
-            raise InputError(
-                f"{parameter}={text!r}: this study reads the {f!r} of every summary, which "
-                f"{judgments.name} does not have (its columns: "
-                f"{', '.join(map(str, judgments.frame.columns))}); map the column that holds it with "
-                f"`sumeval data add NAME PATH {FLAGS.get(f, '--' + f + '-col')} COL ...`")
+    check_needs(judgments, needs, text, parameter)
     if chosen:
         return judgments, list(judgments.humans)
     if builtin_order and judgments.format == "builtin":
         ordered = [h for h in builtin_order if h in judgments.humans]
         return judgments, ordered + [h for h in judgments.humans if h not in ordered]
     return judgments, list(judgments.humans)
+
+
+def check_needs(judgments, needs: Sequence[str], dataset: str | None = None, parameter: str = "dataset") -> None:
+    """Refuse a data set that lacks a text field the study reads (``needs``: ``summary``, ``text``,
+    ``references``), naming what is missing and how to fix it: for a user's file, the ``sumeval data
+    add`` option that maps the field; for a built-in set, why it has none and what does apply to it
+    (:func:`what_applies`).
+
+    Raises:
+        InputError: a field of ``needs`` that ``judgments`` does not have.
+    """
+    text = judgments.name if dataset is None else dataset
+    for f in needs:
+        if f in judgments.fields:
+            continue
+        head = f"{parameter}={text!r}: this study reads the {f!r} of every summary, which {judgments.name} does not have"
+        if f in judgments.limits or judgments.format == "builtin":
+            why = judgments.limits.get(f, f"it is a built-in set without {_PLURAL.get(f, f)}")
+            raise InputError(f"{head}: {why}. What does apply to {judgments.name}: {what_applies(judgments)}")
+        raise InputError(
+            f"{head} (its columns: {', '.join(map(str, judgments.frame.columns))}); map the column that holds "
+            f"it with `sumeval data add NAME PATH {FLAGS.get(f, '--' + f + '-col')} COL ...`")
+
+
+def what_applies(judgments) -> str:
+    """What can be asked of ``judgments``, from what it holds (texts, references, annotator and
+    measure columns, levels), in words: the studies that take it as ``dataset`` and the
+    ``sumeval meta-eval`` command on its measure columns. For FRANK (no texts, 15 measure
+    columns): "`sumeval meta-eval frank --human factuality --measures frank.Rouge_1 frank.Rouge_2
+    frank.Rouge_L ... --out DIR` (its 15 precomputed measure columns)".
+    """
+    name, fields, limits = judgments.name, set(judgments.fields), judgments.limits
+    out = []
+    measures = list(judgments.default_measures)
+    human = judgments.humans[0] if judgments.humans else "COL"
+    levels = [lv for lv in ("input", "system", "global") if lv not in limits]
+    level = f" --level {' '.join(levels)}" if len(levels) < 3 else ""
+    if measures:
+        shown = " ".join(measures[:3]) + (" ..." if len(measures) > 3 else "")
+        out.append(f"`sumeval meta-eval {name} --human {human} --measures {shown}{level} --out DIR` (its "
+                   f"{len(measures)} precomputed measure columns)")
+    elif "summary" in fields:
+        own = [m for m, need in (("rouge-2", "references"), ("estime-soft", "text")) if need in fields]
+        if own:
+            out.append(f"`sumeval meta-eval {name} --human {human} --measures {' '.join(own)}{level} --out DIR`")
+    if "summary" in fields and ("references" in fields or measures) and "global" not in limits:
+        out.append("the study metric_correlations")
+    elif {"summary", "text"} <= fields and "global" not in limits:
+        out.append("the study metric_correlations with -p measures=estime-soft (or another measure that reads "
+                   "no references: it has none, so not the paper's ROUGE / BLEU rows)")
+    if {"summary", "text"} <= fields:
+        out.append("the study layer_probing" + ("" if "global" in limits else
+                                                ", and estime_layers and coherence_order (global level)"))
+    if any(len(c) >= 2 for c in judgments.annotators.values()):
+        out.append("the study annotator_impact (its annotator columns: "
+                   + ", ".join(f"{h} x{len(c)}" for h, c in judgments.annotators.items()) + ")")
+    return "; ".join(out) if out else "nothing sumeval computes (no texts, no measure columns)"
+
+
+def shelf_limit(judgments, needs: Sequence[str] = (), level: str | None = None) -> str | None:
+    """Why a built-in set cannot answer a part of a study by its nature, or None: a text field of
+    ``needs`` it does not have, or a ``level`` its ``limits`` rule out (Rank19's global level,
+    QAGS' system level). A user's data set gives None (its problems are errors with a fix:
+    :func:`check_needs`, :func:`sumeval.datasets.judgments.check_level`)."""
+    if judgments.format != "builtin":
+        return None
+    for f in needs:
+        if f not in judgments.fields:
+            return f"{judgments.name} has no {_PLURAL.get(f, f)}" + (f": {judgments.limits[f]}" if f in judgments.limits else "")
+    if level is not None:
+        from sumeval.datasets.judgments import canonical_level
+
+        lv = canonical_level(level)
+        if lv in judgments.limits:
+            return f"the {lv} level does not apply to {judgments.name}: {judgments.limits[lv]}"
+    return None
+
+
+def attempt(ctx, outputs: str | Sequence[str], part: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``part(*args, **kwargs)``, or None when it raises :class:`PartSkipped`: then the promised
+    ``outputs`` (names or the params file's patterns) are declared skipped with the reason
+    (``ctx.skip``) and the reason is said (``ctx.note``: the notebook, ``results.json``, the command
+    line and the run report). Any other error propagates (the run fails)."""
+    try:
+        return part(*args, **kwargs)
+    except PartSkipped as exc:
+        ctx.skip(list([outputs] if isinstance(outputs, str) else outputs), str(exc))
+        ctx.note(f"skipped: {exc}")
+        return None
+
+
+def reference_systems(judgments) -> list[str]:
+    """The systems whose summary is one of its references on every row (DialSummEval's and
+    XSumFaith's ``reference``): a reference-based measure scores them against themselves."""
+    if "references" not in judgments.fields or "summary" not in judgments.fields:
+        return []
+    frame = judgments.frame
+    same = [isinstance(r, list) and s in r for s, r in zip(frame["summary"], frame["references"])]
+    hit = pd.Series(same, index=frame.index).groupby(frame["system"], sort=False).all()
+    return [str(s) for s, v in hit.items() if v]
 
 
 def is_builtin(judgments, name: str) -> bool:

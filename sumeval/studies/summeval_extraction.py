@@ -34,8 +34,8 @@ from sumeval.hashing import sha256_text
 from sumeval.lm.resolution import DEFAULT_MODEL
 
 #: ranges of the paper-000 notebooks' numeric parameters, checked by the runner before a run starts
-PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval has 100 documents; 0 means all"),
-                    "n_systems": ("0..16", "SummEval has 16 systems; 0 means all"),
+PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
+                    "n_systems": (">=0", "0 means all; at most the data set's systems (checked when it is loaded)"),
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
                     "n_boot": (">=0", "0 for no intervals")}
 
@@ -103,6 +103,11 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
         raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
     judgments, hs = study_data.load(dataset, humans=humans, n_docs=n_docs or None, needs=("summary", "text"),
                                     builtin_order=QUALITIES)
+    for level in levels:  # a level the set rules out by its nature (Rank19: pairwise) before its sizes
+        why = study_data.shelf_limit(judgments, level=level)
+        if why:  # refused before any text is embedded, naming what applies
+            raise InputError(f"dataset={dataset!r}: this study correlates at the {level} level, and {why}. What "
+                             f"does apply to {judgments.name}: {study_data.what_applies(judgments)}")
     systems = judgments.systems
     if n_systems < 0 or n_systems > len(systems):
         raise InputError(f"n_systems must be 0 (all) or 1..{len(systems)} ({judgments.name} has "
