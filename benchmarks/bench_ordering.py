@@ -28,7 +28,7 @@ PAPER_BATCH, PAPER_BEAM, GUESS_EPOCHS = 8, 32, 20
 
 @functools.lru_cache(maxsize=None)
 def _split(set_name: str, split: str):
-    from sumeval.ordering.data import load_ordering_set
+    from sumeval.ordering.sets import load_ordering_set
 
     return load_ordering_set(set_name, split)
 
@@ -44,8 +44,8 @@ def _full_vocab(set_name: str, vectors: str | None):
 def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str | None) -> dict:
     import torch
 
-    from sumeval.ordering.data import with_entities
     from sumeval.ordering.decode import predict_orders
+    from sumeval.ordering.entities import with_entities
     from sumeval.ordering.experiment import cap, model_config
     from sumeval.ordering.train import TrainConfig, _device, set_graphs, set_token_ids, train_model
     from sumeval.studies.ordering_common import model_sizes, resolve_sizes

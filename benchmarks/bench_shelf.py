@@ -41,7 +41,8 @@ def scoring(sets=ORDER, measures=OFFLINE, log=print) -> list[dict]:
     """Score each measure on each set (one at a time); one dict per (set, measure)."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.errors import InputError
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     rows = []
     for name in sets:

@@ -57,7 +57,7 @@ def scorer_options(args: argparse.Namespace) -> dict[str, Any]:
         InputError: an option given both as a flag and as ``-O``.
     """
     from sumeval.errors import InputError
-    from sumeval.runner import parse_overrides
+    from sumeval.study_params import parse_overrides
 
     options = {flag: getattr(args, flag) for flag in SCORER_FLAGS if getattr(args, flag, None) is not None}
     extra = parse_overrides(getattr(args, "option", None) or [], flag="-O")

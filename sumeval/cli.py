@@ -17,8 +17,7 @@ import argparse
 import sys
 
 from sumeval.errors import InputError, SumevalError
-from sumeval.score_command import (check_input_path, check_output_columns, check_output_path,  # noqa: F401
-                                   cmd_score, write_jsonl)
+from sumeval.score_command import cmd_score
 
 
 def _err(msg: str) -> None:
@@ -39,9 +38,9 @@ def format_warning(message, category, filename, lineno, line=None) -> str:
 # list / run
 # ------------------------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> int:
-    from sumeval import runner
+    from sumeval import study_params
 
-    found = runner.studies()
+    found = study_params.studies()
     if not found:
         print("no studies found")
         return 0
@@ -59,6 +58,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from sumeval import runner
+    from sumeval import study_params
 
     if args.study == "all":
         from sumeval import run_all
@@ -68,7 +68,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
         raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
                          f"`sumeval run {args.study}` runs one study in this process - drop them")
-    overrides = runner.parse_overrides(args.param or [])
+    overrides = study_params.parse_overrides(args.param or [])
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
     if result.ok:
@@ -96,7 +96,7 @@ def cmd_data(args: argparse.Namespace) -> int:
         print("data files (sumeval data verify checks them):")
         width = max(12, *(len(n) for n in registry.datasets()))
         for name in registry.datasets():
-            ds = registry.dataset_info(name)
+            ds = registry.info(name)
             print(f"  {name:<{width}} {len(ds.files):>3} files  {ds.source}  [{ds.license}]")
         from sumeval.datasets.user_datasets import registry_file
 

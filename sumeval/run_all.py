@@ -1,14 +1,11 @@
 """Run every registered study and write one run report.
 
 ``sumeval run all --params NAME [--jobs N | --scheduler ADDR]`` (and ``make figures``) runs each study
-of :func:`sumeval.runner.studies` with parameter set ``NAME`` through the executors of
+of :func:`sumeval.study_params.studies` with parameter set ``NAME`` through the executors of
 :mod:`sumeval.executors` (each study in its own process and kernel), then writes
 ``runs/report-<timestamp>/index.html`` (:mod:`sumeval.run_report`). A failing study never stops
 the others; the exit status is 0 only when every study passed (a study that skipped all its parts,
 status ``skipped``, did not pass).
-
-This module was ``sumeval.batch`` (a name that read like :class:`sumeval.metrics.Batch`, a batch of
-inputs to a scorer); ``sumeval.batch`` still imports it.
 """
 from __future__ import annotations
 
@@ -56,8 +53,9 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     study whose notebook fails; the others still run.
     """
     from sumeval import executors, runner
+    from sumeval import paths, study_params
 
-    known = runner.studies()
+    known = study_params.studies()
     names = list(only) if only else list(known)
     if not names:
         raise InputError(f"no studies found in {notebooks_dir()}")
@@ -71,7 +69,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     specs: list[executors.RunSpec] = []
     for name in names:
         try:
-            params = runner.resolve_parameters(known[name], params_name)
+            params = study_params.resolve_parameters(known[name], params_name)
         except InputError as exc:
             outcomes[name] = StudyOutcome(name, "failed", error=str(exc))
             continue
@@ -100,7 +98,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
                 executor.close()
         for out in done:
             o = outcomes[out["study"]]
-            run_dir = runner.runs_dir() / o.study / o.run_id
+            run_dir = paths.runs_dir() / o.study / o.run_id
             manifest = runner.read_manifest(run_dir)  # a killed worker's run reads 'interrupted'
             results = _read_json(run_dir / "results.json")
             o.status = manifest.get("status") or out["status"]

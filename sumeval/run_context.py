@@ -2,9 +2,9 @@
 and provenance).
 
 Three names, three things: a *study notebook* is ``notebooks/<study>.ipynb`` with its parameter
-file (:class:`sumeval.runner.StudyNotebook`); the *study module* ``sumeval.studies.<study>`` holds
+file (:class:`sumeval.study_params.StudyNotebook`); the *study module* ``sumeval.studies.<study>`` holds
 what the notebook computes; the *run context* (this module, :class:`RunContext`) records one run
-of the notebook. ``from sumeval import study`` (the module's earlier name) still works.
+of the notebook.
 
 The runner (:mod:`sumeval.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR`` set to the run's
 folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results go to

@@ -42,10 +42,7 @@ from sumeval.errors import InputError, NotebookFailed
 from sumeval.hashing import sha256_json
 from sumeval.paths import project_root, runs_dir
 from sumeval.run_context import RUN_DIR_ENV
-from sumeval.study_params import (COMMON_RANGES, FIGURES_KEY, PROMISE_KEYS, RESERVED_NAMES,  # noqa: F401
-                                  RUNNER_SET, TABLES_KEY, Study, StudyNotebook, check_range, get_study,
-                                  parameter_ranges, parse_overrides, parse_value, resolve_parameters,
-                                  studies)
+from sumeval.study_params import PROMISE_KEYS, get_study, resolve_parameters
 
 DEFAULT_KERNEL = "sumeval"
 KERNEL_ENV = "SUMEVAL_KERNEL"

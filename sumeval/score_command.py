@@ -169,7 +169,7 @@ def _build_scorers(names: list[str], classes: list[str], module_path: list[str],
     """Registered measures by name, then users' Scorer classes (``--measure-class``), each given the
     options its constructor accepts; an option no measure accepts is an error."""
     from sumeval import metrics
-    from sumeval.metrics.sources import build_scorer_class, load_scorer_class
+    from sumeval.metrics.user_scorers import build_scorer_class, load_scorer_class
 
     built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
     taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
 
-__all__ = ["StudyNotebook", "Study", "studies", "get_study", "parse_value", "parse_overrides",
+__all__ = ["StudyNotebook", "studies", "get_study", "parse_value", "parse_overrides",
            "parameter_ranges", "check_range", "resolve_parameters", "RUNNER_SET", "PROMISE_KEYS", "Overrides",
            "FIGURES_KEY", "TABLES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
 
@@ -124,9 +124,6 @@ class StudyNotebook:
                         "write it as `name: type = literal  # comment` with no '=' in the comment"
                     )
         return parsed
-
-
-Study = StudyNotebook  # its earlier name
 
 
 def studies() -> dict[str, StudyNotebook]:

@@ -4,7 +4,7 @@ a Dask cluster; their names are re-exported here).
 ``sumeval sweep STUDY --params NAME -g key=v1,v2 [-g ...] [-p key=value] [--jobs N | --scheduler ADDR]``
 expands the grid (the Cartesian product of the ``-g`` lists) into runs of ``STUDY``: each run is the
 parameter set ``NAME`` plus the ``-p`` overrides plus one grid point, validated up front with
-:func:`sumeval.runner.resolve_parameters` (a bad value fails the sweep before anything runs).
+:func:`sumeval.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
 
 Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and the resolved
 parameters), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
@@ -45,10 +45,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
-from sumeval.executors import (  # noqa: F401 (re-exported)
-    FORWARDED_ENV, DaskExecutor, LocalExecutor, Progress, RunSpec, _manifest, add_executor_arguments, driver_env,
-    execute_spec, executor_choice, ipc_kernel_manager_class, is_finished, make_executor, run_specs, stop_workers,
-)
+from sumeval.executors import (Progress, RunSpec, _manifest, add_executor_arguments, driver_env, executor_choice,
+                                is_finished, make_executor, run_specs)
 from sumeval.hashing import sha256_json
 
 
@@ -81,7 +79,7 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
 
     Raises InputError for an item without ``=``, an empty value, a repeated key or repeated values.
     """
-    from sumeval.runner import parse_value
+    from sumeval.study_params import parse_value
 
     grid: dict[str, list[Any]] = {}
     for item in items:
@@ -176,9 +174,9 @@ def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
          overrides: Mapping[str, Any] | None = None, *, kernel: str | None = None,
          timeout_s: int | None = None) -> tuple[list[dict[str, Any]], list[RunSpec]]:
     """The grid points and their RunSpecs, every point validated before anything runs."""
-    from sumeval import runner
+    from sumeval import study_params
 
-    st = runner.get_study(study)
+    st = study_params.get_study(study)
     overrides = dict(overrides or {})
     clash = sorted(set(grid) & set(overrides))
     if clash:
@@ -190,7 +188,7 @@ def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
     specs = []
     for point in points:
         try:
-            params = runner.resolve_parameters(st, params_name, {**overrides, **point})
+            params = study_params.resolve_parameters(st, params_name, {**overrides, **point})
         except InputError as exc:
             raise InputError(f"grid point {point}: {exc}") from None
         rid = point_run_id(study, params_name, params, point)
@@ -315,7 +313,7 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
 # command line
 # ------------------------------------------------------------------------------------------
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from sumeval.runner import parse_overrides
+    from sumeval.study_params import parse_overrides
 
     jobs, scheduler = executor_choice(args)
     grid = parse_grid(args.grid or [])

@@ -120,7 +120,8 @@ def test_through_the_measure_resolver(tmp_path, monkeypatch):
     from pathlib import Path
 
     from sumeval.datasets.judgments import load_judgments
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
     j = load_judgments(Path(__file__).parent / "data" / "user_judgments.csv", human="faithful,overall",

@@ -31,18 +31,18 @@ def _isolated_cache(tmp_path_factory):
     """Keep the verification cache of these tests out of the project's cache folder."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SUMEVAL_CACHE", str(tmp_path_factory.mktemp("cache")))
-        registry.clear_verification_cache()
+        hashing.forget_file_hashes()
         yield
-    registry.clear_verification_cache()
+    hashing.forget_file_hashes()
 
 
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     """A private, empty verification cache for one test."""
     monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    registry.clear_verification_cache()
+    hashing.forget_file_hashes()
     yield tmp_path / "cache"
-    registry.clear_verification_cache()
+    hashing.forget_file_hashes()
 
 
 needs_summeval = pytest.mark.skipif(
@@ -208,7 +208,7 @@ def test_verification_cache_is_used_and_invalidated(tmp_path, monkeypatch, fresh
     assert on_disk[str(copy.resolve())]["sha256"] == registry.expected(SMALL)[0]
 
     registry.locate(SMALL)                         # memory cache: no new hash
-    registry.clear_verification_cache()
+    hashing.forget_file_hashes()
     registry.locate(SMALL)                         # disk cache: still no new hash
     assert len(calls) == 1
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, metrics, runner, score_command
+from sumeval import cli, metrics, score_command, study_params
 from sumeval.errors import InputError
 
 GOOD = {"summary": "the cat sat on the mat", "references": ["the cat was on the mat"]}
@@ -598,10 +598,10 @@ def test_study_parameters_out_of_range_fail_before_the_run(capsys, study, param,
 
 def test_parameter_given_twice_and_range_rules():
     with pytest.raises(InputError, match="-p seed is given twice"):
-        runner.parse_overrides(["seed=1", "seed=2"])
-    assert runner.check_range(5, "0..100") and not runner.check_range(101, "0..100")
-    assert runner.check_range([0, 3], ">=0") and not runner.check_range([0, -3], ">=0")
-    assert not runner.check_range(0.0, ">0") and runner.check_range("text", ">0")  # types are checked elsewhere
+        study_params.parse_overrides(["seed=1", "seed=2"])
+    assert study_params.check_range(5, "0..100") and not study_params.check_range(101, "0..100")
+    assert study_params.check_range([0, 3], ">=0") and not study_params.check_range([0, -3], ">=0")
+    assert not study_params.check_range(0.0, ">0") and study_params.check_range("text", ">0")  # types are checked elsewhere
 
 
 def test_loaders_refuse_more_documents_than_there_are():

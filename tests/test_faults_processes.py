@@ -537,8 +537,8 @@ def test_training_status_tells_finished_running_and_killed(trained_run, tmp_path
 
 def test_damaged_checkpoint_in_the_model_cache_is_retrained(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import cap, train_cached
+    from sumeval.ordering.sets import load_ordering_set
     from sumeval.ordering.train import TrainConfig
 
     monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
@@ -743,7 +743,7 @@ def test_ctrl_c_in_run_all_writes_the_report_and_marks_the_study(tmp_path):
 
 
 def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
-    from sumeval import sweep
+    from sumeval import executors
     from sumeval.runstate import exclusive_lock
 
     runs = tmp_path / "runs"
@@ -751,7 +751,7 @@ def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
     run_dir.mkdir(parents=True)
     (run_dir / "results.json").write_text("{}")
     (run_dir / "manifest.json").write_text(json.dumps({"status": "ok"}))
-    spec = sweep.RunSpec("tiny", "smoke", {}, "g-x", env={"SUMEVAL_RUNS": str(runs)})
+    spec = executors.RunSpec("tiny", "smoke", {}, "g-x", env={"SUMEVAL_RUNS": str(runs)})
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(FIXTURES / "studies"))
     with exclusive_lock(runs / "tiny" / ".locks" / "g-x.lock", what="run g-x"):
         proc = subprocess.Popen([PY, "-m", "sumeval.executors", "--worker"], stdin=subprocess.PIPE,

@@ -21,7 +21,8 @@ import pytest
 from sumeval import metrics
 from sumeval.datasets import judgments as jd
 from sumeval.errors import InputError
-from sumeval.metrics.sources import resolve_measures, score_judgments
+from sumeval.metrics.judgment_scores import score_judgments
+from sumeval.metrics.sources import resolve_measures
 
 REFS = {
     "d1": ["the cat sat on the mat", "a cat was on the mat"],

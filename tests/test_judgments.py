@@ -15,8 +15,9 @@ import pytest
 
 from sumeval import cli
 from sumeval.datasets import judgments as jd
-from sumeval.datasets.registry import DataNotFoundError, locate
-from sumeval.errors import InputError
+from sumeval.datasets import judgments_model
+from sumeval.datasets.registry import locate
+from sumeval.errors import DataNotFoundError, InputError
 
 DATA = Path(__file__).parent / "data"
 USER_CSV = DATA / "user_judgments.csv"
@@ -141,30 +142,30 @@ def test_lower_is_better_is_recorded():
 # --------------------------------------------------------------------------------------------
 def test_check_level_counts_and_names():
     j = jd.load_judgments(USER_CSV, human=HUMAN, **MAP)
-    assert jd.check_level(j, "system") == {"level": "system", "pairs": 12, "documents": 4, "systems": 3}
-    assert jd.check_level(j, "summary")["level"] == "global"
-    assert jd.check_level(j, "document")["level"] == "input"
+    assert judgments_model.check_level(j, "system") == {"level": "system", "pairs": 12, "documents": 4, "systems": 3}
+    assert judgments_model.check_level(j, "summary")["level"] == "global"
+    assert judgments_model.check_level(j, "document")["level"] == "input"
     with pytest.raises(InputError, match="level 'pooled' is unknown"):
-        jd.check_level(j, "pooled")
+        judgments_model.check_level(j, "pooled")
 
 
 def test_check_level_refuses_what_the_data_cannot_support(tmp_path):
     rows = [r for r in _rows() if r["model"] != "halluc"]  # 2 systems
     j = jd.load_judgments(_write_jsonl(tmp_path / "two.jsonl", rows), human=HUMAN, **MAP)
     with pytest.raises(InputError, match=r"system level needs at least 3 systems; two has 2 \('lead', 'abstractive'\)"):
-        jd.check_level(j, "system")
-    assert jd.check_level(j, "input")["documents"] == 4
+        judgments_model.check_level(j, "system")
+    assert judgments_model.check_level(j, "input")["documents"] == 4
     rows = [r for r in _rows() if not (r["article_id"] == "a3" and r["model"] != "lead")]
     j = jd.load_judgments(_write_jsonl(tmp_path / "lonely.jsonl", rows), human=HUMAN, **MAP)
     with pytest.raises(InputError, match=r"input level needs at least 2 systems on every document; "
                                          r"in lonely, 1 of 4 documents have fewer: 'a3' \(1\)"):
-        jd.check_level(j, "input")
+        judgments_model.check_level(j, "input")
     rows = _rows()[:3]
     for r in rows[1:]:
         r["faithful"] = None
     j = jd.load_judgments(_write_jsonl(tmp_path / "few.jsonl", rows), human=HUMAN, **MAP)
     with pytest.raises(InputError, match=r"global level needs at least 3 summaries; few \(rows with a 'faithful' score\) has 1"):
-        jd.check_level(j, "global", human="faithful")
+        judgments_model.check_level(j, "global", human="faithful")
 
 
 # --------------------------------------------------------------------------------------------

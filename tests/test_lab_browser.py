@@ -131,13 +131,13 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                         "never `playwright install`)")
     from playwright.sync_api import sync_playwright
 
-    from sumeval import runner
+    from sumeval import study_params
 
     url, token, root = lab_server
-    study = runner.get_study(LAB_STUDY)
+    study = study_params.get_study(LAB_STUDY)
     nb = root / f"{LAB_STUDY}.ipynb"
     shutil.copy(study.notebook, nb)
-    smoke = {k: v for k, v in runner.resolve_parameters(study, "smoke").items() if k != "interactive"}
+    smoke = {k: v for k, v in study_params.resolve_parameters(study, "smoke").items() if k != "interactive"}
     set_parameters(nb, {**smoke, "interactive": True})
     shot = SCREENSHOT_DIR / f"explorer-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
@@ -195,9 +195,9 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
 # every registered study shows an explorer when interactive=True (no browser needed)
 # ------------------------------------------------------------------------------------------
 def _studies() -> list[str]:
-    from sumeval import runner
+    from sumeval import study_params
 
-    return list(runner.studies())
+    return list(study_params.studies())
 
 
 def _quiet_output_widgets(monkeypatch) -> None:
@@ -226,9 +226,10 @@ def test_every_study_shows_its_explorer_when_interactive(name, tmp_path, monkeyp
     import papermill
 
     from sumeval import runner
+    from sumeval import study_params
 
-    study = runner.get_study(name)
-    params = {k: v for k, v in runner.resolve_parameters(study, "smoke").items() if k != "interactive"}
+    study = study_params.get_study(name)
+    params = {k: v for k, v in study_params.resolve_parameters(study, "smoke").items() if k != "interactive"}
     params["interactive"] = True
     monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path))  # results of this check stay in tmp
     _quiet_output_widgets(monkeypatch)

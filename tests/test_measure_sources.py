@@ -16,7 +16,8 @@ import pytest
 from sumeval import metrics
 from sumeval.datasets import judgments as jd
 from sumeval.errors import InputError
-from sumeval.metrics.sources import resolve_measures, score_judgments
+from sumeval.metrics.judgment_scores import score_judgments
+from sumeval.metrics.sources import resolve_measures
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import runner
+from sumeval import study_params
 from sumeval.paths import project_root
 
 NOTEBOOKS = sorted((project_root() / "notebooks").glob("*.ipynb"))
@@ -31,7 +31,7 @@ def test_parameters_cell_and_sets(path: Path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(tagged) == 1, f"{path.name}: needs exactly one cell tagged 'parameters'"
-    study = runner.get_study(path.stem)
+    study = study_params.get_study(path.stem)
     declared = study.declared_parameters()
     assert "interactive" in declared, "every study ends with an explorer behind `interactive`"
     for name, info in declared.items():
@@ -40,7 +40,7 @@ def test_parameters_cell_and_sets(path: Path):
     sets = study.parameter_sets()
     assert {"smoke", "default"} <= set(sets)
     for set_name in sets:
-        runner.resolve_parameters(study, set_name)  # every name declared, every type right
+        study_params.resolve_parameters(study, set_name)  # every name declared, every type right
 
 
 @pytest.fixture(scope="module")

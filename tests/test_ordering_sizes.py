@@ -204,7 +204,7 @@ def test_spacy_vectors_from_a_vocab_folder(tmp_path):
 
 
 def test_train_with_a_vector_file_and_a_mismatched_emb_dim(tmp_path, monkeypatch):
-    from sumeval.ordering.data import OrderingDocument, OrderingSet, shuffle_for
+    from sumeval.ordering.documents import OrderingDocument, OrderingSet, shuffle_for
     from sumeval.ordering.experiment import train_cached
     from sumeval.ordering.train import TrainConfig
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, figures, runner
+from sumeval import cli, figures, paths, runner, study_params
 from sumeval.errors import InputError, NotebookFailed
 
 FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
@@ -88,7 +88,7 @@ def test_a_failing_run_leaves_the_published_figures_byte_identical(studies):
     with pytest.raises(NotebookFailed, match="asked to fail after saving, n=7"):
         runner.run_study("pub", "smoke", {"n": 7, "mode": "fail"}, run_id="bad1")
     assert _digest(folder) == before  # F5: nothing of the failed run reached figures/
-    failed = runner.runs_dir() / "pub" / "bad1"
+    failed = paths.runs_dir() / "pub" / "bad1"
     assert _digest(failed / "figures")["plot.png"] != before["plot.png"]  # it did draw its own, n=7
     assert (failed / "tables" / "tab.csv").read_text().splitlines()[1].endswith(",7")
     manifest = json.loads((failed / "manifest.json").read_text())
@@ -103,7 +103,7 @@ def test_a_run_on_another_data_set_never_replaces_summevals_figures(studies, cap
     assert _digest(root) == {**summeval, **{f"no/{k}": v for k, v in _digest(root / "no").items()}}
     mine = _digest(root / "no")
     assert sorted(mine) == sorted(summeval) and mine["plot.png"] != summeval["plot.png"]
-    (run_dir,) = [p for p in (runner.runs_dir() / "pub").iterdir() if p.name != "se1" and not p.name.startswith(".")]
+    (run_dir,) = [p for p in (paths.runs_dir() / "pub").iterdir() if p.name != "se1" and not p.name.startswith(".")]
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["overrides"] == {"dataset": "no", "n": 5}  # the text typed, not YAML's false
     assert manifest["published"]["folder"] == str(root / "no")
@@ -147,7 +147,7 @@ def test_a_study_that_skipped_all_its_parts_is_never_ok(studies, capsys):
     assert cli.main(["run", "pub", "--params", "skip", "-q"]) == 1
     err = capsys.readouterr().err
     assert "skipped all its parts" in err and "summeval has nothing this study needs" in err
-    (run_dir,) = (runner.runs_dir() / "pub").glob("*-skip-*")
+    (run_dir,) = (paths.runs_dir() / "pub").glob("*-skip-*")
     manifest = json.loads((run_dir / "manifest.json").read_text())
     results = json.loads((run_dir / "results.json").read_text())
     assert manifest["status"] == "skipped" and results["status"] == "skipped"
@@ -167,7 +167,7 @@ def test_a_studys_notes_reach_the_command_line_manifest_and_report(studies, caps
     assert cli.main(["run", "pub", "--params", "note", "-q"]) == 0
     said = "summeval has no references, so the reference-based rows are left out"
     assert f"note (pub): {said}" in capsys.readouterr().err  # printed even with -q
-    (run_dir,) = (runner.runs_dir() / "pub").glob("*-note-*")
+    (run_dir,) = (paths.runs_dir() / "pub").glob("*-note-*")
     assert json.loads((run_dir / "manifest.json").read_text())["notes"] == [said]
     assert json.loads((run_dir / "results.json").read_text())["notes"] == [said]
     from sumeval import run_all
@@ -251,32 +251,32 @@ def test_list_says_which_studies_take_dataset(studies, capsys):
     ("/data/my judg #2.csv", "/data/my judg #2.csv"), ("a#b", "a#b"),
 ])
 def test_a_str_parameter_keeps_the_text_typed(fixture_studies, typed, expected):
-    study = runner.get_study("tiny")
-    params = runner.resolve_parameters(study, "default", runner.parse_overrides([f"label={typed}"]))
+    study = study_params.get_study("tiny")
+    params = study_params.resolve_parameters(study, "default", study_params.parse_overrides([f"label={typed}"]))
     assert params["label"] == expected and isinstance(params["label"], str)
 
 
 def test_hash_is_text_not_a_yaml_comment():
-    assert runner.parse_value("judg #2.csv") == "judg #2.csv"  # YAML alone reads 'judg'
-    assert runner.parse_value("5 # five") == "5 # five"  # kept whole: an int parameter then says so
-    assert runner.parse_value("[1, 2] # c") == "[1, 2] # c"
-    assert runner.parse_value("[1, 2]") == [1, 2] and runner.parse_value("7") == 7
+    assert study_params.parse_value("judg #2.csv") == "judg #2.csv"  # YAML alone reads 'judg'
+    assert study_params.parse_value("5 # five") == "5 # five"  # kept whole: an int parameter then says so
+    assert study_params.parse_value("[1, 2] # c") == "[1, 2] # c"
+    assert study_params.parse_value("[1, 2]") == [1, 2] and study_params.parse_value("7") == 7
 
 
 def test_a_non_string_from_elsewhere_says_it_was_read_as_yaml(fixture_studies):
-    study = runner.get_study("tiny")
+    study = study_params.get_study("tiny")
     with pytest.raises(InputError) as err:
-        runner.resolve_parameters(study, "default", {"label": False})  # not from -p: no text to keep
+        study_params.resolve_parameters(study, "default", {"label": False})  # not from -p: no text to keep
     msg = str(err.value)
     assert "must be str" in msg and "read as YAML, as the boolean false" in msg
     assert "-p 'label=\"...\"'" in msg
     with pytest.raises(InputError, match="must be int"):
-        runner.resolve_parameters(study, "default", runner.parse_overrides(["x=no"]))  # only str keeps text
+        study_params.resolve_parameters(study, "default", study_params.parse_overrides(["x=no"]))  # only str keeps text
 
 
 def test_a_params_file_value_read_as_yaml_is_explained(studies):
     with pytest.raises(InputError, match=r"'dataset'.*must be str.*got False; the value was read as YAML"):
-        runner.resolve_parameters(runner.get_study("pub"), "yamlbool")
+        study_params.resolve_parameters(study_params.get_study("pub"), "yamlbool")
 
 
 def test_publishing_removes_only_what_an_earlier_publication_wrote(tmp_path, monkeypatch):

@@ -3,10 +3,11 @@ import math
 
 import pytest
 
+from sumeval.errors import InputError
 from sumeval.metrics import score_records
 from sumeval.metrics.base import Batch
-from sumeval.errors import InputError
-from sumeval.retrieval.scorers import MEASURES, SeraScorer, measure_name
+from sumeval.retrieval.scorers import SeraScorer
+from sumeval.retrieval.variants import MEASURES, measure_name
 
 
 from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
@@ -114,11 +115,12 @@ def test_realsumm_records_for_the_benchmark():
 
 def test_retrieved_lists_of_another_tagger_are_not_reused(corpus, tmp_path, monkeypatch):
     from sumeval.retrieval import scorers as sc
+    from sumeval.retrieval import queries
     from sumeval.retrieval.index import build_index
 
     ix = build_index(str(corpus), 7, 0, root=tmp_path)
     calls = []
-    real = sc.reformulate_cached
+    real = queries.reformulate_cached
 
     def counting(texts, kind, **kw):
         calls.append(list(texts))

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from sumeval import cli, runner
+from sumeval import cli, paths, runner, study_params
 from sumeval.errors import InputError, NotebookFailed
 from pathlib import Path
 
@@ -13,38 +13,38 @@ FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
 
 
 def test_parse_overrides_types():
-    assert runner.parse_overrides(["x=3", "scale=0.25", "flag=true", "name=abc", "xs=[1, 2]"]) == {
+    assert study_params.parse_overrides(["x=3", "scale=0.25", "flag=true", "name=abc", "xs=[1, 2]"]) == {
         "x": 3, "scale": 0.25, "flag": True, "name": "abc", "xs": [1, 2]}
     with pytest.raises(InputError, match="key=value"):
-        runner.parse_overrides(["novalue"])
+        study_params.parse_overrides(["novalue"])
     # an empty value is the empty string (e.g. no paragraph sets), an explicit null stays None
-    assert runner.parse_overrides(["sets=", "blank= ", "nothing=null"]) == {"sets": "", "blank": "", "nothing": None}
+    assert study_params.parse_overrides(["sets=", "blank= ", "nothing=null"]) == {"sets": "", "blank": "", "nothing": None}
 
 
 def test_unknown_parameter_is_an_error(fixture_studies):
-    study = runner.get_study("tiny")
+    study = study_params.get_study("tiny")
     with pytest.raises(InputError) as err:
-        runner.resolve_parameters(study, "default", {"seeed": 1})
+        study_params.resolve_parameters(study, "default", {"seeed": 1})
     msg = str(err.value)
     assert "'seeed'" in msg and "label" in msg and "scale" in msg  # names the bad one and the declared ones
     with pytest.raises(InputError, match="'y'"):
-        runner.resolve_parameters(study, "unknown")
+        study_params.resolve_parameters(study, "unknown")
 
 
 def test_wrong_type_and_runner_owned_parameters(fixture_studies):
-    study = runner.get_study("tiny")
+    study = study_params.get_study("tiny")
     with pytest.raises(InputError, match="must be int"):
-        runner.resolve_parameters(study, "badtype")
+        study_params.resolve_parameters(study, "badtype")
     with pytest.raises(InputError, match="set by the runner"):
-        runner.resolve_parameters(study, "default", {"interactive": True})
-    assert runner.resolve_parameters(study, "default", {"scale": 2}) == {"scale": 2, "interactive": False}
+        study_params.resolve_parameters(study, "default", {"interactive": True})
+    assert study_params.resolve_parameters(study, "default", {"scale": 2}) == {"scale": 2, "interactive": False}
 
 
 def test_unknown_study_and_parameter_set(fixture_studies):
     with pytest.raises(InputError, match="unknown study 'nope'.*tiny"):
-        runner.get_study("nope")
+        study_params.get_study("nope")
     with pytest.raises(InputError, match="no parameter set 'huge'.*smoke"):
-        runner.resolve_parameters(runner.get_study("tiny"), "huge")
+        study_params.resolve_parameters(study_params.get_study("tiny"), "huge")
 
 
 def test_run_writes_executed_results_manifest_and_figures(fixture_studies, tmp_path):
@@ -71,7 +71,7 @@ def test_failing_notebook_names_the_cell(fixture_studies):
         runner.run_study("tiny", "default", {"fail": True, "x": 7}, run_id="t2")
     msg = str(err.value)
     assert "ValueError" in msg and "asked to fail with x=7" in msg and "if fail:" in msg
-    manifest = json.loads((runner.runs_dir() / "tiny" / "t2" / "manifest.json").read_text())
+    manifest = json.loads((paths.runs_dir() / "tiny" / "t2" / "manifest.json").read_text())
     assert manifest["status"] == "failed" and "ValueError" in manifest["error"]
 
 
@@ -106,7 +106,7 @@ def test_parameter_line_papermill_cannot_read_is_an_error(tmp_path, monkeypatch)
     (tmp_path / "broken.params.yaml").write_text("default: {}\n")
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(tmp_path))
     with pytest.raises(InputError, match="cannot read parameter 'b'.*no '=' in the comment"):
-        runner.get_study("broken").declared_parameters()
+        study_params.get_study("broken").declared_parameters()
 
 
 def _copy_tiny(tmp_path, monkeypatch, params_yaml: str):
@@ -117,11 +117,11 @@ def _copy_tiny(tmp_path, monkeypatch, params_yaml: str):
     shutil.copy(FIXTURE_NB, folder / "tiny.ipynb")
     (folder / "tiny.params.yaml").write_text(params_yaml, encoding="utf-8")
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(folder))
-    return runner.get_study("tiny")
+    return study_params.get_study("tiny")
 
 
 def test_promised_figures_are_not_a_parameter_set(fixture_studies):
-    study = runner.get_study("tiny")
+    study = study_params.get_study("tiny")
     assert study.promised_figures() == ["line"]
     assert "figures" not in study.parameter_sets()
     assert study.missing_figures(["/x/tiny/line.pdf", "/x/tiny/line.png"]) == []
@@ -138,7 +138,7 @@ def test_a_promised_figure_not_written_fails_the_run(tmp_path, monkeypatch):
     _copy_tiny(tmp_path, monkeypatch, "figures: [line, fig9_missing]\nsmoke: {x: 2}\n")
     with pytest.raises(NotebookFailed, match="promised figure.*fig9_missing.*tiny.params.yaml"):
         runner.run_study("tiny", "smoke", run_id="t-promise")
-    manifest = json.loads((runner.runs_dir() / "tiny" / "t-promise" / "manifest.json").read_text())
+    manifest = json.loads((paths.runs_dir() / "tiny" / "t-promise" / "manifest.json").read_text())
     assert manifest["status"] == "failed" and "fig9_missing" in manifest["error"]
     assert "line" not in manifest["error"].split("figure(s)")[1].split("(")[0]  # the kept promise is not named
 
@@ -155,7 +155,7 @@ def test_a_promised_table_not_written_fails_the_run(tmp_path, monkeypatch):
     assert study.missing(["/r/tables/table1_rouge.csv"], "tables") == []
     with pytest.raises(NotebookFailed, match="promised table.*table1_\\*.*tiny.params.yaml"):
         runner.run_study("tiny", "smoke", run_id="t-table")
-    manifest = json.loads((runner.runs_dir() / "tiny" / "t-table" / "manifest.json").read_text())
+    manifest = json.loads((paths.runs_dir() / "tiny" / "t-table" / "manifest.json").read_text())
     assert manifest["status"] == "failed" and manifest["tables"] == []
 
 

@@ -21,8 +21,8 @@ from sumeval.datasets import judgments as jd
 from sumeval.datasets.dialsummeval import paper_score
 from sumeval.datasets.judgments_model import Judgments, check_level
 from sumeval.datasets.qags import summary_factuality
-from sumeval.datasets.registry import DataNotFoundError, locate
-from sumeval.errors import InputError
+from sumeval.datasets.registry import locate
+from sumeval.errors import DataNotFoundError, InputError
 
 
 def _have(*relpaths: str) -> bool:
@@ -329,7 +329,8 @@ def test_joined_rouge_columns_agree_with_ours_row_by_row(loaded, name, column):
     """A join check that does not read the join: the paper's ROUGE-1 on each row against sumeval's
     ROUGE-1 of that row's summary and reference (other implementations, so not equal, but a row
     joined to the wrong summary would break the agreement)."""
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     j = _get(loaded, name)
     ours = score_judgments(j, resolve_measures(["rouge-1"], j)).frame["rouge-1"].to_numpy()

@@ -74,7 +74,8 @@ def test_key_results_are_the_summarys(two_sets):
 
 
 def _have(*relpaths: str) -> bool:
-    from sumeval.datasets.registry import DataNotFoundError, locate
+    from sumeval.datasets.registry import locate
+    from sumeval.errors import DataNotFoundError
 
     try:
         for r in relpaths:

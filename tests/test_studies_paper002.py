@@ -128,7 +128,7 @@ def test_synthetic_ratings_are_labelled(tmp_path):
 
 
 def test_spacy_entities_with_the_real_pipeline():
-    from sumeval.ordering.data import load_spacy, spacy_entities
+    from sumeval.ordering.entities import load_spacy, spacy_entities
 
     nlp = load_spacy()
     units = ["The cat sat on the mat.", "A dog chased the cat.", "The mat was red and the dog liked it."]
@@ -138,7 +138,8 @@ def test_spacy_entities_with_the_real_pipeline():
 
 
 def test_with_entities_adds_and_keeps(tmp_path, monkeypatch):
-    from sumeval.ordering.data import OrderingDocument, OrderingSet, shuffle_for, with_entities
+    from sumeval.ordering.documents import OrderingDocument, OrderingSet, shuffle_for
+    from sumeval.ordering.entities import with_entities
 
     monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path))
     docs = (OrderingDocument("d0", ("The cat sat.", "The cat ran.")),

@@ -23,8 +23,7 @@ from scipy import stats as sps
 
 from sumeval import runner
 from sumeval.datasets import shelf
-from sumeval.datasets.registry import DataNotFoundError
-from sumeval.errors import InputError
+from sumeval.errors import DataNotFoundError, InputError
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import metric_correlations as mc
 from sumeval.studies import study_data
@@ -418,7 +417,7 @@ def test_annotator_impact_on_dialsummeval():
 @pytest.mark.slow
 def test_annotator_impact_on_qags_at_the_global_level():
     from sumeval.metrics import score_records
-    from sumeval.metrics.sources import load_scorer_class
+    from sumeval.metrics.user_scorers import load_scorer_class
 
     j = _shelf("qags-c").first_documents(5)
     res = _run("annotator_impact", dataset="qags-c", measures="fragments:ExtractiveFragments#density",

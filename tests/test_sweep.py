@@ -143,7 +143,7 @@ def test_local_processes_and_dask_give_identical_results(own_runs, tmp_path, mon
 def _finished(runs: Path) -> dict[str, int]:
     """run id -> mtime (ns) of manifest.json, for every finished run of tiny."""
     return {d.name: (d / "manifest.json").stat().st_mtime_ns for d in (runs / "tiny").glob("g-*")
-            if sweep.is_finished(d)}
+            if executors.is_finished(d)}
 
 
 def test_killed_sweep_resumes_without_redoing_finished_runs(own_runs, tmp_path, monkeypatch):

@@ -71,27 +71,10 @@ def test_precision_names():
         normalize_precision("fp8")
 
 
-def test_split_modules_are_re_exported():
+def test_the_lm_package_hands_on_its_modules_names():
     from sumeval import lm
     from sumeval.lm import embeddings, engine, resolution, words
-    from sumeval.ordering import data, documents, entities, sets, vocabulary
 
     assert lm.MaskedEmbedder is engine.MaskedEmbedder and lm.MaskedEmbeddings is embeddings.MaskedEmbeddings
     assert lm.resolve_model is resolution.resolve_model and lm.plan_passes is words.plan_passes
     assert set(lm.__all__) <= set(dir(lm))
-    assert data.OrderingSet is documents.OrderingSet and data.load_ordering_set is sets.load_ordering_set
-    assert data.with_entities is entities.with_entities and data.Vocabulary is vocabulary.Vocabulary
-    assert set(data.__all__) <= set(dir(data))
-
-
-def test_renamed_and_split_modules_keep_their_old_imports():
-    from sumeval import batch, executors, run_all, run_context, runner, study, sweep
-    from sumeval.datasets import recorded, registry
-    from sumeval.retrieval import scorers, variants
-
-    assert study.context is run_context.context and study.StudyContext is run_context.RunContext
-    assert batch.run_all is run_all.run_all and batch.BatchResult is run_all.RunAllResult
-    assert sweep.RunSpec is executors.RunSpec and sweep.make_executor is executors.make_executor
-    assert registry.DATASETS is recorded.DATASETS and registry.DatasetInfo is recorded.DatasetInfo
-    assert scorers.MEASURES is variants.MEASURES and scorers.measure_name is variants.measure_name
-    assert runner.Study is runner.StudyNotebook

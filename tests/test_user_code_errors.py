@@ -355,7 +355,8 @@ def test_meta_eval_with_a_measure_that_gives_no_number_at_all_says_so(mods, tmp_
 def test_score_judgments_reports_nan_rows_from_the_cache_too(mods, tmp_path):
     from sumeval.cache import Store
     from sumeval.datasets import judgments as jd
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     j = jd.load_judgments(_judgments_csv(tmp_path / "j.csv"), human=["overall"])
     specs = resolve_measures([f"{MODULE}:SomeNaN"], j, module_path=[mods])

@@ -60,7 +60,8 @@ def test_a_read_only_cache_is_skipped_too(tmp_path, monkeypatch, fresh_warning_s
 
 def test_scoring_keeps_its_results_when_the_cache_cannot_be_written(tmp_path, monkeypatch, fresh_warning_state):
     from sumeval.datasets import judgments as jd
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     j = jd.load_judgments(Path(__file__).parent / "data" / "user_judgments.csv", human=["overall"],
                           doc_col="article_id", system_col="model", summary_col="output", text_col="source",

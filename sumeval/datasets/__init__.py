@@ -24,7 +24,7 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ==========================================  ====================================================
 
 The judged sets are the shelf (:mod:`sumeval.datasets.shelf`): each is a
-:class:`~sumeval.datasets.judgments.Judgments` by name (``load_judgments("frank")``).
+:class:`~sumeval.datasets.judgments_model.Judgments` by name (``load_judgments("frank")``).
 
 Files are found and verified by :mod:`sumeval.datasets.registry` (``locate``, ``datasets``,
 ``files``, ``verify_all``, ``checksums``); see ``data/README.md`` for where the data comes from.
@@ -34,8 +34,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from sumeval.datasets.recorded import DATASETS  # light: standard library only
 from sumeval.datasets.registry import (  # light: standard library only
-    DATASETS,
     checksums,
     datasets,
     files,

@@ -1,6 +1,6 @@
 """Building the built-in judged data sets (the shelf): reading their files as they are, checking
 them against the counts ``../shared/data/MANIFEST.md`` records, and making a
-:class:`~sumeval.datasets.judgments.Judgments` whose every column has a declared role.
+:class:`~sumeval.datasets.judgments_model.Judgments` whose every column has a declared role.
 
 The family loaders (:mod:`sumeval.datasets.dialsummeval`, :mod:`~sumeval.datasets.frank`, ...) use
 these helpers; :mod:`sumeval.datasets.shelf` lists the sets and loads them by name. Files are found
@@ -92,7 +92,7 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
                    annotators: Mapping[str, Sequence[str]] | None = None, measures: Sequence[str] = (),
                    opt_in: Sequence[str] = (), lower: Sequence[str] = (),
                    limits: Mapping[str, str] | None = None):
-    """The :class:`~sumeval.datasets.judgments.Judgments` of a built-in set, roles declared.
+    """The :class:`~sumeval.datasets.judgments_model.Judgments` of a built-in set, roles declared.
 
     Parameters
     ----------

@@ -87,15 +87,11 @@ import pandas as pd
 
 from sumeval.datasets.judgment_files import FORMATS, check_table, format_of, read_table
 from sumeval.datasets.judgment_files import export_judgments as _write_judgments
-from sumeval.datasets.judgments_model import (LEVELS, MIN_PAIRS, MIN_SYSTEMS,  # noqa: F401 (re-exported)
-                                              MIN_SYSTEMS_PER_DOCUMENT, ROLE_FLAGS, ROLES, TEXT_FIELDS, ColumnMap,
-                                              Judgments, _classify, canonical_level, check_level,
-                                              systems_missing_documents)
+from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, ColumnMap, Judgments, _classify
 from sumeval.errors import DataNotFoundError, InputError
 
 __all__ = [
-    "FORMATS", "BUILTIN", "ROLES", "TEXT_FIELDS", "LEVELS", "ColumnMap", "Judgments",
-    "load_judgments", "check_level", "canonical_level", "add_dataset", "remove_dataset",
+    "BUILTIN", "load_judgments", "add_dataset", "remove_dataset",
     "list_datasets", "listing_lines", "verify_user_datasets", "export_judgments",
 ]
 

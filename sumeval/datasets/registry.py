@@ -46,14 +46,12 @@ from typing import Iterable
 
 from sumeval.datasets.recorded import DATASETS, DatasetInfo
 from sumeval.errors import DataNotFoundError, InputError
-from sumeval.hashing import forget_file_hashes, remembered_sha256, save_file_hashes, sha256_file
+from sumeval.hashing import remembered_sha256, save_file_hashes
 from sumeval.paths import data_search_path
 
 __all__ = [
-    "DatasetInfo",
     "FileCheck",
     "VerifyReport",
-    "DATASETS",
     "datasets",
     "info",
     "files",
@@ -64,9 +62,6 @@ __all__ = [
     "verify_all",
     "checksums",
     "accessed",
-    "dataset_info",
-    "sha256_file",
-    "clear_verification_cache",
 ]
 
 _BY_FILE: dict[str, str] = {p: d.name for d in DATASETS.values() for p in d.files}
@@ -88,9 +83,6 @@ def info(dataset: str) -> DatasetInfo:
         raise InputError(
             f"unknown data set {dataset!r}; registered data sets: {', '.join(DATASETS)}"
         ) from None
-
-
-dataset_info = info  # alias used by the CLI
 
 
 def files(dataset: str) -> list[str]:
@@ -135,14 +127,6 @@ def _registered_under(prefix: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------
-# Hashing: sumeval.hashing remembers a file's sha256 by (path, size, mtime_ns)
-# ------------------------------------------------------------------------------------------
-#: forget the remembered hashes of data files (in memory; also on disk with ``disk=True``)
-clear_verification_cache = forget_file_hashes
-_actual_sha256 = remembered_sha256
-
-
-# ------------------------------------------------------------------------------------------
 # Locating and verifying
 # ------------------------------------------------------------------------------------------
 def _how_to_obtain(relpath: str) -> str:
@@ -171,7 +155,7 @@ def _sentence(text: str) -> str:
 def _check(relpath: str, path: Path) -> str:
     """Verify registered file ``relpath`` found at ``path``; return its sha256 or raise."""
     want_sha, want_size = DATASETS[_BY_FILE[relpath]].files[relpath]
-    actual = _actual_sha256(path)
+    actual = remembered_sha256(path)
     if actual != want_sha:
         size = path.stat().st_size
         raise DataNotFoundError(
@@ -268,8 +252,8 @@ def accessed() -> dict[str, str]:
 def _tree_sha256(key: str, path: Path) -> dict[str, str]:
     """``{key: sha256}`` of a file, or ``{key/child: sha256}`` of every file below a folder."""
     if not path.is_dir():
-        return {key: _actual_sha256(path, save=False)}
-    return {f"{key}/{sub.relative_to(path).as_posix()}": _actual_sha256(sub, save=False)
+        return {key: remembered_sha256(path, save=False)}
+    return {f"{key}/{sub.relative_to(path).as_posix()}": remembered_sha256(sub, save=False)
             for sub in sorted(p for p in path.rglob("*") if p.is_file())}
 
 
@@ -393,7 +377,7 @@ def verify_all(dataset: str | Iterable[str] | None = None, progress: bool = Fals
         if path is None:
             report.checks.append(FileCheck(name, relpath, "missing", None, want_sha, None, size))
             continue
-        actual = _actual_sha256(path, save=False)
+        actual = remembered_sha256(path, save=False)
         status = "ok" if actual == want_sha else "mismatch"
         report.checks.append(FileCheck(name, relpath, status, path, want_sha, actual, size))
     save_file_hashes()

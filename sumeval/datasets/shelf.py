@@ -56,7 +56,8 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
 def _realsumm():
     """REALSumm exactly as before the shelf (:func:`~sumeval.datasets.judgments.realsumm_frame`)."""
     from sumeval.datasets import realsumm as rs
-    from sumeval.datasets.judgments import ColumnMap, _classify, _combined_sha256, realsumm_frame
+    from sumeval.datasets.judgments import _combined_sha256, realsumm_frame
+    from sumeval.datasets.judgments_model import ColumnMap, _classify
     from sumeval.datasets.registry import checksums, locate
 
     return _classify(realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
@@ -77,7 +78,7 @@ def _qags_x():
 
 
 def load_builtin(name: str):
-    """The :class:`~sumeval.datasets.judgments.Judgments` of built-in set ``name`` (see :data:`SHELF`).
+    """The :class:`~sumeval.datasets.judgments_model.Judgments` of built-in set ``name`` (see :data:`SHELF`).
 
     Raises :class:`~sumeval.errors.InputError` naming the built-in sets for an unknown name, and
     :class:`~sumeval.errors.DataNotFoundError` when a file is missing or is not the recorded one.
@@ -93,7 +94,7 @@ def load_builtin(name: str):
 
 def _levels(judgments) -> dict[str, str]:
     """``{level: "yes" | "only <humans>" | reason}`` for the input, system and global levels:
-    ``yes`` when :func:`~sumeval.datasets.judgments.check_level` accepts it for every human column,
+    ``yes`` when :func:`~sumeval.datasets.judgments_model.check_level` accepts it for every human column,
     ``only ...`` naming the human columns it accepts it for, else the reason (of the first human)."""
     from sumeval.datasets.judgments_model import check_level
     from sumeval.errors import InputError

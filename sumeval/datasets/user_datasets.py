@@ -199,7 +199,7 @@ def refuse_taken(name: str, entries: Mapping[str, Any], replace_existing: bool, 
 def folder_message(path: Path, what: str, *, name: str | None = None) -> str:
     """``path`` is a folder: say so, and name the judgments files inside it (if any); ``name``: the
     data set being added, for the command to suggest."""
-    from sumeval.datasets.judgments import FORMATS
+    from sumeval.datasets.judgment_files import FORMATS
 
     inside = sorted(p.name for p in path.iterdir() if p.is_file() and p.suffix.lower() in FORMATS) \
         if os.access(path, os.R_OK | os.X_OK) else []
@@ -255,7 +255,7 @@ def check_export_target(out: str | os.PathLike[str], judgments: Any = None, *, n
 
     :class:`InputError` when ``out`` is a folder, or any file a data set is read from
     (:func:`_protected_files`, and the file ``judgments`` - the
-    :class:`~sumeval.datasets.judgments.Judgments` to export, or None - was read from), named
+    :class:`~sumeval.datasets.judgments_model.Judgments` to export, or None - was read from), named
     through a symbolic link, a hard link or ``..`` too: exporting over a data set's file would
     replace the user's original with sumeval's column names and break the data set (its sha256).
     ``name``: the data set's name or path, for the example file name of the folder message.
@@ -305,7 +305,7 @@ def check_name(name: str, builtin: tuple[str, ...]) -> str:
     if name.lower() in builtin:
         raise InputError(f"data set name {name!r} is a built-in data set ({', '.join(builtin)}); "
                          "choose another name")
-    from sumeval.datasets.judgments import FORMATS
+    from sumeval.datasets.judgment_files import FORMATS
 
     if Path(name).suffix.lower() in FORMATS:
         raise InputError(f"data set name {name!r} ends like a file ({Path(name).suffix}); a name "

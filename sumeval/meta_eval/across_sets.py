@@ -122,9 +122,9 @@ def _resolve(texts: Sequence[str], judgments, options: Mapping[str, Any], used: 
 
 
 def _score(judgments, specs, blank: dict[str, str], progress: bool, cache: bool):
-    """One :class:`~sumeval.metrics.sources.MeasureScores` of the specs that score (their scorer
+    """One :class:`~sumeval.metrics.judgment_scores.MeasureScores` of the specs that score (their scorer
     objects dropped); a measure with no number on any row becomes a blank with the reason."""
-    from sumeval.metrics.sources import MeasureScores, score_judgments
+    from sumeval.metrics.judgment_scores import MeasureScores, score_judgments
 
     parts = []
     for spec in specs:
@@ -151,7 +151,8 @@ def prepare_set(name: str, texts: Sequence[str], settings, humans: Sequence[str]
                 options: Mapping[str, Any], used: set[str], *, own_columns: bool, n_docs: int | None,
                 progress: bool, cache: bool, module_path: Sequence[str] = ()) -> Prepared:
     """Load, resolve and score one set; its units are its human columns with the levels each allows."""
-    from sumeval.datasets.judgments import check_level, load_judgments
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.datasets.judgments_model import check_level
 
     t0 = time.perf_counter()
     chosen = tuple(humans or default_humans)

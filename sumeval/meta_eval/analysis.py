@@ -257,7 +257,7 @@ class MetaEvaluation:
 
 
 def _check_levels(judgments, settings: Settings) -> None:
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
 
     for human in settings.humans:
         for lv in settings.levels:
@@ -340,14 +340,14 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     """Meta-evaluate ``measures`` against the human columns of ``judgments``.
 
     Args:
-        judgments: a :class:`~sumeval.datasets.judgments.Judgments`.
+        judgments: a :class:`~sumeval.datasets.judgments_model.Judgments`.
         measures: :class:`~sumeval.metrics.sources.MeasureSpec` objects (from
             :func:`~sumeval.metrics.sources.resolve_measures`).
         settings: what to compute; checked first (:meth:`Settings.check`), as is every level
             against the data (e.g. the system level needs at least 3 systems).
         progress: progress bars while scoring and testing.
         cache: read and write measure scores in the cache.
-        scores: a :class:`~sumeval.metrics.sources.MeasureScores` already computed (skips scoring).
+        scores: a :class:`~sumeval.metrics.judgment_scores.MeasureScores` already computed (skips scoring).
 
     Returns:
         A :class:`MetaEvaluation`.
@@ -355,7 +355,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     from sumeval.meta_eval import annotators as ann
     from sumeval.meta_eval.accuracy import pairwise_accuracy, spa_ranking, tune_documents
     from sumeval.meta_eval.ranking import RANKING_COLUMNS, rank
-    from sumeval.metrics.sources import score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
 
     settings.check()
     missing = [h for h in settings.humans if h not in judgments.frame.columns]

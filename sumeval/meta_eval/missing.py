@@ -41,7 +41,7 @@ def check_measure_names(judgments, measures: Sequence[Any], humans: Sequence[str
     the file (``source == "column"``) is that column, and may be compared with another human.
 
     Args:
-        judgments: the :class:`~sumeval.datasets.judgments.Judgments` scored.
+        judgments: the :class:`~sumeval.datasets.judgments_model.Judgments` scored.
         measures: :class:`~sumeval.metrics.sources.MeasureSpec` objects (``label``, ``source``,
             ``spec``).
         humans: the human columns of the meta-evaluation.

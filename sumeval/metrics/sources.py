@@ -10,7 +10,7 @@ A measure of a meta-evaluation is one of
 
 :func:`resolve_measures` turns the user's words into :class:`MeasureSpec` objects;
 :func:`score_judgments` (:mod:`sumeval.metrics.judgment_scores`) scores them on a
-:class:`~sumeval.datasets.judgments.Judgments` and caches each scorer's outputs in
+:class:`~sumeval.datasets.judgments_model.Judgments` and caches each scorer's outputs in
 ``Store("scores")`` under the data set's sha256, the row ids, the scorer's signature and a hash of
 the texts it reads - a second call reads the cache.
 
@@ -68,13 +68,11 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
-from sumeval.metrics.judgment_scores import MeasureScores, score_judgments
 from sumeval.metrics.user_scorers import (_CLASS_RE, ENTRY_POINT_GROUP, _build, _class_identity, _load_entry_point,
-                                          _user_signature, build_scorer_class, call_user, check_columns,
-                                          entry_point_measures, load_scorer_class)
+                                          _user_signature, call_user, check_columns, entry_point_measures,
+                                          load_scorer_class)
 
-__all__ = ["MeasureSpec", "MeasureScores", "ENTRY_POINT_GROUP", "resolve_measures", "score_judgments",
-           "load_scorer_class", "entry_point_measures", "build_scorer_class"]
+__all__ = ["MeasureSpec", "resolve_measures"]
 
 SOURCES = ("registered", "column", "class", "entry-point")
 _OPTIONS_RE = re.compile(r"^(?P<head>[^\[\]]+?)\s*\[(?P<opts>[^\[\]]*)\]$")
@@ -118,7 +116,7 @@ class MeasureSpec:
 # --------------------------------------------------------------------------------------------
 def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None, str | None]:
     """``(head, options, orientation, explicit source, output column)`` of one measure spec."""
-    from sumeval.runner import parse_value
+    from sumeval.study_params import parse_value
 
     raw = text.strip()
     if not raw:
@@ -206,7 +204,7 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     Parameters
     ----------
     specs : measure specs, in the order the tables show them
-    judgments : the :class:`~sumeval.datasets.judgments.Judgments` they will score
+    judgments : the :class:`~sumeval.datasets.judgments_model.Judgments` they will score
     measure_classes : ``module:Class`` paths (``--measure-class``), appended after ``specs``
     options : options given to every registered or class measure that accepts them (each gets
         only those its constructor accepts); an option no measure accepts is an error

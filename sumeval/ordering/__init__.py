@@ -4,9 +4,10 @@ Modules (import the one you need; nothing heavy is imported here):
 
 - :mod:`sumeval.ordering.metrics` — ``pmr``, ``accuracy``, ``kendall_tau``, ``wlcs_l`` (paper 002 Sec.4.2,
   Eq.5-7; py-rouge's ROUGE-W).
-- :mod:`sumeval.ordering.data` — one import for ``load_ordering_set(name, split)``, ``OrderingSet``,
-  entities, vocabulary and GloVe, which live in :mod:`~sumeval.ordering.documents`,
-  :mod:`~sumeval.ordering.sets`, :mod:`~sumeval.ordering.entities` and :mod:`~sumeval.ordering.vocabulary`.
+- the data: :mod:`sumeval.ordering.documents` (``OrderingDocument``, ``OrderingSet``, the recorded
+  shuffles), :mod:`sumeval.ordering.sets` (``load_ordering_set(name, split)``: NIPS, SIND, ROC; Wikipedia,
+  BBC, Reuters), :mod:`sumeval.ordering.entities` (NIPS entity files, spaCy entities for SE-Graph) and
+  :mod:`sumeval.ordering.vocabulary` (tokens, ``Vocabulary``, GloVe).
 - :mod:`sumeval.ordering.noise` — ``noisy_set`` (Insert / Remove / Modify), ``mini_sets`` (bootstrap).
 - :mod:`sumeval.ordering.models`, :mod:`sumeval.ordering.decode`, :mod:`sumeval.ordering.train` —
   LSTM+PtrNet, Variant-LSTM+PtrNet, ATTOrderNet and SE-Graph; beam search; the training loop.

@@ -30,8 +30,8 @@ from sumeval.argtypes import fraction as _fraction
 from sumeval.argtypes import positive_float as _positive_float
 from sumeval.argtypes import positive_int as _positive
 from sumeval.errors import InputError
-from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS
 from sumeval.ordering.models import MODEL_NAMES
+from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate"]
 
@@ -73,8 +73,8 @@ def train_sizes(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train (or resume, or reuse) one model; print the run summary as JSON."""
-    from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import cap, random_scores, train_cached
+    from sumeval.ordering.sets import load_ordering_set
     from sumeval.ordering.train import TrainConfig
     from sumeval.runstate import signals_interrupt
 
@@ -104,8 +104,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Decode a test set with a trained run; print the metrics (and random-order values) as JSON."""
     from sumeval.cache import atomic_path
-    from sumeval.ordering.data import load_ordering_set
     from sumeval.ordering.experiment import cap, evaluate_trained, load_trained, random_scores
+    from sumeval.ordering.sets import load_ordering_set
 
     _check_device(args.device)
     if args.output and Path(args.output).is_dir():

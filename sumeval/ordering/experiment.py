@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.ordering.data import OrderingSet, Vocabulary, build_vocabulary, set_tokens
+from sumeval.ordering.documents import OrderingSet
 from sumeval.ordering.models import MODEL_NAMES, ModelConfig
 from sumeval.ordering.train import TrainConfig, TrainResult
+from sumeval.ordering.vocabulary import Vocabulary, build_vocabulary, set_tokens
 
 __all__ = ["TrainedModel", "set_fingerprint", "train_cached", "load_trained", "evaluate_trained",
            "random_scores", "model_config", "check_run_folder"]
@@ -134,8 +135,7 @@ def check_run_folder(folder: Path, config_doc: dict[str, Any], settings: dict[st
 
 def _vocab(train_set: OrderingSet, source: str | None, min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
     """Vocabulary of the training tokens and its initial word table from ``source`` (None: none)."""
-    from sumeval.ordering.data import embedding_matrix
-    from sumeval.ordering.vocabulary import load_vectors
+    from sumeval.ordering.vocabulary import embedding_matrix, load_vectors
 
     tokens = set_tokens(train_set)
     if source is None:
@@ -183,11 +183,11 @@ def train_cached(
     (:func:`~sumeval.ordering.vocabulary.vectors_source`: ``"glove-6B-50d"``, ``"spacy-md"``
     or a GloVe text file; default ``$SUMEVAL_VECTORS`` or GloVe 6B 50d); it is part of the cache
     key. ``run_dir`` overrides the cache folder (the CLI's ``--out``). SE-Graph gets entity
-    annotations from :func:`~sumeval.ordering.data.with_entities` (the NIPS files, else spaCy)
+    annotations from :func:`~sumeval.ordering.entities.with_entities` (the NIPS files, else spaCy)
     before the key is computed.
     """
     from sumeval.cache import atomic_write_json
-    from sumeval.ordering.data import with_entities
+    from sumeval.ordering.entities import with_entities
     from sumeval.ordering.train import train_model
     from sumeval.paths import cache_dir
 

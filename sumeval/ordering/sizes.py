@@ -144,7 +144,8 @@ def vocabulary_size(dataset: str, min_count: int = 1) -> int:
     """Words in the vocabulary of ``dataset``'s training split, ``<pad>`` and ``<unk>`` included:
     the word-table rows a model trained on it gets (the rule of
     :func:`sumeval.ordering.experiment.train_cached`)."""
-    from sumeval.ordering.data import build_vocabulary, load_ordering_set, set_tokens
+    from sumeval.ordering.sets import load_ordering_set
+    from sumeval.ordering.vocabulary import build_vocabulary, set_tokens
 
     return len(build_vocabulary(set_tokens(load_ordering_set(dataset, "train")), None, min_count=min_count))
 

@@ -1,6 +1,6 @@
 """One training loop for the ordering models: early stopping on dev, atomic checkpoints, resume.
 
-:func:`train_model` trains a model on an :class:`~sumeval.ordering.data.OrderingSet` and keeps,
+:func:`train_model` trains a model on an :class:`~sumeval.ordering.documents.OrderingSet` and keeps,
 in ``run_dir``:
 
 - ``last.pt``: model, optimizer, epoch, best dev score, epochs without improvement, history —
@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.ordering.data import OrderingSet, Vocabulary, tokenize
+from sumeval.ordering.documents import OrderingSet
 from sumeval.ordering.metrics import ordering_scores
+from sumeval.ordering.vocabulary import Vocabulary, tokenize
 
 
 @dataclass(frozen=True)
@@ -253,14 +254,14 @@ def set_graphs(oset: OrderingSet, vocab: Vocabulary) -> list[list[tuple[int, dic
 
     The entity annotation (``OrderingDocument.entities``, indexed by gold unit) is moved to
     input positions with the document's shuffle. Documents without an annotation raise: call
-    :func:`sumeval.ordering.data.with_entities` first (spaCy entities and roles).
+    :func:`sumeval.ordering.entities.with_entities` first (spaCy entities and roles).
     """
     out = []
     for d, doc in enumerate(oset.documents):
         if doc.entities is None:
             raise InputError(
                 f"{oset.name}/{oset.split}: document {doc.doc_id!r} has no entity annotation; "
-                "SE-Graph needs one: use sumeval.ordering.data.with_entities(set) (spaCy) first"
+                "SE-Graph needs one: use sumeval.ordering.entities.with_entities(set) (spaCy) first"
             )
         pos = oset.gold_order(d)  # pos[g] = input position of gold unit g
         graph = []
@@ -291,8 +292,8 @@ def evaluate_set(model, oset: OrderingSet, vocab: Vocabulary, beam: int = 1, max
                  progress: bool = False) -> tuple[dict[str, float], list[list[int]]]:
     """Metrics of ``model`` on ``oset`` (entities added with spaCy where SE-Graph needs them)
     and the predicted orders (input positions, one list per document)."""
-    from sumeval.ordering.data import with_entities
     from sumeval.ordering.decode import predict_orders
+    from sumeval.ordering.entities import with_entities
 
     graphs = None
     if model.config.needs_graph:
@@ -379,7 +380,7 @@ def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_
     import torch
     from tqdm.auto import tqdm
 
-    from sumeval.ordering.data import with_entities
+    from sumeval.ordering.entities import with_entities
     from sumeval.ordering.models import count_parameters, encode_batch, encode_graphs, graph_to
 
     last = run_dir / "last.pt"

@@ -112,7 +112,8 @@ def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia:10
 
     from sumeval import stats
     from sumeval.metrics import score_records
-    from sumeval.retrieval.scorers import MEASURES, SeraScorer
+    from sumeval.retrieval.scorers import SeraScorer
+    from sumeval.retrieval.variants import MEASURES
 
     k, dis, ref = MEASURES[measure]
     recs = realsumm_records()

@@ -32,10 +32,10 @@ from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, _tagger_id, reformulate, reformulate_cached
-from sumeval.retrieval.variants import MEASURES, measure_name
+from sumeval.retrieval.variants import measure_name
 from sumeval.retrieval.sera import sera, sera_dis
 
-__all__ = ["SeraScorer", "measure_name", "MEASURES", "retrieve_lists"]
+__all__ = ["SeraScorer", "retrieve_lists"]
 
 
 def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw", depth: int = 10, *,

@@ -306,10 +306,6 @@ def estime_soft(phi_summary: np.ndarray, phi_text: np.ndarray, points: np.ndarra
     return float(_soft(raw_cosines(ps, phi_text), P)[0, 0])
 
 
-#: former name of :func:`similarity_order`
-coherence = similarity_order
-
-
 # --------------------------------------------------------------------------------------------
 # all at once, and why a value is undefined
 # --------------------------------------------------------------------------------------------

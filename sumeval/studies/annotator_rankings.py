@@ -44,7 +44,7 @@ def annotator_level(judgments, human: str) -> tuple[str | None, str]:
     level), else ``global`` (all summaries pooled: QAGS, one system per article); ``(None,
     reason)`` when neither applies (Rank19: input level only; fewer than 3 scored summaries).
     """
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
 
     reasons = []
     for level in ("system", "global"):

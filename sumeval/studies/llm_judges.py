@@ -80,7 +80,8 @@ def score_measures(judgments, measures: Sequence[str], judges: Sequence[str], qu
                    options: dict[str, Any] | None = None, progress: bool = False):
     """The offline measures and every judge column, scored once (cached):
     ``(MeasureScores, offline labels, {(judge, quality): label})``."""
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     cols = judge_columns(judgments, judges, qualities)
     specs = resolve_measures(list(measures) + list(cols.values()), judgments, options=options or {})
@@ -97,7 +98,7 @@ def _own(judge_cols: dict[tuple[str, str], str], quality: str) -> dict[str, str]
 
 
 def _subset(scores, labels: Sequence[str]):
-    from sumeval.metrics.sources import MeasureScores
+    from sumeval.metrics.judgment_scores import MeasureScores
 
     keep = set(labels)
     return MeasureScores(frame=scores.frame[list(labels)], signatures={k: v for k, v in scores.signatures.items()
@@ -296,7 +297,7 @@ def identical_annotators(frame: pd.DataFrame, columns: Sequence[str], where: str
 
 
 def _levels_for(judgments, human: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
 
     ok, notes = [], []
     for lv in levels:
@@ -317,7 +318,8 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
     ``system_test`` (default ``test``) at the system level (clusters are per level, so the two never mix)."""
     from sumeval import meta_eval
     from sumeval.datasets.judgments import load_judgments
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
 
     j = load_judgments(name)
     humans = [h for h in j.humans if len(j.annotators.get(h, ())) >= 2]

@@ -38,8 +38,7 @@ import pandas as pd
 from sumeval import published
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
-from sumeval.studies.metric_levels import LEVEL_NAMES, all_levels, level_correlations  # noqa: F401 (re-exported)
-from sumeval.tables import correlation_table  # noqa: F401 (the notebooks' mc.correlation_table)
+from sumeval.studies.metric_levels import LEVEL_NAMES, all_levels, level_correlations  # noqa: F401 (the notebook's mc.*)
 
 QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
@@ -183,7 +182,7 @@ def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mappin
 class Part:
     """One part of the study on one data set.
 
-    judgments : the data set (:class:`~sumeval.datasets.judgments.Judgments`)
+    judgments : the data set (:class:`~sumeval.datasets.judgments_model.Judgments`)
     humans : the human columns correlated with, in order
     scored : ``judgments.frame`` plus one column per row of the table (sign applied)
     comparison : :func:`compare`'s frame (with the paper's numbers only on the paper's data set)
@@ -244,7 +243,7 @@ def table1_rows(judgments, *, diagnostics: bool = True,
 def measure_scores(judgments, measures: str | list[str] = "", *, module_path: str | list[str] = "",
                    progress: bool = False):
     """The measures of the study's ``measures`` parameter scored on ``judgments``
-    (:func:`sumeval.metrics.sources.resolve_measures` / :func:`~sumeval.metrics.sources.score_judgments`,
+    (:func:`sumeval.metrics.sources.resolve_measures` / :func:`~sumeval.metrics.judgment_scores.score_judgments`,
     cached), or None when there are none.
 
     Args:
@@ -252,16 +251,17 @@ def measure_scores(judgments, measures: str | list[str] = "", *, module_path: st
         measures: measure specs, comma-separated or a list (a column of the data set, a
             registered measure, a ``module:Class``; see :mod:`sumeval.metrics.sources`); empty:
             the data set's precomputed measure columns but the opt-in ones
-            (:attr:`~sumeval.datasets.judgments.Judgments.default_measures`: none for SummEval,
+            (:attr:`~sumeval.datasets.judgments_model.Judgments.default_measures`: none for SummEval,
             whose LLM judges are opt-in, and REALSumm).
         module_path: folders searched first for a ``module:Class`` (comma-separated or a list).
         progress: show progress bars.
 
     Returns:
-        :class:`sumeval.metrics.sources.MeasureScores` (its ``frame`` aligned with
+        :class:`sumeval.metrics.judgment_scores.MeasureScores` (its ``frame`` aligned with
         ``judgments.frame``, higher is better) or None.
     """
-    from sumeval.metrics.sources import resolve_measures, score_judgments
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
     from sumeval.studies.study_data import split_names
 
     specs = split_names(measures) or list(judgments.default_measures)
@@ -297,13 +297,13 @@ def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = 
 
     Raises:
         InputError: a data set with fewer than 3 judged summaries for a human column
-            (:func:`sumeval.datasets.judgments.check_level`), or (a user's) with nothing to
+            (:func:`sumeval.datasets.judgments_model.check_level`), or (a user's) with nothing to
             correlate; a built-in set without summaries (FRANK), naming what applies to it.
         PartSkipped: a built-in set that cannot answer the part by its nature: no global level
             (Rank19), or nothing to correlate (QAGS: no references, no measure columns).
     """
     from sumeval import stats
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
     from sumeval.studies.study_data import PartSkipped, cache_name, check_needs, is_builtin, shelf_limit
 
     judgments, hs = load_dataset(dataset, humans, n_docs)
@@ -348,11 +348,11 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
 
     Raises:
         InputError: a data set without references, or with fewer than 3 systems judged
-            (:func:`sumeval.datasets.judgments.check_level`).
+            (:func:`sumeval.datasets.judgments_model.check_level`).
         PartSkipped: a built-in set without references or without a system level (QAGS, Rank19).
     """
     from sumeval import stats
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
     from sumeval.studies.study_data import PartSkipped, cache_name, check_needs, is_builtin, shelf_limit
 
     judgments, hs = load_dataset(dataset, humans, n_docs, parameter="system_dataset")

@@ -22,7 +22,7 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int =
     **system** level (per-system means) and the **global** level (all pairs pooled: paper 000's
     "summary level").
 
-    A level the data set cannot support for a human column (:func:`sumeval.datasets.judgments.check_level`:
+    A level the data set cannot support for a human column (:func:`sumeval.datasets.judgments_model.check_level`:
     fewer than 3 systems; a document with a single system; a level its ``limits`` rule out) is left
     out for that column, and the reason returned (XSumFaith: the input level for ``factuality``
     only, whose scores leave a document with one system).
@@ -34,7 +34,7 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int =
         out (for some or all human columns).
     """
     from sumeval import stats
-    from sumeval.datasets.judgments import check_level
+    from sumeval.datasets.judgments_model import check_level
 
     ok: dict[str, list[str]] = {}
     skipped = []

@@ -22,9 +22,10 @@ import pandas as pd
 
 from sumeval import published
 from sumeval.errors import InputError
-from sumeval.ordering.data import PARAGRAPH_SETS, SENTENCE_SETS, OrderingSet, load_ordering_set
+from sumeval.ordering.documents import OrderingSet
 from sumeval.ordering.experiment import cap, evaluate_trained, random_scores, train_cached
 from sumeval.ordering.models import MODEL_LABELS, MODEL_NAMES
+from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS, load_ordering_set
 from sumeval.ordering.sizes import default_heads, paper_sizes
 from sumeval.ordering.train import TrainConfig
 

@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.ordering.data import with_entities
+from sumeval.ordering.entities import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
 from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
     METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,

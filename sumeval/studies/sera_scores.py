@@ -46,7 +46,7 @@ def paper_label(measure: str) -> str:
 
 def check_variants(variants: Sequence[str]) -> list[str]:
     """The variants, each a registered SERA measure name (``sera-10``, ``gesera-dis-5`` ...)."""
-    from sumeval.retrieval.scorers import MEASURES
+    from sumeval.retrieval.variants import MEASURES
 
     bad = [v for v in variants if v not in MEASURES]
     if bad:
@@ -111,8 +111,9 @@ def per_reference_scores(pairs: pd.DataFrame, index: Any, variants: Sequence[str
         variant -> array (n, M). The score of a row against a set of its references is the mean
         over those columns (:func:`sera_frame`).
     """
-    from sumeval.retrieval.scorers import MEASURES, retrieve_lists
+    from sumeval.retrieval.scorers import retrieve_lists
     from sumeval.retrieval.sera import sera_per_reference
+    from sumeval.retrieval.variants import MEASURES
 
     variants = check_variants(variants)
     summaries = list(pairs["summary"])

@@ -72,7 +72,7 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
         parameter: the notebook parameter's name, for messages.
 
     Returns:
-        ``(judgments, humans)``: a :class:`~sumeval.datasets.judgments.Judgments` and a list of
+        ``(judgments, humans)``: a :class:`~sumeval.datasets.judgments_model.Judgments` and a list of
         its human column names.
 
     Raises:
@@ -177,14 +177,14 @@ def shelf_limit(judgments, needs: Sequence[str] = (), level: str | None = None) 
     """Why a built-in set cannot answer a part of a study by its nature, or None: a text field of
     ``needs`` it does not have, or a ``level`` its ``limits`` rule out (Rank19's global level,
     QAGS' system level). A user's data set gives None (its problems are errors with a fix:
-    :func:`check_needs`, :func:`sumeval.datasets.judgments.check_level`)."""
+    :func:`check_needs`, :func:`sumeval.datasets.judgments_model.check_level`)."""
     if judgments.format != "builtin":
         return None
     for f in needs:
         if f not in judgments.fields:
             return f"{judgments.name} has no {_PLURAL.get(f, f)}" + (f": {judgments.limits[f]}" if f in judgments.limits else "")
     if level is not None:
-        from sumeval.datasets.judgments import canonical_level
+        from sumeval.datasets.judgments_model import canonical_level
 
         lv = canonical_level(level)
         if lv in judgments.limits:

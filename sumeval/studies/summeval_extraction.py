@@ -56,7 +56,7 @@ class StudyPairs:
 
     pairs : ``doc_id, system, summary, text`` and the human columns used (SummEval: its four
         qualities, alphabetical, as this frame always had them)
-    judgments : the data set restricted to those rows (:class:`~sumeval.datasets.judgments.Judgments`)
+    judgments : the data set restricted to those rows (:class:`~sumeval.datasets.judgments_model.Judgments`)
     humans : the human columns in the order the study shows them (SummEval: :data:`QUALITIES`)
     """
 
@@ -85,7 +85,7 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
         text_words: > 0 keeps only the first that many white-space words of each text (smoke
             runs only: the numbers then describe truncated texts).
         levels: correlation levels the study computes; each is checked for every human column
-            on the rows kept (:func:`sumeval.datasets.judgments.check_level`).
+            on the rows kept (:func:`sumeval.datasets.judgments_model.check_level`).
 
     Returns:
         :class:`StudyPairs`.
@@ -96,7 +96,7 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
     """
     from dataclasses import replace
 
-    from sumeval.datasets.judgments import check_level, systems_missing_documents
+    from sumeval.datasets.judgments_model import check_level, systems_missing_documents
     from sumeval.studies import study_data
 
     if text_words < 0:
