@@ -106,3 +106,52 @@ def test_bad_settings_fail_before_the_data_is_read(tmp_path, capsys, args, text)
                      "--out", str(out), *args]) == 2
     assert text in capsys.readouterr().err
     assert not out.exists()
+
+
+LENGTH_JUDGE = '''
+import numpy as np
+from sumeval.metrics import Scorer
+
+
+class LengthJudge(Scorer):
+    """A judge answering on the annotators' 1-5 scale: the summary's word count, clipped."""
+    name = "length_judge"
+    needs = ()
+    higher_is_better = True
+
+    def columns(self):
+        return ["length_judge"]
+
+    def score_batch(self, batch):
+        return {"length_judge": np.array([min(5.0, max(1.0, len(s.split()) / 10)) for s in batch.summaries])}
+'''
+
+
+def test_a_judge_can_be_a_measure_sumeval_scores(tmp_path):
+    # the fixture with a summary per row; the judge is a user's Scorer class, scored by the command
+    frame = pd.read_csv(FIXTURE)
+    frame["summary"] = [" ".join(["w"] * int(n)) for n in frame["length"]]
+    data = tmp_path / "with_summaries.csv"
+    frame.to_csv(data, index=False)
+    (tmp_path / "lengthjudge.py").write_text(LENGTH_JUDGE, encoding="utf-8")
+    out = tmp_path / "alt"
+    assert cli.main(["alt-test", str(data), "--human", "overall", "fluency", "--judges", "lengthjudge:LengthJudge",
+                     "judge_good_{human}", "--module-path", str(tmp_path), "-q", "--out", str(out)]) == 0
+    res = pd.read_csv(out / "alt_test.csv").set_index(["judge", "human"])
+    # the same test on a column holding the values by hand: min(5, max(1, length / 10))
+    by_hand = frame.assign(length_col=np.clip(frame["length"] / 10, 1.0, 5.0))
+    direct = alt_test(by_hand, ["overall", "fluency"], ["length_col"]).results.set_index("human")
+    for h in ("overall", "fluency"):
+        got = res.loc[("lengthjudge:LengthJudge", h)]
+        assert got.winning_rate == direct.loc[h, "winning_rate"]
+        assert got.advantage_probability == pytest.approx(direct.loc[h, "advantage_probability"], abs=1e-15)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert list(manifest["scored_judges"]) == ["lengthjudge:LengthJudge"]
+    assert "judge_good_{human}" not in manifest["scored_judges"]
+
+
+def test_a_judge_neither_column_nor_measure_names_both(tmp_path, capsys):
+    assert _run(tmp_path / "alt", judges=["nonesuch"]) == 2
+    err = capsys.readouterr().err
+    assert "judge 'nonesuch': no column" in err and "nor is 'nonesuch' a measure sumeval can score" in err
+    assert not (tmp_path / "alt").exists()

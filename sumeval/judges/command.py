@@ -86,9 +86,43 @@ def alt_test_table(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, p
     return values, bold, marks
 
 
-def _notes(judgments, humans: list[str], columns: dict[str, dict[str, str]]) -> list[str]:
+def _score_measure_judges(judgments, humans: list[str], judges: list[str], measures: list[str], where: str,
+                          args: argparse.Namespace) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``(frame, scored)``: the judgments frame with a column for each judge that is not a column of the
+    data but a measure ``meta-eval`` accepts (a registered measure, ``module:Class``), scored once (the
+    same score for every human column: it must answer on the annotators' scale); ``scored`` maps each
+    such judge to its measure's signature. A judge that is neither names both in its error."""
+    from sumeval.judges.columns import judge_column
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
+
+    frame, scored = judgments.frame, {}
+    for j in judges:
+        try:
+            for h in humans:
+                judge_column(measures, j, h, where, measures)
+            continue
+        except InputError as exc:
+            not_a_column = exc
+        if "{human}" in j:
+            raise not_a_column
+        try:
+            spec, = resolve_measures([j], judgments, module_path=args.module_path or ())
+        except InputError as not_a_measure:
+            raise InputError(f"{not_a_column}; nor is {j!r} a measure sumeval can score ({not_a_measure})") from None
+        if spec.scorer is None:  # a column after all (resolve_measures matched it): judge_column said why not
+            raise not_a_column
+        values = score_judgments(judgments, [spec], progress=not args.quiet)
+        # score_judgments orients a lower-is-better measure (negated); a judge keeps its own scale
+        frame = frame.assign(**{j: values.frame[spec.label].to_numpy(dtype=float) * spec.sign})
+        scored[j] = spec.signature
+    return frame, scored
+
+
+def _notes(judgments, humans: list[str], columns: dict[str, dict[str, str]], frame: pd.DataFrame | None = None
+           ) -> list[str]:
     """Judges whose scores leave the annotators' range (the alt-test compares values on one scale)."""
-    frame, notes = judgments.frame, []
+    frame, notes = (judgments.frame if frame is None else frame), []
     for h in humans:
         ann = frame[list(judgments.annotators[h])].to_numpy(dtype=float)
         lo, hi = float(pd.Series(ann.ravel()).min()), float(pd.Series(ann.ravel()).max())
@@ -176,13 +210,15 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     measures = list(judgments.measures)
     for h in humans:
         require_annotators(judgments.annotators.get(h, ()), h, where)
+    frame, scored = _score_measure_judges(judgments, humans, judges, measures, where, args)
+    measures += list(scored)
     judge_cols = {j: {h: judge_column(measures, j, h, where, measures) for h in humans} for j in judges}
     t_load = time.perf_counter()
-    result = alt_test(judgments.frame, humans, judges, pooled=args.pooled or args.pooled_only, per_human=not args.pooled_only,
+    result = alt_test(frame, humans, judges, pooled=args.pooled or args.pooled_only, per_human=not args.pooled_only,
                       alignment=args.alignment, epsilon=args.epsilon, q=args.q, min_items=args.min_items,
                       min_annotators=args.min_annotators, where=where, candidates=measures)
     t_test = time.perf_counter()
-    notes = _notes(judgments, humans, judge_cols)
+    notes = _notes(judgments, humans, judge_cols, frame)
     manifest = {
         "kind": MANIFEST_KIND, "created": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "command": ["sumeval", *sys.argv[1:]] if sys.argv else None, "host": platform.node(),
@@ -192,6 +228,7 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
                      "min_annotators": args.min_annotators, "pooled": bool(args.pooled or args.pooled_only),
                      "per_human": not args.pooled_only},
         "humans": {h: list(judgments.annotators[h]) for h in humans}, "judges": judge_cols,
+        "scored_judges": scored,
         "reference": "Calderon, Reichart & Dror (ACL 2025); equal to the authors' alt_test (nitaytech/AltTest "
                      "18428b1) on the same data (tests/test_alt_test.py)",
         "notes": notes, "versions": _versions(),
@@ -225,7 +262,11 @@ def add_command(subparsers) -> None:
     p.add_argument("--human", nargs="+", required=True, metavar="COL", help="human columns with annotator columns")
     p.add_argument("--judges", nargs="+", required=True, metavar="M",
                    help="judge columns: one for every human column, JUDGE with a JUDGE/<human> column per human "
-                        "column, or a template with {human}")
+                        "column, or a template with {human}; or a measure sumeval scores (registered, or "
+                        "module:Class with --module-path) answering on the annotators' scale")
+    p.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
+                   help="a folder searched first when importing a judge's module:Class (repeatable)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     p.add_argument("--alignment", default=DEFAULTS["alignment"], choices=list(ALIGNMENTS),
                    help="alignment score: neg_rmse (default; ordinal or continuous), neg_mae, accuracy (categorical)")
     p.add_argument("--epsilon", type=float, default=DEFAULTS["epsilon"],
