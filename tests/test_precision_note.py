@@ -91,3 +91,28 @@ def test_run_prints_the_note_and_keeps_it_in_the_manifest(fixture_studies, monke
 def test_float16_note_speaks_of_float16():
     note = slow_precision_note("fp16", "cpu", cpu_flags=AVX2)
     assert note.startswith("precision float16 on this CPU") and "those of float16" in note
+
+
+@pytest.mark.parametrize("asked,device,runs", [
+    ("auto", "cpu", "float32"), ("auto", "cuda", "bfloat16"), ("auto", "cuda:1", "bfloat16"), ("auto", "mps", "float32"),
+    ("bf16", "cpu", "bfloat16"), ("fp32", "cuda", "float32"), ("float16", "cpu", "float16"),
+])
+def test_auto_is_float32_on_a_cpu_and_bfloat16_on_cuda(asked, device, runs):
+    assert precision.resolve_precision(asked, device) == runs
+
+
+def test_auto_is_the_default_and_is_resolved_before_any_work(monkeypatch):
+    from sumeval.similarity.scorers import EstimeScorer
+
+    monkeypatch.setattr(engine, "_WARNED", set())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SlowPrecisionWarning)  # auto never asks for an emulated precision on a CPU
+        emb = engine.MaskedEmbedder("minilm", device="cpu", cache=False)
+    assert emb.precision == "float32" and emb.params()["precision"] == "float32"
+    # the measures' options (their signature and cache key) name the precision that runs, not "auto"
+    assert EstimeScorer(model="minilm", device="cpu").options()["precision"] == "float32"
+    assert EstimeScorer(model="minilm", device="cpu", precision="auto").signature() == \
+        EstimeScorer(model="minilm", device="cpu", precision="float32").signature()
+    assert slow_precision_note("auto", "cpu", cpu_flags=AVX2) is None
+    with pytest.raises(InputError, match="'fp64' is unknown; use auto"):
+        engine.MaskedEmbedder("minilm", device="cpu", precision="fp64", cache=False)

@@ -20,7 +20,7 @@ Every public name is importable from ``sumeval.lm`` as well.
 from sumeval.lm.embeddings import MaskedEmbeddings
 from sumeval.lm.engine import MaskedEmbedder, get_embedder
 from sumeval.lm.precision import (PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning, normalize_precision,
-                                  slow_precision_note)
+                                  resolve_precision, slow_precision_note)
 from sumeval.lm.resolution import (DEFAULT_MODEL, FAST_MODEL, LoadedModel, ModelSpec, VocabularyMismatchError,
                                    check_same_vocabulary, default_device, load_model, model_fingerprint,
                                    raw_embedding_table, resolve_model)
@@ -31,5 +31,5 @@ __all__ = [
     "default_device", "model_fingerprint", "check_same_vocabulary", "raw_embedding_table",
     "split_words", "word_pieces", "group_separated", "plan_passes", "Pass", "MaskedEmbeddings",
     "MaskedEmbedder", "get_embedder", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS", "PRECISION_ALIASES",
-    "normalize_precision", "slow_precision_note", "SlowPrecisionWarning",
+    "normalize_precision", "resolve_precision", "slow_precision_note", "SlowPrecisionWarning",
 ]

@@ -42,7 +42,7 @@ from sumeval.lm.embeddings import MaskedEmbeddings
 from sumeval.lm.resolution import (_LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
                                    resolve_model)
 from sumeval.lm.precision import (AUTOCAST_DTYPE, PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning,
-                                  normalize_precision, slow_precision_note)
+                                  normalize_precision, resolve_precision, slow_precision_note)
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 
 __all__ = ["MaskedEmbeddings", "MaskedEmbedder", "get_embedder", "PRECISIONS", "PRECISION_ALIASES",
@@ -125,8 +125,10 @@ class MaskedEmbedder:
         model: packaged name, local folder or Hugging Face id (:func:`~sumeval.lm.resolve_model`).
         device: default CUDA when present, else CPU; a requested device that is missing is an
             InputError (:func:`check_device`), never a fall-back to the CPU.
-        precision: ``"float32"`` (default), ``"bfloat16"`` or ``"float16"`` (short names
-            accepted, :func:`normalize_precision`): reduced precision runs the Linear layers in
+        precision: ``"auto"`` (default: float32 on a CPU, bfloat16 on CUDA,
+            :func:`~sumeval.lm.precision.resolve_precision`), ``"float32"``, ``"bfloat16"`` or
+            ``"float16"`` (short names accepted, :func:`normalize_precision`); the attribute
+            ``precision`` is the resolved name. Reduced precision runs the Linear layers in
             that dtype (weights cast once, autocast for the rest; see
             :func:`_reduced_precision_model`); recorded in keys.
         window, margin, min_distance: the masking scheme (450, 50, 8; maskable end = window -
@@ -147,12 +149,12 @@ class MaskedEmbedder:
     """
 
     def __init__(self, model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, *,
-                 device: str | None = None, precision: str = "float32", window: int = 450,
+                 device: str | None = None, precision: str = "auto", window: int = 450,
                  margin: int = 50, min_distance: int = 8, word_splitter: str = "treebank",
                  normalize: str | None = "NFKD", store_dtype: str = "float16",
                  batch_tokens: int = 8192, batch_size: int = 32, chunk_passes: int = 128,
                  cache: Any = True, memory_items: int = 64):
-        precision = normalize_precision(precision)
+        normalize_precision(precision) if precision != "auto" else None  # a bad name fails before any work
         if store_dtype not in ("float16", "float32"):
             raise InputError(f"store_dtype {store_dtype!r} is unknown; use 'float16' or 'float32'")
         if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1:
@@ -161,7 +163,8 @@ class MaskedEmbedder:
         split_words("a", word_splitter)
         self.spec = resolve_model(model)
         self.device = check_device(device)
-        self.precision = precision
+        self.precision = resolve_precision(precision, self.device)  # auto: float32 on a CPU, bfloat16 on CUDA
+        precision = self.precision
         _warn_if_emulated(precision, self.device)
         self.window, self.margin, self.min_distance = int(window), int(margin), int(min_distance)
         self.word_splitter, self.normalize = word_splitter, normalize
@@ -420,6 +423,8 @@ def get_embedder(model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, **op
     """One shared :class:`MaskedEmbedder` (paper 000 Sec.2's ``e``) per (model, options) in this
     process (scorers use it, so a text is embedded, or read from the cache, once for every measure)."""
     spec = resolve_model(model)
+    if "precision" in options:  # auto resolved first: one embedder per precision that runs
+        options["precision"] = resolve_precision(options["precision"], options.get("device"))
     key = json.dumps({"path": str(spec.path), **{k: str(v) for k, v in sorted(options.items())}})
     if key not in _EMBEDDERS:
         _EMBEDDERS[key] = MaskedEmbedder(spec, **options)

@@ -1,8 +1,10 @@
 """The precisions the masked-embedding engine runs in, and whether this machine runs them fast.
 
-``float32`` (default of the engine), ``bfloat16`` or ``float16``; the short names ``fp32``,
-``bf16`` and ``fp16`` are accepted everywhere a precision is (:func:`normalize_precision`).
-Reduced precision runs the Linear layers in that dtype (:mod:`sumeval.lm.engine`).
+``float32``, ``bfloat16`` or ``float16``; the short names ``fp32``, ``bf16`` and ``fp16`` are
+accepted everywhere a precision is (:func:`normalize_precision`). Reduced precision runs the Linear
+layers in that dtype (:mod:`sumeval.lm.engine`). The default everywhere is ``auto``
+(:func:`resolve_precision`): float32 on a CPU, bfloat16 on CUDA, resolved before any work so that
+the cache keys, signatures and manifests record the precision that ran.
 
 On a CPU without native instructions for the reduced dtype (AVX2 machines: no AVX512-BF16, no
 AMX) PyTorch emulates it, and the engine runs several times *slower* than in float32 (9x for
@@ -13,8 +15,8 @@ from __future__ import annotations
 
 from sumeval.errors import InputError
 
-__all__ = ["PRECISIONS", "PRECISION_ALIASES", "AUTOCAST_DTYPE", "normalize_precision", "native_on_cpu",
-           "slow_precision_note", "SlowPrecisionWarning"]
+__all__ = ["PRECISIONS", "PRECISION_ALIASES", "AUTOCAST_DTYPE", "AUTO", "normalize_precision", "resolve_precision",
+           "native_on_cpu", "slow_precision_note", "SlowPrecisionWarning"]
 
 #: engine precisions -> the autocast dtype (None: plain float32)
 AUTOCAST_DTYPE = {"float32": None, "bfloat16": "bfloat16", "float16": "float16"}
@@ -22,6 +24,9 @@ AUTOCAST_DTYPE = {"float32": None, "bfloat16": "bfloat16", "float16": "float16"}
 PRECISIONS = tuple(AUTOCAST_DTYPE)
 #: short names accepted for ``precision`` (normalised before they reach cache keys)
 PRECISION_ALIASES = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+
+#: the default precision: float32 on a CPU, bfloat16 on CUDA (:func:`resolve_precision`)
+AUTO = "auto"
 
 #: /proc/cpuinfo flags that give a dtype native instructions (used when PyTorch cannot say)
 _NATIVE_FLAGS = {"bfloat16": ("avx512_bf16", "amx_bf16"), "float16": ("avx512_fp16", "amx_fp16")}
@@ -48,9 +53,29 @@ def normalize_precision(precision: str) -> str:
     """
     name = PRECISION_ALIASES.get(precision, precision)
     if name not in AUTOCAST_DTYPE:
-        raise InputError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)} "
-                         f"(or {', '.join(PRECISION_ALIASES)})")
+        raise InputError(f"precision {precision!r} is unknown; use {AUTO} (float32 on a CPU, bfloat16 on CUDA) or "
+                         f"one of {', '.join(PRECISIONS)} (or {', '.join(PRECISION_ALIASES)})")
     return name
+
+
+def resolve_precision(precision: str = AUTO, device: str | None = None) -> str:
+    """The engine's name of the precision that runs: ``auto`` resolved for ``device``, any other
+    name as :func:`normalize_precision` gives it.
+
+    ``auto`` is float32 on a CPU (where bfloat16 is emulated on most machines, several times slower,
+    and costs 1.5x even where it is native, BENCHMARKS.md) and bfloat16 on CUDA; other devices
+    (``mps``) get float32. ``device`` None means the engine's default device.
+
+    >>> resolve_precision("auto", "cpu"), resolve_precision("auto", "cuda:0"), resolve_precision("bf16", "cpu")
+    ('float32', 'bfloat16', 'bfloat16')
+    """
+    if precision != AUTO:
+        return normalize_precision(precision)
+    if device is None:
+        from sumeval.lm.resolution import default_device
+
+        device = default_device()
+    return "bfloat16" if str(device).startswith("cuda") else "float32"
 
 
 def native_on_cpu(precision: str, cpu_flags: str | None = None) -> bool:
@@ -107,7 +132,7 @@ def slow_precision_note(precision: str, device: str | None = None, *, cpu_flags:
     >>> slow_precision_note("fp32", "cpu") is None
     True
     """
-    name = normalize_precision(precision)
+    name = resolve_precision(precision, device)
     if name == "float32":
         return None
     if device is None:

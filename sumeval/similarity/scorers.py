@@ -69,7 +69,7 @@ class _PointsScorer(Scorer):
 
     def __init__(self, model: str = DEFAULT_MODEL, layer: int | None = None,
                  text_layer: int | None = None, raw_model: str | None = None, *, device: str | None = None,
-                 precision: str = "float32", word_splitter: str = "treebank", window: int = 450,
+                 precision: str = "auto", word_splitter: str = "treebank", window: int = 450,
                  margin: int = 50, min_distance: int = 8, progress: bool = False):
         from sumeval.lm import resolve_model
 
@@ -84,6 +84,10 @@ class _PointsScorer(Scorer):
         self.layer = self._check_layer(default_layer(n_hidden, self.spec.name) if layer is None else layer,
                                         "layer")
         self.text_layer = self._check_layer(self.layer if text_layer is None else text_layer, "text_layer")
+        from sumeval.lm.precision import resolve_precision
+
+        # the precision that runs, in the options (signature, cache key): auto is float32 on a CPU, bf16 on CUDA
+        precision = resolve_precision(precision, device)
         self.engine_options = {"device": device, "precision": precision, "word_splitter": word_splitter,
                                "window": window, "margin": margin, "min_distance": min_distance}
         self.progress = progress

@@ -52,7 +52,7 @@ MEASURE_LABELS = {"estime_alarms": "ESTIME", "estime_soft": "ESTIME-soft",
 SIGNS = {"estime_alarms": -1.0, "estime_soft": 1.0, "similarity_order": 1.0}
 
 
-def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,
+def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "auto", *,
                       raw_model: str | None = None, max_d: int = 40, cache: bool = True,
                       progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """ESTIME, ESTIME-soft and the similarity order for every (summary layer, text layer) pair of

@@ -32,7 +32,7 @@ __all__ = ["PARAMETER_RANGES", "load_pairs", "load_study_pairs", "embedder", "ex
            "histogram_matrix"]
 
 
-def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,
+def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "auto", *,
                  bin_width: float = 0.01, cache: bool = True,
                  progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-layer norms, changes and neighbour cosines (CLS vs ordinary tokens, texts vs summaries),

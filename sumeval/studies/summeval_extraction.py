@@ -154,19 +154,20 @@ def load_pairs(n_docs: int = 0, n_systems: int = 0, text_words: int = 0, *, data
                             text_words=text_words, levels=()).pairs
 
 
-def embedder(model: str = DEFAULT_MODEL, precision: str = "fp32"):
+def embedder(model: str = DEFAULT_MODEL, precision: str = "auto"):
     """The shared engine of the three studies (same options, so the same cache entries).
 
     Args:
         model: packaged name, local folder or Hugging Face id.
-        precision: ``fp32``, ``bf16`` or ``fp16`` (or the long names, :func:`sumeval.lm.normalize_precision`).
+        precision: ``auto`` (float32 on a CPU, bfloat16 on CUDA), ``fp32``, ``bf16`` or ``fp16`` (or the
+            long names, :func:`sumeval.lm.resolve_precision`).
 
     Returns:
         The process-wide :class:`sumeval.lm.MaskedEmbedder` of (model, precision).
     """
-    from sumeval.lm import get_embedder, normalize_precision
+    from sumeval.lm import get_embedder, resolve_precision
 
-    return get_embedder(model, precision=normalize_precision(precision))
+    return get_embedder(model, precision=resolve_precision(precision))
 
 
 def documents(pairs: pd.DataFrame) -> list[tuple[str, str, list[str], list[int]]]:
@@ -191,7 +192,7 @@ def n_selectable_layers(emb) -> int:
     return int(n) + 1 if n else emb.n_layers
 
 
-def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "fp32", *,
+def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "auto", *,
             docs_per_call: int = 10, progress: bool = False) -> dict[str, Any]:
     """Embed every text and summary of ``pairs`` (every layer, one pass, cached).
 
