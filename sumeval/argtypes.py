@@ -7,7 +7,8 @@ import argparse
 import math
 from typing import Any
 
-__all__ = ["positive_int", "count", "positive_float", "fraction", "scorer_options", "SCORER_FLAGS"]
+__all__ = ["positive_int", "count", "positive_float", "fraction", "scorer_options", "split_values", "split_measures",
+           "SCORER_FLAGS"]
 
 #: the flags ``sumeval score`` and ``sumeval meta-eval`` pass to the measures that take them
 SCORER_FLAGS = ("model", "layer", "text_layer", "index", "aggregate")
@@ -65,3 +66,26 @@ def scorer_options(args: argparse.Namespace) -> dict[str, Any]:
     if twice:
         raise InputError(f"option {twice[0]!r} is given both as --{twice[0].replace('_', '-')} and as -O; give it once")
     return {**options, **extra}
+
+
+def split_values(values: list[str] | None) -> list[str]:
+    """``["a,b", "c"]`` -> ``["a", "b", "c"]`` (lists may be given either way)."""
+    out: list[str] = []
+    for v in values or []:
+        out.extend(p.strip() for p in v.split(",") if p.strip())
+    return out
+
+
+def split_measures(values: list[str] | None) -> list[str]:
+    """Measure specs: commas separate specs except inside ``[...]`` options."""
+    out: list[str] = []
+    for v in values or []:
+        depth, start = 0, 0
+        for i, ch in enumerate(v):
+            depth += ch == "["
+            depth -= ch == "]"
+            if ch == "," and depth == 0:
+                out.append(v[start:i].strip())
+                start = i + 1
+        out.append(v[start:].strip())
+    return [o for o in out if o]

@@ -164,23 +164,6 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
 
 
-def _build_scorers(names: list[str], classes: list[str], module_path: list[str],
-                   options: dict[str, Any]) -> list:
-    """Registered measures by name, then users' Scorer classes (``--measure-class``), each given the
-    options its constructor accepts; an option no measure accepts is an error."""
-    from sumeval import metrics
-    from sumeval.metrics.user_scorers import build_scorer_class, load_scorer_class
-
-    built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
-    taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}
-    if not names:
-        unused = sorted(set(options) - taken)
-        if unused:
-            raise InputError(f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(classes)}")
-        return built
-    return metrics.get_scorers(names, used_elsewhere=taken, **options) + built
-
-
 def _score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
@@ -199,7 +182,9 @@ def _score(args: argparse.Namespace) -> int:
 
     shard_size = check_shard_args(getattr(args, "scheduler", None), getattr(args, "shard_size", None))
     options = scorer_options(args)
-    scorers = _build_scorers(args.measures, args.measure_class, args.module_path, options)
+    from sumeval.metrics.user_scorers import build_scorers
+
+    scorers = build_scorers(args.measures, args.measure_class, args.module_path, options)
 
     inp = check_input_path(args.input)
     out = check_output_path(args.output, inputs=[inp])

@@ -78,9 +78,9 @@ def _worker_scorers(recipe: Mapping[str, Any], key: str, signatures: Mapping[str
         _WORKER_SCORERS.move_to_end(key)
         return _WORKER_SCORERS[key]
     os.environ.update(recipe["env"])  # the driver's locations (models, cache): same paths everywhere
-    from sumeval.score_command import _build_scorers
+    from sumeval.metrics.user_scorers import build_scorers
 
-    scorers = _build_scorers(list(recipe["names"]), list(recipe["classes"]), list(recipe["module_path"]),
+    scorers = build_scorers(list(recipe["names"]), list(recipe["classes"]), list(recipe["module_path"]),
                              dict(recipe["options"]))
     here = {s.name: s.signature() for s in scorers}
     if here != dict(signatures):

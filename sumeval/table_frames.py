@@ -1,6 +1,6 @@
 """A long frame of numbers (correlations, scores) as the wide frame of a paper table, with the
 paper's rows beside ours and the cells' intervals: :func:`correlation_table`,
-:func:`correlation_intervals` (both also :mod:`sumeval.tables`' names). Rows and columns keep the
+:func:`correlation_intervals`, for :mod:`sumeval.tables` to typeset. Rows and columns keep the
 order they first appear in.
 """
 from __future__ import annotations

@@ -46,9 +46,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.table_frames import correlation_intervals, correlation_table
 
-__all__ = ["best_mask", "correlation_table", "correlation_intervals", "to_latex", "to_markdown", "to_html",
+__all__ = ["best_mask", "to_latex", "to_markdown", "to_html",
            "write_table", "table_label", "FORMATS"]
 
 #: the files :func:`write_table` writes, by suffix

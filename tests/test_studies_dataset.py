@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from sumeval import cli, runner, tables
+from sumeval import cli, runner, table_frames
 from sumeval.errors import InputError
 from sumeval.studies import metric_correlations as mc
 from sumeval.studies import study_data
@@ -314,17 +314,17 @@ def test_correlation_table_puts_the_paper_under_ours_and_bolds_our_best():
         "ours": [0.1, 0.2, 0.4, 0.1, 0.3, 0.3],
         "paper": [0.5, 0.6, 0.2, np.nan, np.nan, np.nan],
     })
-    table, bold = tables.correlation_table(comparison)
+    table, bold = table_frames.correlation_table(comparison)
     # rows: A ours, A paper, B ours, B paper (its one value), mine ours (no paper row: all NaN)
     assert list(table.index) == [("A", "ours"), ("A", "paper"), ("B", "ours"), ("B", "paper"), ("mine", "ours")]
     assert table.loc[("A", "paper"), ("h", "r")] == 0.5
     # best of ours per column: r -> B (0.4), t -> mine (0.3); the paper's 0.5 / 0.6 are never bold
     assert bold.loc[("B", "ours"), ("h", "r")] and bold.loc[("mine", "ours"), ("h", "t")]
     assert int(bold.to_numpy().sum()) == 2
-    alone, bold_alone = tables.correlation_table(comparison.drop(columns=["paper"]))
+    alone, bold_alone = table_frames.correlation_table(comparison.drop(columns=["paper"]))
     assert list(alone.index) == ["A", "B", "mine"] and bold_alone.loc["B", ("h", "r")]
     with pytest.raises(InputError, match="rows share a table cell"):
-        tables.correlation_table(pd.concat([comparison, comparison.head(1)]))
+        table_frames.correlation_table(pd.concat([comparison, comparison.head(1)]))
 
 
 def test_names_and_choices():

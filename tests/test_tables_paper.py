@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sumeval import latex, tables
+from sumeval import latex, table_frames, tables
 from sumeval.cli import main
 from sumeval.display_names import display, paper_row_label
 
@@ -62,7 +62,7 @@ def test_the_papers_bertscore_row_is_named_for_the_papers_model():
     comparison = pd.DataFrame({"metric": ["ROUGE-1", "BERTScore-F (all-mpnet-base-v2)"] * 2,
                                "human": ["coherence"] * 4, "method": ["spearman"] * 2 + ["kendall_c"] * 2,
                                "ours": [0.1, 0.2, 0.05, 0.15], "paper": [0.13, 0.10, 0.07, 0.05]})
-    table, bold = tables.correlation_table(comparison)
+    table, bold = table_frames.correlation_table(comparison)
     assert list(table.index) == [("ROUGE-1", "ours"), ("ROUGE-1", "paper"),
                                  ("BERTScore-F (all-mpnet-base-v2)", "ours"), ("BERTScore-F (roberta-large)", "paper")]
     assert table.loc[("BERTScore-F (roberta-large)", "paper"), ("coherence", "kendall_c")] == 0.05
@@ -115,8 +115,8 @@ def test_intervals_in_cells_where_the_frame_has_them(tmp_path):
     comparison = pd.DataFrame({"metric": ["ROUGE-1-R", "JS-2"], "human": "litepyramid", "method": "pearson",
                                "ours": [0.4123, 0.8], "ci_low": [0.3712, np.nan], "ci_high": [0.4488, np.nan],
                                "paper": [0.914, np.nan]})
-    table, bold = tables.correlation_table(comparison, columns=("method",))
-    low, high = tables.correlation_intervals(comparison, table, columns=("method",))
+    table, bold = table_frames.correlation_table(comparison, columns=("method",))
+    low, high = table_frames.correlation_intervals(comparison, table, columns=("method",))
     assert np.isnan(low.loc[("ROUGE-1-R", "paper"), "pearson"])  # the paper's row has none
     out = tables.write_table(table, tmp_path, "t2", bold=bold, intervals=(low, high), caption="Table 2")
     tex, md, html = (out[k].read_text() for k in ("tex", "md", "html"))
@@ -126,7 +126,7 @@ def test_intervals_in_cells_where_the_frame_has_them(tmp_path):
     assert "0.412 [0.37, 0.45]" in html
     assert list(pd.read_csv(out["csv"]).columns) == ["metric", "source", "pearson"]  # the CSV is data only
     with pytest.raises(tables.InputError, match="no ci_low"):
-        tables.correlation_intervals(comparison.drop(columns="ci_low"), table, columns=("method",))
+        table_frames.correlation_intervals(comparison.drop(columns="ci_low"), table, columns=("method",))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -192,9 +192,9 @@ def _study_like_tables(tmp_path) -> list[Path]:
                                "human": ["consistency"] * 6, "method": ["spearman"] * 3 + ["kendall_c"] * 3,
                                "ours": [0.1, 0.2, 0.3, 0.05, 0.1, 0.15], "ci_low": [0.0] * 6, "ci_high": [0.4] * 6,
                                "paper": [0.13, 0.09, 0.10, 0.07, 0.04, 0.05]})
-    table, bold = tables.correlation_table(comparison)
+    table, bold = table_frames.correlation_table(comparison)
     written = [tables.write_table(table, tmp_path / "study", "table1_summeval", bold=bold, dataset="summeval",
-                                  intervals=tables.correlation_intervals(comparison, table), source="metric_correlations",
+                                  intervals=table_frames.correlation_intervals(comparison, table), source="metric_correlations",
                                   caption="Paper 000 Table 1: ρ & τ_c ≥ 0 — 100% of pairs",
                                   notes=["–: undefined; a_b {x} #1 ~ ^"])["tex"]]
     agreement = pd.DataFrame({"human": ["relevance"], "alpha": [0.41], "raters": [3]})

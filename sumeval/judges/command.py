@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from sumeval.argtypes import split_values
 from sumeval.errors import InputError
 
 __all__ = ["add_command", "cmd_alt_test", "check_empty_out", "alt_test_table", "MANIFEST_KIND"]
@@ -56,13 +57,6 @@ def check_empty_out(path: str | os.PathLike[str]) -> Path:
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise InputError(f"--out {str(out)!r}: cannot create or write in {str(parent)!r}")
-    return out
-
-
-def _split(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out.extend(p.strip() for p in v.split(",") if p.strip())
     return out
 
 
@@ -199,7 +193,7 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     from sumeval.judges.columns import judge_column, require_annotators
 
     t0 = time.perf_counter()
-    humans, judges = _split(args.human), _split(args.judges)
+    humans, judges = split_values(args.human), split_values(args.judges)
     if not humans or not judges:
         raise InputError("name the human columns (--human COL [COL ...]) and the judges (--judges M [M ...])")
     _check_settings(args.alignment, args.epsilon, args.q, args.min_items, args.min_annotators)

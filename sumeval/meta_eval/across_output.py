@@ -326,13 +326,13 @@ def run_across(args) -> int:
     from sumeval import tables
     from sumeval.argtypes import scorer_options
     from sumeval.meta_eval import LEVELS, across
-    from sumeval.meta_eval.command import _split, _split_measures
+    from sumeval.argtypes import split_measures, split_values
 
     if getattr(args, "data", None):
         raise InputError(f"give the data set either as the first argument ({args.data!r}) or with --dataset, not both")
-    meta_metric = tuple(_split(args.meta_metric) or ("correlation",))
-    settings = AcrossSettings(levels=tuple(_split(args.level) or LEVELS),
-                              coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
+    meta_metric = tuple(split_values(args.meta_metric) or ("correlation",))
+    settings = AcrossSettings(levels=tuple(split_values(args.level) or LEVELS),
+                              coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
                               ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                               correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
                               bootstrap_p=args.bootstrap_p, annotators=not args.no_annotators,
@@ -343,7 +343,7 @@ def run_across(args) -> int:
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
     out = check_across_out(args.out)
-    measures = _split_measures(args.measures) + _split(args.measure_class)
+    measures = split_measures(args.measures) + split_values(args.measure_class)
     if not measures and args.no_own_columns:
         raise InputError("name at least one measure (--measures), or leave out --no-own-columns to use each set's "
                          "own measure columns")

@@ -15,46 +15,23 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sumeval.argtypes import scorer_options
+from sumeval.argtypes import scorer_options, split_measures, split_values
 from sumeval.errors import InputError
 
 __all__ = ["add_command", "cmd_meta_eval"]
-
-
-def _split(values: list[str] | None) -> list[str]:
-    """``["a,b", "c"]`` -> ``["a", "b", "c"]`` (lists may be given either way)."""
-    out: list[str] = []
-    for v in values or []:
-        out.extend(p.strip() for p in v.split(",") if p.strip())
-    return out
-
-
-def _split_measures(values: list[str] | None) -> list[str]:
-    """Measure specs: commas separate specs except inside ``[...]`` options."""
-    out: list[str] = []
-    for v in values or []:
-        depth, start = 0, 0
-        for i, ch in enumerate(v):
-            depth += ch == "["
-            depth -= ch == "]"
-            if ch == "," and depth == 0:
-                out.append(v[start:i].strip())
-                start = i + 1
-        out.append(v[start:].strip())
-    return [o for o in out if o]
 
 
 def settings_from_args(args: argparse.Namespace):
     """The :class:`~sumeval.meta_eval.Settings` the options ask for (checked)."""
     from sumeval.meta_eval import LEVELS, Settings
 
-    settings = Settings(humans=tuple(_split(args.human)), levels=tuple(_split(args.level) or LEVELS),
-                        coefficients=tuple(_split(args.coefficient) or ("kendall_b",)), test=args.test,
+    settings = Settings(humans=tuple(split_values(args.human)), levels=tuple(split_values(args.level) or LEVELS),
+                        coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
                         ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
                         correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
                         detection_validation=args.validation, bootstrap_p=args.bootstrap_p,
                         annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
-                        meta_metric=tuple(_split(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
+                        meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
                         spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
                         tune_split=args.tune_split)
     settings.check()
@@ -80,13 +57,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                          "shows each built-in set's columns)")
     settings = settings_from_args(args)
     out = meta_eval.check_out_dir(args.out, overwrite=args.overwrite)
-    measures = _split_measures(args.measures)
-    classes = _split(args.measure_class)
+    measures = split_measures(args.measures)
+    classes = split_values(args.measure_class)
     if not measures and not classes:
         raise InputError("name at least one measure: --measures M [M ...] (registered measures, columns of the "
                          "data, module:Class) and/or --measure-class module:Class")
     columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
-    judgments = load_judgments(args.data, human=list(settings.humans), lower_is_better=_split(args.lower_is_better),
+    judgments = load_judgments(args.data, human=list(settings.humans), lower_is_better=split_values(args.lower_is_better),
                                n_docs=args.n_docs, **columns)
     specs = resolve_measures(measures, judgments, measure_classes=classes, options=scorer_options(args),
                              module_path=args.module_path or ())

@@ -18,7 +18,7 @@ from sumeval.errors import InputError
 from sumeval.hashing import sha256_file
 from sumeval.metrics.base import Scorer
 
-__all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class",
+__all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class", "build_scorers",
            "UserCodeError", "is_user_class", "call_user", "check_columns"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
@@ -277,3 +277,20 @@ def check_columns(scorer: Scorer, where: str) -> list[str]:
         raise InputError(f"measure {where!r}: {cls.__name__}.columns() returned {cols!r}; it must "
                          "return a non-empty list of column names")
     return list(cols)
+
+
+def build_scorers(names: Sequence[str], classes: Sequence[str], module_path: Sequence[str],
+                  options: dict[str, Any]) -> list:
+    """The measures a command names: registered measures by name, then users' Scorer classes
+    (``module:Class``, ``--measure-class``), each given the options its constructor accepts; an
+    option no measure accepts is an InputError (``sumeval score``, and each worker of a sharded run)."""
+    from sumeval import metrics
+
+    built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
+    taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}
+    if not names:
+        unused = sorted(set(options) - taken)
+        if unused:
+            raise InputError(f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(classes)}")
+        return built
+    return metrics.get_scorers(list(names), used_elsewhere=taken, **options) + built

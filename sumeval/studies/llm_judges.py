@@ -63,9 +63,9 @@ PARAMETER_RANGES = {"n_resamples": ">=1", "shelf_resamples": ">=1", "alpha": "0.
 
 def split(text: str) -> tuple[str, ...]:
     """A comma-separated parameter as a tuple (measure options in ``[...]`` keep their commas)."""
-    from sumeval.meta_eval.command import _split_measures
+    from sumeval.argtypes import split_measures
 
-    return tuple(_split_measures([text])) if text else ()
+    return tuple(split_measures([text])) if text else ()
 
 
 def judge_columns(judgments, judges: Sequence[str], qualities: Sequence[str]) -> dict[tuple[str, str], str]:

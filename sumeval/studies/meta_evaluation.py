@@ -22,9 +22,9 @@ PARAMETER_RANGES = {"n_docs": (">=0", "0 means all documents"), "n_resamples": "
 
 def split(text: str) -> tuple[str, ...]:
     """A comma-separated parameter as a tuple (measure options in ``[...]`` keep their commas)."""
-    from sumeval.meta_eval.command import _split_measures
+    from sumeval.argtypes import split_measures
 
-    return tuple(_split_measures([text])) if text else ()
+    return tuple(split_measures([text])) if text else ()
 
 
 def scorer_options(model: str = "", layer: int = -1, precision: str = "", index: str = "") -> dict[str, Any]:
