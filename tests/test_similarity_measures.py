@@ -115,7 +115,6 @@ def test_coherence_by_hand_and_against_scipy():
     # points (0, 2, 1, 3): pairs (0,1)+ (0,2)+ (0,3)+ (1,2)- (1,3)+ (2,3)+ -> P-Q = 4
     # tau-c = 2*4 / (16 * (4-1)/4) = 8/12 = 2/3
     assert M.similarity_order(np.array([0, 2, 1, 3])) == pytest.approx(2 / 3)
-    assert M.coherence is M.similarity_order  # the former name
     # reversed order: P-Q = -6 -> 2*(-6)/12 = -1
     assert M.similarity_order(np.array([3, 2, 1, 0])) == pytest.approx(-1.0)
     # ties in b: (5, 5, 9): pairs (0,1) tie 0, (0,2)+, (1,2)+ -> P-Q = 2; m = min(3, 2) = 2
