@@ -320,8 +320,12 @@ def test_write_across_and_the_tables(three_sets, tmp_path):
     assert marks.loc["rouge-1", ("norefs", "overall")] == "r" and letters == ["a", "r"]
     assert values.loc["rouge-1", ("news", "overall")] == r.cells.set_index(
         ["measure", "dataset", "level"]).loc[("rouge-1", "news", "global"), "value"]
-    # the same folder again: replaced, not refused; a folder of other files is refused
-    across_output.write_across(r, out, figures=False)
+    # the same folder again: refused unless asked to overwrite (as a single meta-eval's --overwrite), then
+    # replaced; a folder of other files is refused
+    with pytest.raises(InputError, match="pass --overwrite"):
+        across_output.write_across(r, out, figures=False)
+    across_output.write_across(r, out, figures=False, overwrite=True)
+    assert (out / "across.csv").is_file() and (out / "news" / "manifest.json").is_file()
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match="notes.txt"):

@@ -47,10 +47,14 @@ _PARTIAL = ".across-partial-"
 _TOP = ("across.csv", "tasks.csv", "across_summary.csv", "manifest.json")
 
 
-def check_across_out(path: str | os.PathLike[str]) -> Path:
-    """The output folder, checked before any work: new, empty, or one an earlier across run wrote
-    (its files and set folders are replaced). InputError names the path and the fix."""
+def check_across_out(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+    """The output folder, checked before any work: new, empty, or (with ``overwrite``, as a single
+    meta-eval's ``--overwrite``) one an earlier across run wrote, whose files and set folders are
+    replaced. InputError names the path and the fix."""
     out = Path(path)
+    if out.is_dir() and _is_across(out / "manifest.json") and not overwrite:
+        raise InputError(f"--out {str(out)!r} holds an earlier `sumeval meta-eval --dataset ...` run; pass "
+                         "--overwrite to replace it, or name a new folder")
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file, not a folder; name a folder (it is created if missing)")
     if out.is_dir() and not _is_across(out / "manifest.json"):
@@ -163,16 +167,18 @@ def caption(result: AcrossResult, coefficient: str, level: str, letters: list[st
 
 
 def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool = True,
-                 set_figures: bool | None = None, command: list[str] | None = None) -> dict[str, Path]:
+                 set_figures: bool | None = None, command: list[str] | None = None,
+                 overwrite: bool = False) -> dict[str, Path]:
     """Write ``result`` into folder ``out`` (module docstring); returns ``{name: path}`` of the top files.
 
     set_figures: the per-set meta-evaluation figures (default: as ``figures``).
+    overwrite: replace an earlier across run's results in ``out`` (else that is refused).
     """
     from sumeval import tables
     from sumeval.cache import atomic_path, atomic_write_json
     from sumeval.meta_eval import write_meta_evaluation
 
-    out = check_across_out(out)
+    out = check_across_out(out, overwrite=overwrite)
     out.mkdir(parents=True, exist_ok=True)
     for o in result.sets.values():
         if o.result is None:
@@ -342,7 +348,7 @@ def run_across(args) -> int:
                               detection_validation=args.validation, weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
-    out = check_across_out(args.out)
+    out = check_across_out(args.out, overwrite=args.overwrite)
     measures = split_measures(args.measures) + split_values(args.measure_class)
     if not measures and args.no_own_columns:
         raise InputError("name at least one measure (--measures), or leave out --no-own-columns to use each set's "
@@ -351,7 +357,7 @@ def run_across(args) -> int:
                                          options=scorer_options(args), own_columns=not args.no_own_columns,
                                          n_docs=args.n_docs, module_path=args.module_path or (),
                                          progress=not args.quiet, cache=not args.no_cache)
-    written = write_across(result, out, figures=not args.no_figures,
+    written = write_across(result, out, figures=not args.no_figures, overwrite=args.overwrite,
                            command=["sumeval", *sys.argv[1:]] if sys.argv else None)
     for coef in settings.coefficients:
         print(f"\nacross data sets, {coef}: mean rank (significance cluster) and mean score over the tasks")
