@@ -33,7 +33,8 @@ from typing import Any, Sequence
 from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
 
-__all__ = ["FORWARDED_ENV", "RunSpec", "driver_env", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
+__all__ = ["FORWARDED_ENV", "THREAD_ENV", "RUN_MEMORY_GB", "usable_cores", "available_memory_gb", "auto_jobs",
+           "thread_env", "jobs_arg", "RunSpec", "driver_env", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
            "is_finished", "LocalExecutor", "DaskExecutor", "dask_client", "make_executor", "Progress", "run_specs",
            "executor_choice", "add_executor_arguments"]
 
@@ -226,8 +227,63 @@ def _worker_main() -> int:
 # ------------------------------------------------------------------------------------------
 # executors
 # ------------------------------------------------------------------------------------------
+#: the thread pools a run's libraries size from the environment (torch reads OMP_NUM_THREADS)
+THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+#: memory a study run may take at its peak (the paper-000 extraction with its model, an ordering
+#: model with GloVe), for ``--jobs auto``
+RUN_MEMORY_GB = 4.0
+
+
+def usable_cores() -> int:
+    """CPU cores this process may run on (its affinity, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def available_memory_gb() -> float | None:
+    """Memory available for new processes (``MemAvailable`` of /proc/meminfo), or None where unknown."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 1024 ** 2
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def auto_jobs(cores: int | None = None, memory_gb: float | None = None, per_run_gb: float = RUN_MEMORY_GB) -> int:
+    """``--jobs auto``: runs at a time from the cores and the available memory.
+
+    One run per core, as many as the memory holds at ``per_run_gb`` each, at least one:
+    ``max(1, min(cores, floor(memory_gb / per_run_gb)))``. Unknown memory does not limit.
+    """
+    cores = usable_cores() if cores is None else cores
+    memory_gb = available_memory_gb() if memory_gb is None else memory_gb
+    by_memory = cores if memory_gb is None else int(memory_gb // per_run_gb)
+    return max(1, min(cores, by_memory))
+
+
+def thread_env(jobs: int, cores: int | None = None, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The thread counts of one of ``jobs`` runs side by side: the cores split between them.
+
+    ``{}`` for one run (its libraries take every core, as by default) and for a variable the user
+    set (``OMP_NUM_THREADS=...``: theirs wins). Without it, each of two runs on two cores would
+    start two threads per pool, and four threads fighting over two cores slow everyone down.
+    """
+    if jobs <= 1:
+        return {}
+    environ = os.environ if environ is None else environ
+    n = str(max(1, (usable_cores() if cores is None else cores) // jobs))
+    return {k: n for k in THREAD_ENV if not environ.get(k)}
+
+
 class LocalExecutor:
-    """At most ``jobs`` runs at a time, each in its own process on this machine."""
+    """At most ``jobs`` runs at a time, each in its own process on this machine.
+
+    With several jobs, each run's thread pools get an equal share of the cores (:func:`thread_env`).
+    """
 
     def __init__(self, jobs: int = 1):
         from concurrent.futures import ThreadPoolExecutor
@@ -235,10 +291,16 @@ class LocalExecutor:
         if jobs < 1:
             raise InputError(f"--jobs must be at least 1, got {jobs}")
         self.jobs = jobs
+        self.threads = thread_env(jobs)
         self._pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="sumeval-run")
-        self.description = f"local processes (jobs={jobs})"
+        per_run = f", {self.threads['OMP_NUM_THREADS']} thread(s) each" if "OMP_NUM_THREADS" in self.threads else ""
+        self.description = f"local processes (jobs={jobs}{per_run})"
 
     def submit(self, spec: RunSpec):
+        if self.threads:
+            from dataclasses import replace
+
+            spec = replace(spec, env={**self.threads, **spec.env})
         return self._pool.submit(execute_spec, spec)
 
     def close(self) -> None:
@@ -421,19 +483,29 @@ def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = No
 
 
 def executor_choice(args: argparse.Namespace) -> tuple[int, str | None]:
-    """``(jobs, scheduler)`` of parsed ``--jobs`` / ``--scheduler`` (jobs 1 when neither is given);
-    both together is an InputError (a cluster decides its own parallelism)."""
+    """``(jobs, scheduler)`` of parsed ``--jobs`` / ``--scheduler`` (jobs 1 when neither is given,
+    :func:`auto_jobs` for ``--jobs auto``); both together is an InputError (a cluster decides its
+    own parallelism)."""
     jobs, scheduler = getattr(args, "jobs", None), getattr(args, "scheduler", None)
     if jobs is not None and scheduler:
         raise InputError(f"--jobs {jobs} and --scheduler {scheduler} exclude each other: the Dask cluster "
                          "runs as many runs at a time as it has workers; drop --jobs")
+    if jobs == "auto":
+        jobs = auto_jobs()
     return (jobs or 1), scheduler
+
+
+def jobs_arg(text: str) -> int | str:
+    """``--jobs``: a positive count or ``auto`` (:func:`auto_jobs`)."""
+    return "auto" if text.strip().lower() == "auto" else positive_int(text)
 
 
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     """``--jobs`` and ``--scheduler``, shared by ``sweep`` and ``run all``."""
-    parser.add_argument("--jobs", "-j", type=positive_int, default=None,
-                        help="runs at a time on this machine, each in its own process and kernel (default 1)")
+    parser.add_argument("--jobs", "-j", type=jobs_arg, default=None, metavar="N|auto",
+                        help="runs at a time on this machine, each in its own process and kernel, the cores "
+                             "split between them (default 1; auto: one per core, as many as the memory holds "
+                             f"at {RUN_MEMORY_GB:g} GB each)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on an existing Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead")
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 __all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "signals_interrupt", "signal_name",
-           "die_with_parent", "exclusive_lock", "now_iso", "storage_note", "finish_manifest"]
+           "die_with_parent", "exclusive_lock", "claim", "now_iso", "storage_note", "finish_manifest"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -209,6 +209,41 @@ def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True
         fh.write(json.dumps(owner_record()))
         fh.flush()
         yield
+    finally:
+        fh.close()
+
+
+@contextlib.contextmanager
+def claim(path: str | os.PathLike[str], *, wait: bool = False) -> Iterator[bool]:
+    """Claim a piece of shared work for this process: an exclusive ``flock`` on ``path``.
+
+    Yields True while this process holds the claim, False when another process holds it and
+    ``wait`` is False (the caller leaves that piece to it). With ``wait``, blocks until the holder
+    is done, then yields True. The operating system drops a claim when its process dies, however
+    it dies, so a piece is never orphaned: whoever gets the claim next checks whether the work is
+    already there and does it if not. The file is removed when a holder lets go (a process that
+    opened the old file still gets its lock and finds the work done; at worst two processes do
+    a piece twice, never wrongly: what they write is written atomically).
+    """
+    import fcntl
+
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(p, "a+", encoding="utf-8")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not wait:
+                yield False
+                return
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield True
+        finally:
+            with contextlib.suppress(OSError):
+                if os.stat(p).st_ino == os.fstat(fh.fileno()).st_ino:  # not a newer claim's file
+                    p.unlink()
     finally:
         fh.close()
 

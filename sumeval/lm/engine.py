@@ -22,7 +22,10 @@ Cache layout
     those of :class:`~sumeval.lm.embeddings.MaskedEmbeddings`. Work is done in chunks of documents
     whose boundaries depend only on the ordered list of texts; every document of a chunk is
     written (atomically) when its chunk is done. An interrupted run recomputes only the chunks
-    not cached, in the same company, so it yields identical arrays.
+    not cached, in the same company, so it yields identical arrays. Processes that need the same
+    texts at once (``sumeval run all --jobs 2``: two studies of the same extraction) share the work
+    chunk by chunk: each chunk is claimed by one of them (a lock file under ``claims/``, released
+    by the operating system if its process dies) and the others read it when it is done.
 
 Precision
     ``float32`` (default), ``bfloat16`` or ``float16`` (:mod:`sumeval.lm.precision`: the names,
@@ -305,42 +308,132 @@ class MaskedEmbedder:
         if chunk:
             yield chunk
 
+    def fill_cache(self, groups: Iterable[Sequence[str]], *, progress: Any = None) -> int:
+        """Compute and cache every text of ``groups`` that is not cached yet; return how many were computed here.
+
+        Each group is worked as :meth:`embed_many` of that group alone would work it (its texts not
+        yet cached, in order, in the same chunks), so the arrays are the same. Nothing is returned
+        or kept in memory: this fills the disk cache (a study's extraction) with memory bounded by
+        one chunk. Several processes filling the same groups at once share the work: each chunk is
+        claimed (:func:`sumeval.runstate.claim`), a chunk another process holds is left to it and
+        waited for at the end, and a chunk whose holder died is done here.
+
+        Args:
+            groups: texts, in groups (e.g. a few documents with their summaries each).
+            progress: an object with ``update(n)`` (a tqdm bar), told the number of texts of each group done.
+        """
+        if self.store is None:
+            raise InputError("fill_cache needs a disk cache; this MaskedEmbedder was made with cache=False")
+        before = self.stats["texts_computed"]
+        deferred = []
+
+        def work(chunk) -> None:  # holding its claim: done meanwhile by another process, or do it
+            if not all(self.store.has(k, "npz") for k, _, _ in chunk):
+                for _ in self._compute_chunk(chunk, claimed=False):
+                    pass
+
+        for group in groups:
+            for chunk in self._chunks(self._todo(group)):
+                with self._claim(chunk) as mine:
+                    if mine:
+                        work(chunk)
+                    else:
+                        deferred.append(chunk)
+            if progress is not None:
+                progress.update(len(group))
+        for chunk in deferred:  # held by another process: wait for it, do what it left undone
+            with self._claim(chunk, wait=True):
+                work(chunk)
+        return self.stats["texts_computed"] - before
+
+    def _todo(self, texts: Sequence[str]) -> list[tuple[str, str]]:
+        """``(key, text)`` of the distinct ``texts`` that are neither in memory nor in the cache, in order."""
+        todo, seen = [], set()
+        for t in texts:
+            if not isinstance(t, str):
+                raise InputError(f"a text is a {type(t).__name__} ({t!r:.60}); expected a string")
+            k = self.key(t)
+            if k not in seen:
+                seen.add(k)
+                if not self.is_cached(t):
+                    todo.append((k, t))
+        return todo
+
+    def _claim(self, chunk: list[tuple[str, dict[str, Any], list[Pass]]], *, wait: bool = False):
+        """The claim (:func:`sumeval.runstate.claim`) of ``chunk``'s work, named by its texts' keys."""
+        import contextlib
+        import hashlib
+
+        from sumeval.runstate import claim
+
+        if self.store is None:
+            return contextlib.nullcontext(True)
+        name = hashlib.sha256("\n".join(k for k, _, _ in chunk).encode()).hexdigest()
+        return claim(self.store.folder / "claims" / f"{name}.lock", wait=wait)
+
     def _compute(self, todo: list[tuple[str, str]], *, progress: bool = False):
-        loaded = self.loaded
-        n_lay, hid = loaded.n_layers + 1, loaded.hidden_size
+        """``(key, embeddings)`` of every text of ``todo``, chunk by chunk; a chunk another process
+        is computing (its claim) is left to it and read from the cache once it is done."""
         bar = None
         if progress:
             from tqdm.auto import tqdm
 
             bar = tqdm(total=len(todo), desc="masked embeddings", unit="text")
+        deferred = []
         for chunk in self._chunks(todo):
-            jobs = [(d, p) for d, (_, _, passes) in enumerate(chunk) for p in passes]
-            outs = self._run_passes([(chunk[d][1], p) for d, p in jobs])
-            per_doc: list[list[tuple[Pass, np.ndarray, np.ndarray]]] = [[] for _ in chunk]
-            for (d, p), (sel, cls_vec) in zip(jobs, outs):
-                per_doc[d].append((p, sel, cls_vec))
-            for d, (k, wp, passes) in enumerate(chunk):
-                n_words = len(wp["words"])
-                emb = np.zeros((n_words, n_lay, hid), dtype=self.store_dtype)
-                cls_arr = np.zeros((len(passes), n_lay, hid), dtype=self.store_dtype)
-                pass_of_word = np.full(n_words, -1, dtype=np.int32)
-                for j, (p, sel, cls_vec) in enumerate(per_doc[d]):
-                    emb[list(p.words)] = sel
-                    cls_arr[j] = cls_vec
-                    pass_of_word[list(p.words)] = j
-                if n_words and (pass_of_word < 0).any():  # pragma: no cover - plan_passes guarantees it
-                    raise RuntimeError("internal error: a word was never masked")
-                res = MaskedEmbeddings(words=wp["words"], spans=wp["spans"], piece_ids=wp["piece_ids"],
-                                       word_starts=wp["word_starts"], first_ids=wp["first_ids"], emb=emb,
-                                       cls=cls_arr, pass_of_word=pass_of_word, model=self.spec.identity())
-                if self.store is not None:
-                    self.store.put_arrays(k, res.to_arrays())
-                self.stats["texts_computed"] += 1
-                if bar is not None:
-                    bar.update(1)
-                yield k, res
+            with self._claim(chunk) as mine:
+                if not mine:
+                    deferred.append(chunk)
+                    continue
+                for item in self._compute_chunk(chunk, claimed=True):
+                    if bar is not None:
+                        bar.update(1)
+                    yield item
+        for chunk in deferred:
+            with self._claim(chunk, wait=True):
+                for item in self._compute_chunk(chunk, claimed=True):
+                    if bar is not None:
+                        bar.update(1)
+                    yield item
         if bar is not None:
             bar.close()
+
+    def _compute_chunk(self, chunk: list[tuple[str, dict[str, Any], list[Pass]]], *, claimed: bool):
+        """Run one chunk's passes and cache each document's arrays; yield ``(key, embeddings)``.
+
+        ``claimed``: this process holds the chunk's claim, so a chunk another process finished in
+        the meantime (every text now in the cache) is read, not recomputed.
+        """
+        if claimed and self.store is not None and all(self.store.has(k, "npz") for k, _, _ in chunk):
+            got = [(k, self._lookup(k)) for k, _, _ in chunk]
+            if all(res is not None for _, res in got):
+                yield from got
+                return
+        loaded = self.loaded
+        n_lay, hid = loaded.n_layers + 1, loaded.hidden_size
+        jobs = [(d, p) for d, (_, _, passes) in enumerate(chunk) for p in passes]
+        outs = self._run_passes([(chunk[d][1], p) for d, p in jobs])
+        per_doc: list[list[tuple[Pass, np.ndarray, np.ndarray]]] = [[] for _ in chunk]
+        for (d, p), (sel, cls_vec) in zip(jobs, outs):
+            per_doc[d].append((p, sel, cls_vec))
+        for d, (k, wp, passes) in enumerate(chunk):
+            n_words = len(wp["words"])
+            emb = np.zeros((n_words, n_lay, hid), dtype=self.store_dtype)
+            cls_arr = np.zeros((len(passes), n_lay, hid), dtype=self.store_dtype)
+            pass_of_word = np.full(n_words, -1, dtype=np.int32)
+            for j, (p, sel, cls_vec) in enumerate(per_doc[d]):
+                emb[list(p.words)] = sel
+                cls_arr[j] = cls_vec
+                pass_of_word[list(p.words)] = j
+            if n_words and (pass_of_word < 0).any():  # pragma: no cover - plan_passes guarantees it
+                raise RuntimeError("internal error: a word was never masked")
+            res = MaskedEmbeddings(words=wp["words"], spans=wp["spans"], piece_ids=wp["piece_ids"],
+                                   word_starts=wp["word_starts"], first_ids=wp["first_ids"], emb=emb,
+                                   cls=cls_arr, pass_of_word=pass_of_word, model=self.spec.identity())
+            if self.store is not None:
+                self.store.put_arrays(k, res.to_arrays())
+            self.stats["texts_computed"] += 1
+            yield k, res
 
     def _sequence(self, wp: dict[str, Any], p: Pass) -> tuple[list[int], list[int]]:
         """Input ids of pass ``p`` and the positions to read (first piece of each masked word)."""

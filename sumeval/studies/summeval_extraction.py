@@ -197,7 +197,8 @@ def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "a
     """Embed every text and summary of ``pairs`` (every layer, one pass, cached).
 
     Texts already in the cache are not even read. Work goes ``docs_per_call`` documents at a time
-    so that memory holds only those.
+    so that memory holds only those (:meth:`sumeval.lm.MaskedEmbedder.fill_cache`); studies
+    extracting the same texts at once (``run all --jobs 2``) share the work chunk by chunk.
 
     Args:
         pairs: :func:`load_pairs`' frame.
@@ -214,21 +215,16 @@ def extract(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str = "a
     docs = documents(pairs)
     before = dict(emb.stats)
     t0 = time.perf_counter()
+    groups = [list(dict.fromkeys(t for _, text, sums, _ in docs[i:i + docs_per_call] for t in [text, *sums]))
+              for i in range(0, len(docs), docs_per_call)]
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(docs), desc="extraction", unit="doc")
-    n_cached = 0
-    for i in range(0, len(docs), docs_per_call):
-        part = docs[i:i + docs_per_call]
-        texts = list(dict.fromkeys(t for _, text, sums, _ in part for t in [text, *sums]))
-        missing = [t for t in texts if not emb.is_cached(t)]  # cached ones are not even read
-        n_cached += len(texts) - len(missing)
-        if missing:
-            emb.embed_many(missing)
-        if bar is not None:
-            bar.update(len(part))
+        bar = tqdm(total=sum(len(g) for g in groups), desc="extraction", unit="text")
+    # cached texts are not even read; a chunk another process is extracting is left to it
+    n_computed = emb.fill_cache(groups, progress=bar)
+    n_cached = sum(len(g) for g in groups) - n_computed
     if bar is not None:
         bar.close()
     after = emb.stats
