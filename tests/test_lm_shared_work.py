@@ -178,3 +178,45 @@ def test_two_processes_filling_the_same_cache_compute_each_text_once(tmp_path):
     assert sum(computed) == len(TEXTS), computed  # no text twice, none left out
     _same_as_reference(Store("m", root=root), ref)
     assert not list((root / "m" / "claims").glob("*.lock"))  # no claim left behind
+
+
+# ------------------------------------------------------------------------------------------
+# the score cache: two studies scoring the same rows with the same scorer at once
+# ------------------------------------------------------------------------------------------
+def test_the_same_scores_wanted_twice_at_once_are_computed_once(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from sumeval import metrics
+    from sumeval.datasets import judgments as jd
+    from sumeval.metrics import judgment_scores
+    from sumeval.metrics.sources import resolve_measures
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    rows = [{"doc_id": f"d{i}", "system": s, "summary": f"the {s} cat sat on mat {i}",
+             "references": json.dumps([f"a cat sat on the mat {i}"]), "overall": float((i + k) % 3)}
+            for i in range(4) for k, s in enumerate("AB")]
+    path = tmp_path / "j.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    j = jd.load_judgments(path, human=["overall"])
+    real, calls = metrics.score_records, []
+
+    def slow(*args, **kwargs):  # long enough for the other thread to arrive while this one scores
+        calls.append(threading.get_ident())
+        time.sleep(1.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(metrics, "score_records", slow)
+    got: list = [None, None]
+
+    def score(i: int) -> None:
+        got[i] = judgment_scores.score_judgments(j, resolve_measures(["rouge-1"], j))
+
+    threads = [threading.Thread(target=score, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+        time.sleep(0.2)
+    for t in threads:
+        t.join(60)
+    assert len(calls) == 1  # the second waited for the first and read its scores
+    assert sorted(g.from_cache["rouge-1"] for g in got) == [False, True]
+    assert np.array_equal(got[0].frame["rouge-1"].to_numpy(), got[1].frame["rouge-1"].to_numpy())

@@ -33,7 +33,9 @@ Precision
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import json
 import os
 from typing import Any, Iterable, Sequence
@@ -47,6 +49,7 @@ from sumeval.lm.resolution import (_LOAD_LOCK, DEFAULT_MODEL, LoadedModel, Model
 from sumeval.lm.precision import (AUTOCAST_DTYPE, PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning,
                                   normalize_precision, resolve_precision, slow_precision_note)
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
+from sumeval.runstate import claim
 
 __all__ = ["MaskedEmbeddings", "MaskedEmbedder", "get_embedder", "PRECISIONS", "PRECISION_ALIASES",
            "normalize_precision", "check_device"]
@@ -361,11 +364,6 @@ class MaskedEmbedder:
 
     def _claim(self, chunk: list[tuple[str, dict[str, Any], list[Pass]]], *, wait: bool = False):
         """The claim (:func:`sumeval.runstate.claim`) of ``chunk``'s work, named by its texts' keys."""
-        import contextlib
-        import hashlib
-
-        from sumeval.runstate import claim
-
         if self.store is None:
             return contextlib.nullcontext(True)
         name = hashlib.sha256("\n".join(k for k, _, _ in chunk).encode()).hexdigest()

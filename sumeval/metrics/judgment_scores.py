@@ -8,6 +8,7 @@ of the texts it reads, so a second call reads the cache. The measures come from
 from __future__ import annotations
 
 import hashlib
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.runstate import claim
 
 if TYPE_CHECKING:
     from sumeval.metrics.sources import MeasureSpec
@@ -81,6 +83,13 @@ def _no_value_anywhere(spec: MeasureSpec, dataset: str, n: int, reasons: Sequenc
                      "measure, give it the fields it needs, or leave it out")
 
 
+def _cached_scores(store, key: str):
+    """``(scores, skipped, True)`` of a cached scoring, else ``(None, None, False)``."""
+    scores = store.get_frame(key)
+    skipped = store.get_json(key) if scores is not None else None
+    return (scores, skipped, True) if scores is not None and skipped is not None else (None, None, False)
+
+
 def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: bool = False,
                     cache: bool = True, batch_size: int = 256) -> MeasureScores:
     """Score ``judgments`` with ``measures`` (from :func:`resolve_measures`).
@@ -131,17 +140,20 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
             scorer = spec.scorer
             key = cache_key(dataset=judgments.sha256, rows=ids, signature=spec.signature,
                             inputs=_inputs_digest(frame, scorer.needs))
-            scores = store.get_frame(key) if cache else None
-            skipped = store.get_json(key) if scores is not None else None
-            hit = scores is not None and skipped is not None
+            scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
             if not hit:
-                scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
-                                                    batch_size=batch_size, progress=progress,
-                                                    row_label=judgments.location)
-                skipped = [[int(i), why] for i, _, why in rep.skipped]
-                if cache:
-                    store.put_json(key, skipped)
-                    store.put_frame(key, scores)
+                # another process scoring the same rows with the same scorer (two studies of
+                # `run all --jobs 2`) holds the claim: wait for it and read its scores
+                with claim(store.folder / "claims" / f"{key}.lock", wait=True) if cache else nullcontext():
+                    scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
+                    if not hit:
+                        scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
+                                                            batch_size=batch_size, progress=progress,
+                                                            row_label=judgments.location)
+                        skipped = [[int(i), why] for i, _, why in rep.skipped]
+                        if cache:
+                            store.put_json(key, skipped)
+                            store.put_frame(key, scores)
             outputs[spec.signature] = (scores, skipped, hit)
         scores, skipped, hit = outputs[spec.signature]
         if spec.column not in scores.columns:
