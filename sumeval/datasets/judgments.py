@@ -81,7 +81,7 @@ import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import pandas as pd
 
@@ -252,12 +252,6 @@ def _select_humans(judgments: Judgments, humans: tuple[str, ...], lower: tuple[s
 # --------------------------------------------------------------------------------------------
 # Built-in data sets
 # --------------------------------------------------------------------------------------------
-def _combined_sha256(files: Mapping[str, str]) -> str:
-    """sha256 over ``"relpath sha256"`` lines of the files read (sorted)."""
-    blob = "".join(f"{k} {v}\n" for k, v in sorted(files.items()))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
 def _load_builtin(name: str) -> Judgments:
     """Built-in set ``name`` (:mod:`sumeval.datasets.shelf`)."""
     from sumeval.datasets.shelf import load_builtin
@@ -271,21 +265,6 @@ def summeval_frame() -> pd.DataFrame:
     shelf: SummaC's 100 pairs; now all 1,600), the other qualities' ``/expert_1..3`` and the LLM
     judges' ``<judge>.<quality>`` (:mod:`sumeval.datasets.summeval_annotators`)."""
     return _load_builtin("summeval").frame
-
-
-def realsumm_frame() -> pd.DataFrame:
-    """REALSumm as a judgments frame (2,500 rows, the order of
-    :func:`~sumeval.datasets.realsumm.load_realsumm`): ``doc_id, system, summary, text,
-    text_tokenized, references, litepyramid``, with the summary and the one reference as one
-    sentence per line."""
-    from sumeval.datasets.realsumm import load_realsumm, load_realsumm_documents
-
-    pairs = load_realsumm().rename(columns={"litepyramid_recall": "litepyramid"})
-    ref_sentences = load_realsumm_documents().set_index("doc_id")["reference_sentences"]
-    pairs["summary"] = pairs["summary_sentences"].map("\n".join)
-    pairs["references"] = pairs["doc_id"].map(lambda d: ["\n".join(ref_sentences[d])])
-    return pairs[["doc_id", "system", "summary", "text", "text_tokenized", "references",
-                  "litepyramid"]].reset_index(drop=True)
 
 
 def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: tuple[str, ...], *,
