@@ -56,12 +56,12 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
 def _realsumm():
     """REALSumm exactly as before the shelf (:func:`~sumeval.datasets.realsumm.realsumm_frame`)."""
     from sumeval.datasets import realsumm as rs
-    from sumeval.datasets.judgments_model import ColumnMap, _classify
+    from sumeval.datasets.judgments_model import ColumnMap, classify_frame
     from sumeval.datasets.registry import checksums, combined_sha256, locate
 
-    return _classify(rs.realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
-                     sha256=combined_sha256(checksums([rs.DATA_FILE])), fmt="builtin",
-                     humans=("litepyramid",), lower=(), columns=ColumnMap(), locations=None)
+    return classify_frame(rs.realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
+                          sha256=combined_sha256(checksums([rs.DATA_FILE])), fmt="builtin",
+                          humans=("litepyramid",), lower=(), columns=ColumnMap(), locations=None)
 
 
 def _qags_c():
