@@ -137,10 +137,10 @@ def cmd_data(args: argparse.Namespace) -> int:
     if args.action == "show":
         print(j.describe())
         return 0
-    from sumeval.score_command import _write_output
+    from sumeval.score_command import write_output
 
     # a full disk, an immutable file, a read-only folder: named with the path given and what to do
-    _write_output(args.output, lambda: jd.export_judgments(j, args.output), what="-o")
+    write_output(args.output, lambda: jd.export_judgments(j, args.output), what="-o")
     print(f"wrote {len(j)} rows of {j.name} to {args.output}", file=sys.stderr)
     return 0
 

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 
-__all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score"]
+__all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -237,8 +237,8 @@ def _score(args: argparse.Namespace) -> int:
     meta = {"input": str(inp), "measures": report.signatures,
             "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
             "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
-    _write_output(args.output, lambda: write_jsonl(out, scored))
-    _write_output(str(meta_path), lambda: atomic_write_json(meta_path, meta), what="the record file of --output")
+    write_output(args.output, lambda: write_jsonl(out, scored))
+    write_output(str(meta_path), lambda: atomic_write_json(meta_path, meta), what="the record file of --output")
     if sharded is not None:
         sharded.finish()
         reused = f", {len(sharded.reused)} reused from an earlier run" if sharded.reused else ""
@@ -257,7 +257,7 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_output(given: str, write, *, what: str = "--output") -> None:
+def write_output(given: str, write, *, what: str = "--output") -> None:
     """``write()``; an OSError (a full disk, an immutable or read-only file or folder) is raised
     again naming the path the user gave (not the temporary file written first), with what was lost
     and what to do (the command still exits 1, as for any failed write)."""

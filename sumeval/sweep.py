@@ -45,9 +45,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.argtypes import positive_int
 from sumeval.errors import InputError
-from sumeval.executors import (Progress, RunSpec, _manifest, add_executor_arguments, driver_env, executor_choice,
-                                is_finished, make_executor, run_specs)
+from sumeval.executors import (Progress, RunSpec, add_executor_arguments, driver_env, executor_choice, is_finished,
+                               make_executor, run_specs)
 from sumeval.hashing import sha256_json
+from sumeval.runner import read_manifest
 
 
 # ------------------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def gather(study: str, points: Sequence[Mapping[str, Any]], run_ids: Sequence[st
         run_dir = runs_dir() / study / rid
         row: dict[str, Any] = dict(point)
         row["run_id"] = rid
-        manifest = _manifest(run_dir)
+        manifest = read_manifest(run_dir)
         out = (outcomes or {}).get(rid, {})
         row["status"] = manifest.get("status") or out.get("status") or "missing"
         row["error"] = manifest.get("error") or out.get("error")
@@ -296,7 +297,7 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
             **({"interrupted": now_iso(), "signal": stopped_by} if stopped_by else {}),
             "executor": getattr(executor, "description", None) if todo else None,
             "runs": [{"point": p, "run_id": s.run_id, "skipped": s not in todo, "status": status, "error": error,
-                      "duration_s": _manifest(runs_dir() / study / s.run_id).get("duration_s"),
+                      "duration_s": read_manifest(runs_dir() / study / s.run_id).get("duration_s"),
                       "host": by_id.get(s.run_id, {}).get("host"), "pid": by_id.get(s.run_id, {}).get("pid")}
                      for p, s, status, error in zip(points, specs, frame["status"], frame["error"])],
         })
@@ -342,10 +343,3 @@ def add_commands(subparsers) -> None:
     sw.add_argument("--quiet", "-q", action="store_true", help="no progress")
     sw.set_defaults(func=cmd_sweep)
 
-
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--worker"]:  # the worker's first address, kept for running workers
-        from sumeval.executors import _worker_main
-
-        raise SystemExit(_worker_main())
-    raise SystemExit("usage: python -m sumeval.executors --worker  (internal; use `sumeval sweep`)")

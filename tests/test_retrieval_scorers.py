@@ -130,6 +130,6 @@ def test_retrieved_lists_of_another_tagger_are_not_reused(corpus, tmp_path, monk
     sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
     sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
     assert len(calls) == 1  # the second call reads the cache
-    monkeypatch.setattr(sc, "_tagger_id", lambda kind: "another-tagger-2.0")
+    monkeypatch.setattr(sc, "tagger_id", lambda kind: "another-tagger-2.0")
     sc.retrieve_lists(ix, ["cats eat fish"], "gesera", root=tmp_path)
     assert len(calls) == 2  # a new tagger: lists made again, not read back

@@ -82,7 +82,7 @@ def test_row_correlations_equal_scipy_with_nan_and_ties():
     x[rng.random(x.shape) < 0.2] = np.nan
     y[rng.random(y.shape) < 0.1] = np.nan
     x[0] = 2.0  # a constant row
-    got = rows._corr_rows(x, y, METHODS)
+    got = rows.corr_rows(x, y, METHODS)
     for m in METHODS:
         want = np.array([correlation(x[i], y[i], m) for i in range(len(x))])
         np.testing.assert_allclose(got[m], want, atol=1e-12, equal_nan=True)
@@ -108,7 +108,7 @@ def test_pooled_bootstrap_equals_scipy_on_expanded_resamples(monkeypatch, kendal
     counts[0, doc[3]] = 5.0  # one document drawn 5 times
     counts[1] = 0.0
     counts[1, n_docs - 1] = 9.0  # only the empty document: no pairs, undefined
-    got = pooled._pooled_boot(x, y, doc, counts, METHODS)
+    got = pooled.pooled_boot(x, y, doc, counts, METHODS)
     assert math.isnan(got["pearson"][1])
     for m in METHODS:
         want = [correlation(np.repeat(x, counts[b, doc].astype(int)),
@@ -308,11 +308,11 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
     assert math.isnan(res["p_value"]) and math.isnan(res["ci_low"])
     # with the same seed, the paired interval of (a - b) is built from correlate's replicates
     counts = resampling._resample_counts(12, 50, 3)
-    lay = layout._layout(frame, "doc_id", "system", need_systems=False)
-    ea = levels._estimate(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "summary",
-                         ["pearson"], counts)["pearson"]
-    eb = levels._estimate(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
-                         ["pearson"], counts)["pearson"]
+    lay = layout.frame_layout(frame, "doc_id", "system", need_systems=False)
+    ea = levels.estimate_pair(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "summary",
+                              ["pearson"], counts)["pearson"]
+    eb = levels.estimate_pair(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
+                              ["pearson"], counts)["pearson"]
     res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
                       n_boot=50, seed=3, ci=0.8)
     lo, hi = np.quantile(ea.boot - eb.boot, [0.1, 0.9])

@@ -18,7 +18,7 @@ import pytest
 
 from sumeval import stats
 from sumeval.stats import levels
-from sumeval.stats.layout import _layout
+from sumeval.stats.layout import frame_layout
 
 nc = pytest.importorskip("nlpstats.correlations")
 
@@ -113,9 +113,9 @@ def test_bootstrap_identical_with_the_same_indices(resample, level, coef):
     np.random.seed(seed)
     want = nc.bootstrap(X, Z, level, coef, resample, n_resamples=B)
     frame = _frame(X, Y, Z)
-    lay = _layout(frame, "doc_id", "system", True)
-    est = levels._estimate(lay, frame["x"].to_numpy(), frame["z"].to_numpy(), level,
-                           [COEFS[coef]], levels._Draws.of(indices))[COEFS[coef]]
+    lay = frame_layout(frame, "doc_id", "system", True)
+    est = levels.estimate_pair(lay, frame["x"].to_numpy(), frame["z"].to_numpy(), level,
+                               [COEFS[coef]], levels.Draws.of(indices))[COEFS[coef]]
     replicates = est.boot[np.isfinite(est.boot)]
     np.testing.assert_allclose(replicates, want.samples, rtol=0, atol=1e-12)
     out = stats.correlate(frame, "x", "z", level=level, methods=COEFS[coef], resample=resample,

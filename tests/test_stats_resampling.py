@@ -13,8 +13,8 @@ from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.stats import METHODS, correlate, correlation, kendall_tau_rows, paired_test
 from sumeval.stats import checks, levels, pooled
-from sumeval.stats.layout import _layout
-from sumeval.stats.rows import _corr_rows, _ranks_rows
+from sumeval.stats.layout import frame_layout
+from sumeval.stats.rows import _ranks_rows, corr_rows
 
 
 # ------------------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ def test_weighted_rows_equal_scipy_on_the_expanded_rows(monkeypatch, block):
     y = rng.integers(0, 3, size=(30, 6)) + 0.5 * rng.integers(0, 2, size=(30, 6))
     x[rng.random(x.shape) < 0.15] = np.nan
     w = rng.integers(0, 4, size=(30, 6)).astype(float)
-    got = _corr_rows(x, y, METHODS, weights=w)
+    got = corr_rows(x, y, METHODS, weights=w)
     for m in METHODS:
         want = []
         for i in range(len(x)):
@@ -169,11 +169,11 @@ def _definitions(res: pd.DataFrame, col: str, level: str,
 def test_resampled_correlations_are_the_definitions_on_the_resampled_frame(resample):
     frame = _frame()
     rs = stats.resample_indices(5, 7, resample, 15, seed=4)
-    lay = _layout(frame, "doc_id", "system", True)
+    lay = frame_layout(frame, "doc_id", "system", True)
     for level in ("input", "system", "global"):
         for col in ("good", "tied"):
-            est = levels._estimate(lay, frame[col].to_numpy(), frame["h"].to_numpy(), level,
-                                   METHODS, levels._Draws.of(rs))
+            est = levels.estimate_pair(lay, frame[col].to_numpy(), frame["h"].to_numpy(), level,
+                                       METHODS, levels.Draws.of(rs))
             for b in range(rs.n_resamples):
                 res = _expanded(frame, None if rs.systems is None else rs.systems[b],
                                 None if rs.inputs is None else rs.inputs[b])

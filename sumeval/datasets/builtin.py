@@ -110,9 +110,8 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
     float64. Raises :class:`InputError` for a duplicate (doc_id, system) pair or a declared column
     the frame lacks.
     """
-    from sumeval.datasets.judgments import _combined_sha256
     from sumeval.datasets.judgments_model import ROLES, TEXT_FIELDS, Judgments, systems_missing_documents
-    from sumeval.datasets.registry import checksums, locate
+    from sumeval.datasets.registry import checksums, combined_sha256, locate
 
     annotators = {h: tuple(c) for h, c in (annotators or {}).items()}
     scored = [*humans, *(c for cs in annotators.values() for c in cs), *measures]
@@ -129,7 +128,7 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
         frame[col] = pd.to_numeric(frame[col], errors="raise").astype("float64")
     others = [c for c in frame.columns if c not in ROLES and c not in scored]
     return Judgments(
-        frame=frame, name=name, path=locate(relpaths[0]), sha256=_combined_sha256(checksums(relpaths)),
+        frame=frame, name=name, path=locate(relpaths[0]), sha256=combined_sha256(checksums(relpaths)),
         format="builtin", humans=tuple(humans), annotators=annotators, measures=tuple(measures),
         fields=tuple(f for f in TEXT_FIELDS if f in frame.columns), lower_is_better=tuple(lower),
         other_columns=tuple(others), locations=None, systems_missing_documents=systems_missing_documents(frame),

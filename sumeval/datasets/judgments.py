@@ -81,19 +81,18 @@ import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import pandas as pd
 
 from sumeval.datasets.judgment_files import FORMATS, check_table, format_of, read_table
 from sumeval.datasets.judgment_files import export_judgments as _write_judgments
-from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, ColumnMap, Judgments, _classify
+from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, ColumnMap, Judgments, classify_frame
 from sumeval.errors import DataNotFoundError, InputError
 
 __all__ = [
     "BUILTIN", "load_judgments", "add_dataset", "remove_dataset",
-    "list_datasets", "listing_lines", "verify_user_datasets", "export_judgments",
-]
+    "list_datasets", "listing_lines", "verify_user_datasets", "export_judgments", "is_path"]
 
 #: built-in data set names (the shelf, :mod:`sumeval.datasets.shelf`)
 BUILTIN: tuple[str, ...] = ("summeval", "realsumm", "dialsummeval", "frank", "qags-c", "qags-x", "xsumfaith",
@@ -141,7 +140,7 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
     lower = _names(lower_is_better, "lower_is_better")
     mapping = dict(doc_id=doc_col, system=system_col, summary=summary_col, text=text_col,
                    references=references_col)
-    if _is_path(source):
+    if is_path(source):
         judgments = _load_file(Path(source), ColumnMap.from_options(**mapping), humans, lower)
         return judgments.first_documents(n_docs)
     name = str(source).strip()
@@ -173,7 +172,7 @@ def _names(value: str | Sequence[str] | None, what: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _is_path(source: str | os.PathLike[str]) -> bool:
+def is_path(source: str | os.PathLike[str]) -> bool:
     """Whether ``source`` names a file (not a data set name)."""
     if isinstance(source, os.PathLike):
         return True
@@ -252,12 +251,6 @@ def _select_humans(judgments: Judgments, humans: tuple[str, ...], lower: tuple[s
 # --------------------------------------------------------------------------------------------
 # Built-in data sets
 # --------------------------------------------------------------------------------------------
-def _combined_sha256(files: Mapping[str, str]) -> str:
-    """sha256 over ``"relpath sha256"`` lines of the files read (sorted)."""
-    blob = "".join(f"{k} {v}\n" for k, v in sorted(files.items()))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
 def _load_builtin(name: str) -> Judgments:
     """Built-in set ``name`` (:mod:`sumeval.datasets.shelf`)."""
     from sumeval.datasets.shelf import load_builtin
@@ -271,21 +264,6 @@ def summeval_frame() -> pd.DataFrame:
     shelf: SummaC's 100 pairs; now all 1,600), the other qualities' ``/expert_1..3`` and the LLM
     judges' ``<judge>.<quality>`` (:mod:`sumeval.datasets.summeval_annotators`)."""
     return _load_builtin("summeval").frame
-
-
-def realsumm_frame() -> pd.DataFrame:
-    """REALSumm as a judgments frame (2,500 rows, the order of
-    :func:`~sumeval.datasets.realsumm.load_realsumm`): ``doc_id, system, summary, text,
-    text_tokenized, references, litepyramid``, with the summary and the one reference as one
-    sentence per line."""
-    from sumeval.datasets.realsumm import load_realsumm, load_realsumm_documents
-
-    pairs = load_realsumm().rename(columns={"litepyramid_recall": "litepyramid"})
-    ref_sentences = load_realsumm_documents().set_index("doc_id")["reference_sentences"]
-    pairs["summary"] = pairs["summary_sentences"].map("\n".join)
-    pairs["references"] = pairs["doc_id"].map(lambda d: ["\n".join(ref_sentences[d])])
-    return pairs[["doc_id", "system", "summary", "text", "text_tokenized", "references",
-                  "litepyramid"]].reset_index(drop=True)
 
 
 def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: tuple[str, ...], *,
@@ -311,8 +289,8 @@ def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: t
     if not table.rows:
         raise InputError(f"{path}: no rows; a judgments file needs one row per (document, system) summary")
     frame, locations = check_table(path, table, columns, humans)
-    return _classify(frame, name=name or path.stem, path=path.resolve(), sha256=sha, fmt=fmt,
-                     humans=humans, lower=lower, columns=columns, locations=tuple(locations))
+    return classify_frame(frame, name=name or path.stem, path=path.resolve(), sha256=sha, fmt=fmt,
+                          humans=humans, lower=lower, columns=columns, locations=tuple(locations))
 
 
 # --------------------------------------------------------------------------------------------
@@ -341,7 +319,7 @@ def add_dataset(name: str, path: str | os.PathLike[str], *, doc_col: str | None 
     check_name(name, BUILTIN)
     refuse_taken(name, read_registry(), replace_existing)
     target = Path(path).expanduser()
-    if not _is_path(str(path)) and not target.exists():
+    if not is_path(str(path)) and not target.exists():
         raise InputError(f"{str(path)!r} is not a file path; give the judgments file "
                          f"(.jsonl, .csv, .tsv, .parquet)")
     if target.is_dir():

@@ -16,7 +16,7 @@ import pandas as pd
 from sumeval.errors import InputError
 
 __all__ = ["ROLES", "TEXT_FIELDS", "LEVELS", "MIN_SYSTEMS", "MIN_PAIRS", "MIN_SYSTEMS_PER_DOCUMENT", "ROLE_FLAGS",
-           "ColumnMap", "Judgments", "systems_missing_documents", "canonical_level", "check_level"]
+           "ColumnMap", "Judgments", "systems_missing_documents", "canonical_level", "check_level", "classify_frame"]
 
 #: the roles a column can be mapped to, in the frame's column order
 ROLES: tuple[str, ...] = ("doc_id", "system", "summary", "text", "references")
@@ -203,9 +203,9 @@ def systems_missing_documents(frame: pd.DataFrame) -> dict[Any, tuple]:
     return out
 
 
-def _classify(frame: pd.DataFrame, *, name: str, path: Path | None, sha256: str, fmt: str,
-              humans: tuple[str, ...], lower: tuple[str, ...], columns: ColumnMap,
-              locations: tuple[str, ...] | None) -> Judgments:
+def classify_frame(frame: pd.DataFrame, *, name: str, path: Path | None, sha256: str, fmt: str,
+                   humans: tuple[str, ...], lower: tuple[str, ...], columns: ColumnMap,
+                   locations: tuple[str, ...] | None) -> Judgments:
     """The :class:`Judgments` of a checked frame: annotator, measure and other columns sorted out."""
     annotators: dict[str, list[str]] = {}
     measures, others = [], []

@@ -70,6 +70,7 @@ __all__ = [
     "load_realsumm_scus",
     "load_realsumm_scu_judgments",
     "litepyramid_from_judgments",
+    "realsumm_frame",
 ]
 
 DATA_FILE = "realsumm/realsumm_100x25.jsonl"
@@ -432,3 +433,15 @@ def litepyramid_from_judgments(judgments: pd.DataFrame,
     result["litepyramid_recall"] = result["litepyramid_recall"].astype(np.float64)
     return (result[["doc_id", "system", "litepyramid_recall", "n_workers", "n_scus"]]
             .sort_values(keys).reset_index(drop=True))
+
+
+def realsumm_frame() -> pd.DataFrame:
+    """REALSumm as a judgments frame (2,500 rows, the order of :func:`load_realsumm`): ``doc_id,
+    system, summary, text, text_tokenized, references, litepyramid``, with the summary and the one
+    reference as one sentence per line."""
+    pairs = load_realsumm().rename(columns={"litepyramid_recall": "litepyramid"})
+    ref_sentences = load_realsumm_documents().set_index("doc_id")["reference_sentences"]
+    pairs["summary"] = pairs["summary_sentences"].map("\n".join)
+    pairs["references"] = pairs["doc_id"].map(lambda d: ["\n".join(ref_sentences[d])])
+    return pairs[["doc_id", "system", "summary", "text", "text_tokenized", "references",
+                  "litepyramid"]].reset_index(drop=True)

@@ -38,11 +38,12 @@ Example::
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from sumeval.datasets.recorded import DATASETS, DatasetInfo
 from sumeval.errors import DataNotFoundError, InputError
@@ -61,6 +62,7 @@ __all__ = [
     "locate",
     "verify_all",
     "checksums",
+    "combined_sha256",
     "accessed",
 ]
 
@@ -397,3 +399,10 @@ def checksums(relpaths: Iterable[str | os.PathLike[str]], verify: bool = True) -
         out.update(_tree_sha256(key, locate(key, verify=verify)))
     save_file_hashes()
     return out
+
+
+def combined_sha256(files: Mapping[str, str]) -> str:
+    """sha256 over ``"relpath sha256"`` lines of the files read (sorted): one checksum of the
+    ``{relpath: sha256}`` that :func:`checksums` returns, a built-in data set's ``sha256``."""
+    blob = "".join(f"{k} {v}\n" for k, v in sorted(files.items()))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -4,7 +4,7 @@
 name           what                                                 loader
 =============  ===================================================  =================================
 summeval       CNN/DM, 16 systems, 4 qualities, 3 experts, 6 LLMs   :mod:`~sumeval.datasets.summeval_annotators`
-realsumm       CNN/DM, 25 systems, LitePyramid                      :func:`~sumeval.datasets.judgments.realsumm_frame`
+realsumm       CNN/DM, 25 systems, LitePyramid                      :func:`~sumeval.datasets.realsumm.realsumm_frame`
 dialsummeval   SAMSum dialogues, 14 sources, 4 qualities, 32 cols   :mod:`~sumeval.datasets.dialsummeval`
 frank          CNN/DM + XSum factuality, error types, no texts      :mod:`~sumeval.datasets.frank`
 qags-c         CNN/DM sentence-level factuality, 3 workers          :mod:`~sumeval.datasets.qags`
@@ -54,15 +54,14 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
 
 
 def _realsumm():
-    """REALSumm exactly as before the shelf (:func:`~sumeval.datasets.judgments.realsumm_frame`)."""
+    """REALSumm exactly as before the shelf (:func:`~sumeval.datasets.realsumm.realsumm_frame`)."""
     from sumeval.datasets import realsumm as rs
-    from sumeval.datasets.judgments import _combined_sha256, realsumm_frame
-    from sumeval.datasets.judgments_model import ColumnMap, _classify
-    from sumeval.datasets.registry import checksums, locate
+    from sumeval.datasets.judgments_model import ColumnMap, classify_frame
+    from sumeval.datasets.registry import checksums, combined_sha256, locate
 
-    return _classify(realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
-                     sha256=_combined_sha256(checksums([rs.DATA_FILE])), fmt="builtin",
-                     humans=("litepyramid",), lower=(), columns=ColumnMap(), locations=None)
+    return classify_frame(rs.realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
+                          sha256=combined_sha256(checksums([rs.DATA_FILE])), fmt="builtin",
+                          humans=("litepyramid",), lower=(), columns=ColumnMap(), locations=None)
 
 
 def _qags_c():

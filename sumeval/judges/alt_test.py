@@ -54,7 +54,7 @@ from sumeval.errors import InputError
 from sumeval.judges.columns import POOLED, annotator_name, judge_column, judge_label, require_annotators
 
 __all__ = ["ALIGNMENTS", "DEFAULTS", "AltTest", "alignment_scores", "one_sided_t_pvalues", "by_reject",
-           "by_adjust", "alt_test_arrays", "alt_test"]
+           "by_adjust", "alt_test_arrays", "alt_test", "check_settings"]
 
 ALIGNMENTS: tuple[str, ...] = ("neg_rmse", "neg_mae", "accuracy")
 #: the paper's / the authors' code defaults
@@ -167,7 +167,8 @@ def by_adjust(p: Sequence[float] | np.ndarray) -> np.ndarray:
     return out
 
 
-def _check_settings(alignment: str, epsilon: float, q: float, min_items: int, min_annotators: int) -> None:
+def check_settings(alignment: str, epsilon: float, q: float, min_items: int, min_annotators: int) -> None:
+    """InputError naming the setting and its range for a setting of :func:`alt_test` out of range."""
     if alignment not in ALIGNMENTS:
         raise InputError(f"alignment {alignment!r} is unknown; choose one of {', '.join(ALIGNMENTS)}")
     if not (isinstance(epsilon, (int, float)) and np.isfinite(epsilon) and 0 <= epsilon < 1):
@@ -199,7 +200,7 @@ def alt_test_arrays(annotations: np.ndarray, judges: np.ndarray, *, alignment: s
         (n_judges,): ``winning_rate``, ``advantage_probability``, ``passed``, ``n_items`` (items
         kept), ``n_annotators`` (tested), ``n_won``. Untested cells are NaN / False.
     """
-    _check_settings(alignment, epsilon, q, min_items, min_annotators)
+    check_settings(alignment, epsilon, q, min_items, min_annotators)
     H = np.asarray(annotations, dtype=np.float64)
     J = np.atleast_2d(np.asarray(judges, dtype=np.float64))
     if H.ndim != 2 or J.shape[1] != H.shape[0]:
@@ -319,7 +320,7 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
         raise InputError("nothing to test: ask for per_human and/or pooled results")
     if pooled and POOLED in humans:
         raise InputError(f"a human column is named {POOLED!r}, the label of pooled results; rename it")
-    _check_settings(alignment, epsilon, q, min_items, min_annotators)
+    check_settings(alignment, epsilon, q, min_items, min_annotators)
     settings = dict(alignment=alignment, epsilon=float(epsilon), q=float(q), min_items=int(min_items),
                     min_annotators=int(min_annotators))
     run = {k: settings[k] for k in ("alignment", "epsilon", "q", "min_items", "min_annotators")}

@@ -26,8 +26,8 @@ from sumeval.judges.columns import annotator_name, require_annotators
 from sumeval.stats.checks import (check_boot, check_method, check_resample, frame_column, names,
                                   seed_record)
 from sumeval.stats.checks import canonical_level as _canonical
-from sumeval.stats.layout import _layout, check_system_count
-from sumeval.stats.levels import _Draws, _estimate
+from sumeval.stats.layout import check_system_count, frame_layout
+from sumeval.stats.levels import Draws, estimate_pair
 from sumeval.stats.resampling import percentile_interval, resample_indices
 
 __all__ = ["leave_one_out_targets", "annotator_correlations", "HUMAN_CEILING"]
@@ -78,11 +78,11 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
     method_names = [check_method(m) for m in names(methods, "methods")]
     check_resample(resample)
     check_boot(n_boot, ci)
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     for lv, c in zip(levels, canon):
         if c == "system":
             check_system_count(lay, lv)
-    draws = None if n_boot == 0 else _Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
+    draws = None if n_boot == 0 else Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
     common = {"resampling": resample, "n_boot": int(n_boot), "seed": seed_record(seed)}
     rows = []
     for h in human_names:
@@ -91,7 +91,7 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
         targets = leave_one_out_targets(values)
         k = len(cols)
         for lv in levels:
-            ests = [_estimate(lay, values[:, j], targets[:, j], lv, method_names, draws) for j in range(k)]
+            ests = [estimate_pair(lay, values[:, j], targets[:, j], lv, method_names, draws) for j in range(k)]
             for m in method_names:
                 per = [e[m] for e in ests]
                 for col, e in zip(cols, per):

@@ -189,14 +189,14 @@ def _write(out: Path, frames: dict[str, pd.DataFrame], results: pd.DataFrame, ma
 def cmd_alt_test(args: argparse.Namespace) -> int:
     """Run ``sumeval alt-test``; 0 when every file was written."""
     from sumeval.datasets.judgments import load_judgments
-    from sumeval.judges.alt_test import _check_settings, alt_test
+    from sumeval.judges.alt_test import alt_test, check_settings
     from sumeval.judges.columns import judge_column, require_annotators
 
     t0 = time.perf_counter()
     humans, judges = split_values(args.human), split_values(args.judges)
     if not humans or not judges:
         raise InputError("name the human columns (--human COL [COL ...]) and the judges (--judges M [M ...])")
-    _check_settings(args.alignment, args.epsilon, args.q, args.min_items, args.min_annotators)
+    check_settings(args.alignment, args.epsilon, args.q, args.min_items, args.min_annotators)
     out = check_empty_out(args.out)
     columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
     judgments = load_judgments(args.data, human=humans, n_docs=args.n_docs, **columns)

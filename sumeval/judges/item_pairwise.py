@@ -32,7 +32,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats.checks import check_columns, check_frame, frame_column, names
-from sumeval.stats.layout import _layout
+from sumeval.stats.layout import frame_layout
 
 __all__ = ["item_pair_stats", "calibrate_threshold", "acc23_at", "item_pairwise_accuracy", "GROUPINGS"]
 
@@ -119,7 +119,7 @@ def item_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
     metric_names = names(metrics, "metric columns")
     check_columns(frame, metric_names, "metric")
     check_columns(frame, [human], "human")
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     docs = pd.unique(frame[doc_col])
     test = np.ones(lay.n_docs, dtype=bool)
     if tune_docs is not None:

@@ -36,7 +36,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats.checks import check_columns, check_count, check_frame, frame_column, names
-from sumeval.stats.layout import _layout
+from sumeval.stats.layout import frame_layout
 
 __all__ = ["ppi_mean_ci", "classical_mean_ci", "power_tuning_lambda", "label_curve"]
 
@@ -123,7 +123,7 @@ def label_curve(frame: pd.DataFrame, human: str, judges: str | Sequence[str], *,
     check_columns(frame, [human, *judge_cols], "human or judge")
     check_count(n_repeats, "n_repeats", 1)
     ns = [check_count(n, "n_labels", 2) for n in n_labels]
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     systems = list(pd.unique(frame[system_col]))
     y_all = frame_column(frame, human)
     f_all = {j: frame_column(frame, j) for j in judge_cols}

@@ -39,11 +39,11 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats.checks import check_boot, check_columns, check_count, check_frame, frame_column, names, seed_record
-from sumeval.stats.layout import _layout
+from sumeval.stats.layout import frame_layout
 from sumeval.stats.resampling import percentile_interval, resample_indices
 
 __all__ = ["permutation_signs", "pairwise_pvalues", "spa_from_pvalues", "soft_pairwise_accuracy",
-           "system_pairwise_accuracy", "complete_grids"]
+           "system_pairwise_accuracy", "complete_grids", "pvalues_upper", "pvalues_stack"]
 
 SPA_COLUMNS = ["metric", "human", "level", "spa", "ci_low", "ci_high", "n_systems", "n_items", "n_items_dropped",
                "n_permutations", "perm_seed", "n_boot", "seed"]
@@ -62,7 +62,7 @@ def permutation_signs(n_items: int, n_permutations: int = 1000, seed: int = 4) -
     return draws.astype(np.float64) * 2.0 - 1.0
 
 
-def _pvalues_upper(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
+def pvalues_upper(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """p-values of the pairs i < j (``np.triu_indices(S, 1)`` order), shape (n_pairs,), of item scores
     ``scores`` (S, L) under permutation signs (P, L); computed as pce.py does (one product, then the
     differences of the permuted system sums)."""
@@ -96,7 +96,7 @@ def pairwise_pvalues(scores: np.ndarray, n_permutations: int = 1000, seed: int =
     if signs.shape[1] != x.shape[1]:
         raise InputError(f"signs have {signs.shape[1]} items, scores {x.shape[1]}")
     out = np.full((x.shape[0], x.shape[0]), np.nan)
-    out[np.triu_indices(x.shape[0], 1)] = _pvalues_upper(x, signs)
+    out[np.triu_indices(x.shape[0], 1)] = pvalues_upper(x, signs)
     return out
 
 
@@ -122,7 +122,7 @@ def complete_grids(frame: pd.DataFrame, columns: Sequence[str], *, doc_col: str 
     """
     check_frame(frame)
     check_columns(frame, list(columns), "score")
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     if lay.n_sys < 2:
         raise InputError(f"system pairwise accuracy needs at least 2 systems; the frame has {lay.n_sys}")
     grids = [lay.grid(frame_column(frame, c)) for c in columns]  # (D, S) each
@@ -140,8 +140,8 @@ def _boot_items(n_items: int, n_boot: int, seed) -> np.ndarray | None:
     return resample_indices(1, n_items, "inputs", n_boot, seed).inputs
 
 
-def _pvalues_stack(xb: np.ndarray, signs: np.ndarray) -> np.ndarray:
-    """:func:`_pvalues_upper` of a stack of score grids at once: ``xb`` shape (S, b, L) (the b grids
+def pvalues_stack(xb: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """:func:`pvalues_upper` of a stack of score grids at once: ``xb`` shape (S, b, L) (the b grids
     side by side, systems first), signs (P, L) -> shape (b, n_pairs); one product of all the grids'
     scores with the signs, laid out (S, b, P) so that the pairs are gathered along the first axis."""
     s, b = xb.shape[0], xb.shape[1]
@@ -155,15 +155,15 @@ def _pvalues_stack(xb: np.ndarray, signs: np.ndarray) -> np.ndarray:
 
 
 def _pvalues_resampled(scores: np.ndarray, draws: np.ndarray, signs: np.ndarray, block: int = 64) -> np.ndarray:
-    """:func:`_pvalues_upper` on each bootstrap resample of the items: shape (B, n_pairs).
+    """:func:`pvalues_upper` on each bootstrap resample of the items: shape (B, n_pairs).
 
     ``scores`` (S, L); ``draws`` (B, L) item indices; the resamples are done ``block`` at a time
-    (:func:`_pvalues_stack`)."""
+    (:func:`pvalues_stack`)."""
     i, _ = np.triu_indices(scores.shape[0], 1)
     out = np.empty((draws.shape[0], i.size))
     for start in range(0, draws.shape[0], block):
         idx = draws[start:start + block]  # (b, L)
-        out[start:start + idx.shape[0]] = _pvalues_stack(scores[:, idx], signs)
+        out[start:start + idx.shape[0]] = pvalues_stack(scores[:, idx], signs)
     return out
 
 
@@ -196,10 +196,10 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
         if key not in human_side:
             signs = permutation_signs(h.shape[1], n_permutations, perm_seed)
             draws = _boot_items(h.shape[1], n_boot, seed)
-            human_side[key] = (signs, _pvalues_upper(h, signs), draws,
+            human_side[key] = (signs, pvalues_upper(h, signs), draws,
                                None if draws is None else _pvalues_resampled(h, draws, signs))
         signs, ph, draws, ph_boot = human_side[key]
-        value = float(1.0 - np.abs(ph - _pvalues_upper(m, signs)).mean())
+        value = float(1.0 - np.abs(ph - pvalues_upper(m, signs)).mean())
         lo = hi = np.nan
         boot = None
         if draws is not None:

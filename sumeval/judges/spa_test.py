@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.soft_pairwise import _pvalues_stack, _pvalues_upper, complete_grids, permutation_signs
+from sumeval.judges.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
 from sumeval.stats.checks import check_alternative, check_count, check_frame, seed_record
 from sumeval.stats.permutation import EARLY_STOP_BOUNDS
 
@@ -113,10 +113,10 @@ def spa_permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, huma
     else:
         K = check_count(n_resamples, "n_resamples", 1)
     signs = permutation_signs(n_items, n_permutations, perm_seed)
-    ph = _pvalues_upper(h, signs)
-    corr_a, corr_b = (float(_spa(ph, _pvalues_upper(x, signs))) for x in (xa, xb))
+    ph = pvalues_upper(h, signs)
+    corr_a, corr_b = (float(_spa(ph, pvalues_upper(x, signs))) for x in (xa, xb))
     za, zb = _zscore(xa), _zscore(xb)
-    d0 = float(_spa(ph, _pvalues_upper(za, signs)) - _spa(ph, _pvalues_upper(zb, signs)))
+    d0 = float(_spa(ph, pvalues_upper(za, signs)) - _spa(ph, pvalues_upper(zb, signs)))
     rng = None if swaps is not None else np.random.default_rng(seed)
     block = early_stop or K
     count = used = 0
@@ -127,7 +127,7 @@ def spa_permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, huma
             w = w.transpose(1, 0, 2)  # (S, b, L)
             hybrid_a = np.where(w, zb[:, None, :], za[:, None, :])
             hybrid_b = np.where(w, za[:, None, :], zb[:, None, :])
-            d = _spa(ph, _pvalues_stack(hybrid_a, signs)) - _spa(ph, _pvalues_stack(hybrid_b, signs))
+            d = _spa(ph, pvalues_stack(hybrid_a, signs)) - _spa(ph, pvalues_stack(hybrid_b, signs))
             count += int(_extreme(d, d0, alternative).sum())
             used += d.size
         if early_stop is not None and not EARLY_STOP_BOUNDS[0] <= count / used <= EARLY_STOP_BOUNDS[1]:

@@ -34,7 +34,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["ACCURACY_COLUMNS", "accuracy_rows", "pairwise_accuracy", "tune_documents", "spa_tests", "spa_values",
+__all__ = ["ACCURACY_COLUMNS", "accuracy_rows", "tune_documents", "spa_tests", "spa_values",
            "spa_ranking", "SPA"]
 
 #: the ``coefficient`` of SPA rows in ``ranking.csv`` and ``pairwise.csv``
@@ -258,18 +258,6 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
         out.loc[idx, "p_adjusted"] = adjust_resampled(out.loc[idx, "p_raw"].to_numpy(float),
                                                       out.loc[idx, "p_value"].to_numpy(float), s.correction)
     return out[COMPARE_COLUMNS]
-
-
-def pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], judgments, sets, s, notes: list[str],
-                      tune_docs: Sequence | None) -> pd.DataFrame:
-    """``pairwise_accuracy.csv``: the measures' rows, then the annotators'."""
-    from sumeval.meta_eval import annotators
-
-    parts = [accuracy_rows(frame, labels, s, notes, tune_docs)]
-    if sets.columns:
-        parts.append(annotators.accuracy_rows(judgments, sets, s, notes, tune_docs))
-    parts = [p for p in parts if len(p)]
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ACCURACY_COLUMNS)
 
 
 def spa_ranking(frame: pd.DataFrame, labels: Sequence[str], accuracy: pd.DataFrame, pairwise: pd.DataFrame,

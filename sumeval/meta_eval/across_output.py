@@ -249,7 +249,7 @@ def manifest(result: AcrossResult, files: list[str], *, command: list[str] | Non
     """What a reader needs to reproduce the numbers (``manifest.json``)."""
     from dataclasses import asdict
 
-    from sumeval.meta_eval.manifest import _versions
+    from sumeval.meta_eval.manifest import package_versions
 
     settings = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(result.settings).items()}
     return {
@@ -265,7 +265,7 @@ def manifest(result: AcrossResult, files: list[str], *, command: list[str] | Non
                           "timings": {k: round(v, 3) for k, v in o.timings.items()}}
                  for o in result.sets.values()},
         "notes": result.notes,
-        "versions": _versions(),
+        "versions": package_versions(),
         "timings": {k: round(v, 3) for k, v in result.timings.items()},
         "files": files,
     }

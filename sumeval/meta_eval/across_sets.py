@@ -68,10 +68,10 @@ def _needs(text: str, module_path: Sequence[str]) -> tuple[str, ...] | None:
     """The fields measure ``text`` reads, when it is a registered measure (or one of its outputs) or
     a ``module:Class``; None for a column or an unknown name."""
     from sumeval import metrics
-    from sumeval.metrics.user_scorers import _CLASS_RE, load_scorer_class
+    from sumeval.metrics.user_scorers import CLASS_RE, load_scorer_class
 
     head = text.split("[")[0].split("#")[0].strip()
-    if _CLASS_RE.match(head):
+    if CLASS_RE.match(head):
         try:
             return tuple(load_scorer_class(head, module_path).needs)
         except InputError:
@@ -98,7 +98,7 @@ def _resolve(texts: Sequence[str], judgments, options: Mapping[str, Any], used: 
              module_path: Sequence[str] = ()):
     """``(specs, blank)``: each measure resolved on its own (a measure that cannot run is a blank
     with the reason), with the ``options`` its scorer accepts (recorded in ``used``)."""
-    from sumeval.metrics import _accepted
+    from sumeval.metrics import accepted_options
     from sumeval.metrics.sources import resolve_measures
 
     specs, blank = [], {}
@@ -110,7 +110,7 @@ def _resolve(texts: Sequence[str], judgments, options: Mapping[str, Any], used: 
         try:
             (spec,) = resolve_measures([text], judgments, module_path=module_path)
             if spec.scorer is not None and options:
-                mine = _accepted(type(spec.scorer), options)
+                mine = accepted_options(type(spec.scorer), options)
                 if mine:
                     (spec,) = resolve_measures([text], judgments, options=mine, module_path=module_path)
                     used.update(mine)

@@ -353,7 +353,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         A :class:`MetaEvaluation`.
     """
     from sumeval.meta_eval import annotators as ann
-    from sumeval.meta_eval.accuracy import pairwise_accuracy, spa_ranking, tune_documents
+    from sumeval.meta_eval.accuracy import spa_ranking, tune_documents
     from sumeval.meta_eval.ranking import RANKING_COLUMNS, rank
     from sumeval.metrics.judgment_scores import score_judgments
 
@@ -391,7 +391,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     timings["tests_s"] = time.perf_counter() - t
     ranking = rank(correlations, pairwise, settings) if ranked else pd.DataFrame(columns=RANKING_COLUMNS)
     t = time.perf_counter()
-    accuracy = pairwise_accuracy(frame, labels, judgments, sets, settings, notes, tune_docs)
+    accuracy = ann.pairwise_accuracy(frame, labels, judgments, sets, settings, notes, tune_docs)
     detection = _detection(frame, labels, settings, notes)
     timings["accuracy_detection_s"] = time.perf_counter() - t
     if "spa" in settings.meta_metric:

@@ -32,18 +32,13 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.judges.annotators import HUMAN_CEILING
 from sumeval.judges.columns import annotator_name
+from sumeval.meta_eval import accuracy
 
 __all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "AnnotatorSets", "find_annotators", "annotator_label",
-           "correlation_rows", "accuracy_rows", "ranking_note", "check_labels"]
+           "correlation_rows", "accuracy_rows", "pairwise_accuracy", "check_labels"]
 
 #: the prefix of an annotator's row label
 ANNOTATOR_PREFIX = "annotator:"
-NOT_COMPETING = ("not a competitor: correlated with the mean of the other annotators (leave-one-out), a "
-                 "different target than the measures' human column, so not permutation-tested against them; "
-                 "not ranked, in no cluster (--annotators-compete ranks it)")
-COMPETING = ("ranked among the measures (--annotators-compete) but not tested against them: correlated with the "
-             "mean of the other annotators, a different target than the measures' human column")
-
 
 @dataclass
 class AnnotatorSets:
@@ -149,7 +144,6 @@ def _mean_boot(boots: list) -> np.ndarray | None:
 
 def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs: Sequence | None) -> pd.DataFrame:
     """The annotator and human-ceiling rows of ``pairwise_accuracy.csv`` (module docstring)."""
-    from sumeval.meta_eval.accuracy import ACCURACY_COLUMNS, item_rows, system_rows
     from sumeval.stats.resampling import percentile_interval
 
     parts = []
@@ -158,10 +152,10 @@ def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs
         frame, names = _leave_one_out_frame(judgments, h, cols)
         levels = []
         if systems:
-            levels.append(pd.concat([system_rows(frame, [c], names[c], s, notes, boot=True) for c in cols],
+            levels.append(pd.concat([accuracy.system_rows(frame, [c], names[c], s, notes, boot=True) for c in cols],
                                     ignore_index=True))
         if s.item_acc23:
-            levels.append(pd.concat([item_rows(frame, [c], names[c], tune_docs, notes) for c in cols],
+            levels.append(pd.concat([accuracy.item_rows(frame, [c], names[c], tune_docs, notes) for c in cols],
                                     ignore_index=True))
         for rows in levels:
             if not len(rows):
@@ -184,15 +178,19 @@ def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs
             ceiling["note"] = "the mean of the annotators' values" + (
                 "; its intervals the percentile intervals of the mean of their bootstrap replicates"
                 if ceiling["level"] == "system" else "")
-            parts.append(pd.concat([rows.reindex(columns=ACCURACY_COLUMNS), pd.DataFrame([ceiling])],
+            parts.append(pd.concat([rows.reindex(columns=accuracy.ACCURACY_COLUMNS), pd.DataFrame([ceiling])],
                                    ignore_index=True))
     if not parts:
-        return pd.DataFrame(columns=ACCURACY_COLUMNS)
-    return pd.concat(parts, ignore_index=True).reindex(columns=ACCURACY_COLUMNS)
+        return pd.DataFrame(columns=accuracy.ACCURACY_COLUMNS)
+    return pd.concat(parts, ignore_index=True).reindex(columns=accuracy.ACCURACY_COLUMNS)
 
 
-def ranking_note(role: str, compete: bool) -> str | float:
-    """The ``note`` of a ranking row of ``role``."""
-    if role == "measure":
-        return math.nan
-    return COMPETING if compete else NOT_COMPETING
+def pairwise_accuracy(frame: pd.DataFrame, labels: Sequence[str], judgments, sets, s, notes: list[str],
+                      tune_docs: Sequence | None) -> pd.DataFrame:
+    """``pairwise_accuracy.csv``: the measures' rows (:func:`sumeval.meta_eval.accuracy.accuracy_rows`), then the
+    annotators' (:func:`accuracy_rows`)."""
+    parts = [accuracy.accuracy_rows(frame, labels, s, notes, tune_docs)]
+    if sets.columns:
+        parts.append(accuracy_rows(judgments, sets, s, notes, tune_docs))
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=accuracy.ACCURACY_COLUMNS)

@@ -14,12 +14,13 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["MANIFEST_KIND", "manifest"]
+__all__ = ["MANIFEST_KIND", "manifest", "package_versions"]
 
 MANIFEST_KIND = "sumeval meta-eval"
 
 
-def _versions() -> dict[str, str]:
+def package_versions() -> dict[str, str]:
+    """``{name: version}`` of Python, sumeval and the installed numerical packages, for a manifest."""
     from importlib import metadata
 
     import sumeval
@@ -59,7 +60,7 @@ def manifest(result, files: list[str], *, command: list[str] | None = None) -> d
                                                              if result.settings.test.startswith("bootstrap")
                                                              else "")),
         "notes": result.notes,
-        "versions": _versions(),
+        "versions": package_versions(),
         "timings": {k: round(v, 3) for k, v in result.timings.items()},
         "files": files,
     }

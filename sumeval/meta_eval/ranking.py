@@ -8,12 +8,20 @@ never tested.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["RANKING_COLUMNS", "rank"]
+__all__ = ["RANKING_COLUMNS", "NOT_COMPETING", "COMPETING", "rank", "ranking_note"]
 
 RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", "cluster", "reason", "role", "note"]
+#: the ``note`` of an annotator row (:mod:`sumeval.meta_eval.annotators`) that does not compete, and of one that does
+NOT_COMPETING = ("not a competitor: correlated with the mean of the other annotators (leave-one-out), a "
+                 "different target than the measures' human column, so not permutation-tested against them; "
+                 "not ranked, in no cluster (--annotators-compete ranks it)")
+COMPETING = ("ranked among the measures (--annotators-compete) but not tested against them: correlated with the "
+             "mean of the other annotators, a different target than the measures' human column")
 
 
 def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
@@ -26,7 +34,6 @@ def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
         rows that do not compete (no rank, no cluster; ``note`` says why).
     """
     from sumeval import stats
-    from sumeval.meta_eval.annotators import ranking_note
     from sumeval.stats.multiple import COMPARE_COLUMNS
 
     keys = ["measure", "human", "level", "coefficient"]
@@ -44,3 +51,10 @@ def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
     out["note"] = pd.Series([ranking_note(r, s.annotators_compete) for r in out["role"]], index=out.index,
                             dtype=object)
     return out[RANKING_COLUMNS].reset_index(drop=True)
+
+
+def ranking_note(role: str, compete: bool) -> str | float:
+    """The ``note`` of a ranking row of ``role``."""
+    if role == "measure":
+        return math.nan
+    return COMPETING if compete else NOT_COMPETING

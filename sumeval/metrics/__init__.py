@@ -30,8 +30,7 @@ from sumeval.metrics.catalog import builtin_measures
 __all__ = [
     "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
     "ScoreReport", "get_scorers", "check_records", "check_option_types", "NotScoredWarning",
-    "NO_NUMBER", "admit_rows",
-]
+    "NO_NUMBER", "admit_rows", "accepted_options", "registered_class"]
 
 #: the reason :func:`score_records` gives for a row whose score came back NaN or None unexplained
 NO_NUMBER = "no number: score_batch returned NaN or None"
@@ -71,11 +70,19 @@ def get_scorer(name: str, **options: Any) -> Scorer:
             f"unknown measure {name!r}; known measures: {known}. "
             "Run `sumeval score --list` to see them with descriptions."
         )
-    info = _REGISTRY[key]
-    module_name, _, cls_name = info.target.partition(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
+    info, cls = registered_class(key)
     check_option_types(cls, options, key)
     return cls(**{**info.defaults, **options})
+
+
+def registered_class(name: str) -> tuple[MeasureInfo, type[Scorer]] | tuple[None, None]:
+    """The registry entry of measure ``name`` (any case) and its scorer class, imported; ``(None, None)``
+    for a name that is not registered."""
+    info = _REGISTRY.get(name.lower())
+    if info is None:
+        return None, None
+    module_name, _, cls_name = info.target.partition(":")
+    return info, getattr(importlib.import_module(module_name), cls_name)
 
 
 _TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
@@ -141,7 +148,7 @@ def check_option_types(cls: type, options: Mapping[str, Any], measure: str) -> N
                          f"({type(value).__name__}); e.g. -O {name}=... on the command line")
 
 
-def _accepted(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+def accepted_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
     """The subset of ``options`` that ``cls.__init__`` accepts."""
     import inspect
 
@@ -160,12 +167,10 @@ def get_scorers(names: Sequence[str], *, used_elsewhere: Iterable[str] = (), **o
     """
     scorers, used = [], set(used_elsewhere)
     for name in names:
-        info = _REGISTRY.get(name.lower())
+        info, cls = registered_class(name)
         if info is None:
             get_scorer(name)  # raises the unknown-measure error
-        module_name, _, cls_name = info.target.partition(":")
-        cls = getattr(importlib.import_module(module_name), cls_name)
-        mine = _accepted(cls, options)
+        mine = accepted_options(cls, options)
         used.update(mine)
         scorers.append(get_scorer(name, **mine))
     unused = sorted(set(options) - used)

@@ -60,7 +60,6 @@ never served cached scores (:mod:`sumeval.metrics.user_scorers`). Columns:
 """
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,9 +67,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
-from sumeval.metrics.user_scorers import (_CLASS_RE, ENTRY_POINT_GROUP, _build, _class_identity, _load_entry_point,
-                                          _user_signature, call_user, check_columns, entry_point_measures,
-                                          load_scorer_class)
+from sumeval.metrics.user_scorers import (CLASS_RE, ENTRY_POINT_GROUP, call_user, check_columns, class_identity,
+                                          construct_scorer, entry_point_measures, load_entry_point, load_scorer_class,
+                                          user_signature)
 
 __all__ = ["MeasureSpec", "resolve_measures"]
 
@@ -159,16 +158,6 @@ def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None
 # --------------------------------------------------------------------------------------------
 # Resolution
 # --------------------------------------------------------------------------------------------
-def _registered_class(name: str):
-    from sumeval import metrics
-
-    info = metrics._REGISTRY.get(name.lower())
-    if info is None:
-        return None, None
-    module_name, _, cls_name = info.target.partition(":")
-    return info, getattr(importlib.import_module(module_name), cls_name)
-
-
 def _main_column(scorer: Scorer, columns: Sequence[str] | None = None) -> str:
     """A scorer's main output: ``"{name}-f"`` when it has one (ROUGE, BERTScore), else the first
     (``columns``: its columns, when already read)."""
@@ -218,7 +207,7 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
     a measure needing a text field the data lacks, or two measures with the same label.
     """
-    from sumeval.metrics import _accepted
+    from sumeval.metrics import accepted_options
     from sumeval.metrics.catalog import renamed_hint
 
     items = [specs] if isinstance(specs, str) else list(specs)
@@ -240,9 +229,9 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
             raise InputError(f"measure {text!r}: {renamed_hint(head)}")
 
         def built(cls, where, factory=None):
-            mine = _accepted(cls, options)
+            mine = accepted_options(cls, options)
             used.update(mine)
-            return _build(factory or cls, cls, {**mine, **own}, where)
+            return construct_scorer(factory or cls, cls, {**mine, **own}, where)
 
         spec = _resolve_one(text, head, own, orientation, explicit, output, judgments, lower, built,
                             module_path)
@@ -311,7 +300,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         no_orientation("a class")
         scorer = built(cls, text)
         cols = check_columns(scorer, text)
-        sig = _user_signature(call_user(scorer, "signature", scorer.signature), _class_identity(cls, path))
+        sig = user_signature(call_user(scorer, "signature", scorer.signature), class_identity(cls, path))
         name, col = pick(scorer, columns=cols)
         return MeasureSpec(name, source, col, bool(scorer.higher_is_better), sig, spec=text,
                            scorer=scorer)
@@ -324,10 +313,10 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
             raise InputError(f"measure {text!r}: {judgments.name} has no numeric column {head!r}; "
                              + _known_listing(judgments))
         return column_spec(head)
-    if explicit is None and _CLASS_RE.match(head):
+    if explicit is None and CLASS_RE.match(head):
         return class_spec(load_scorer_class(head, module_path), head, "class")
 
-    info, cls = _registered_class(head)
+    info, cls = metrics.registered_class(head)
     if info is not None:
         if explicit is None and head in columns:
             raise InputError(f"measure {text!r} is both a registered measure and a measure column of "
@@ -347,7 +336,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         return column_spec(head)
     eps = entry_point_measures()
     if head in eps:
-        return class_spec(_load_entry_point(eps[head]), eps[head].value, "entry-point")
+        return class_spec(load_entry_point(eps[head]), eps[head].value, "entry-point")
     whole = f"{head}#{output}" if output else head
     if output and whole in columns | scored_cols:
         raise InputError(f"measure {text!r}: '#' picks an output of a scorer (MEASURE#OUTPUT), and "
@@ -368,7 +357,7 @@ def _registered_parent(head: str, built, text: str):
     key = head.lower()
     for info in sorted(metrics.available(), key=lambda m: -len(m.name)):
         if key.startswith(info.name + "-"):
-            _, cls = _registered_class(info.name)
+            _, cls = metrics.registered_class(info.name)
             scorer = built(cls, text, lambda **o: metrics.get_scorer(info.name, **o))
             if key in scorer.columns():
                 return info, cls

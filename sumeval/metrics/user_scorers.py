@@ -19,11 +19,12 @@ from sumeval.hashing import sha256_file
 from sumeval.metrics.base import Scorer
 
 __all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class", "build_scorers",
-           "UserCodeError", "is_user_class", "call_user", "check_columns"]
+           "UserCodeError", "is_user_class", "call_user", "check_columns", "CLASS_RE", "construct_scorer",
+           "class_identity", "load_entry_point", "user_signature"]
 
 ENTRY_POINT_GROUP = "sumeval.measures"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"  # a dotted Python name
-_CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
+CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
 _T = TypeVar("_T")
 
 
@@ -145,7 +146,7 @@ def load_scorer_class(path: str, module_path: Sequence[str | Path] = ()) -> type
     Raises :class:`InputError` naming the path when it is malformed, its module does not import
     (with the ImportError), the attribute is missing or is not a Scorer subclass.
     """
-    m = _CLASS_RE.match(path.strip())
+    m = CLASS_RE.match(path.strip())
     if not m:
         raise InputError(f"measure class {path!r} is not of the form package.module:ClassName")
     module_name, attr = m.group("module"), m.group("attr")
@@ -190,7 +191,9 @@ def entry_point_measures() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def _load_entry_point(ep: Any) -> type[Scorer]:
+def load_entry_point(ep: Any) -> type[Scorer]:
+    """The scorer class of the installed entry point ``ep`` (group :data:`ENTRY_POINT_GROUP`); InputError naming
+    the entry point and its package when it cannot be loaded or is not a scorer class."""
     dist = getattr(getattr(ep, "dist", None), "name", None) or "an installed package"
     try:
         obj = ep.load()
@@ -201,7 +204,7 @@ def _load_entry_point(ep: Any) -> type[Scorer]:
     return obj
 
 
-def _class_identity(cls: type, path: str) -> dict[str, str]:
+def class_identity(cls: type, path: str) -> dict[str, str]:
     """Import path, version and source hash of a user's scorer class (for its signature)."""
     version = getattr(cls, "version", None)
     if not version:
@@ -220,7 +223,7 @@ def _class_identity(cls: type, path: str) -> dict[str, str]:
     return {"class": path, "version": str(version or "unversioned"), "source_sha": source}
 
 
-def _build(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer:
+def construct_scorer(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer:
     """``factory(**options)``, a constructor's complaint turned into an InputError naming ``where``
     (any exception of a user's class: a :class:`UserCodeError` naming its line)."""
     call = f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in options.items())})"
@@ -244,7 +247,7 @@ def _build(factory, cls: type, options: Mapping[str, Any], where: str) -> Scorer
     return scorer
 
 
-def _user_signature(signature: str, identity: Mapping[str, str]) -> str:
+def user_signature(signature: str, identity: Mapping[str, str]) -> str:
     """A user class's signature: its scorer's, then its import path, version and source hash."""
     return signature + "".join(f"|{k}={v}" for k, v in identity.items())
 
@@ -256,15 +259,15 @@ def build_scorer_class(path: str, *, options: Mapping[str, Any] | None = None,
     its constructor accepts; its :meth:`~Scorer.signature` also records the class's import path,
     version and source hash (as :func:`resolve_measures` does), so it is signed like a built-in
     measure wherever it is used (``sumeval score --measure-class``)."""
-    from sumeval.metrics import _accepted
+    from sumeval.metrics import accepted_options
 
     cls = load_scorer_class(path, module_path)
-    scorer = _build(cls, cls, _accepted(cls, dict(options or {})), path)
+    scorer = construct_scorer(cls, cls, accepted_options(cls, dict(options or {})), path)
     check_columns(scorer, path)
-    identity = _class_identity(cls, path)
+    identity = class_identity(cls, path)
     call_user(scorer, "signature", scorer.signature)  # options() / versions() raising: said now
     base = scorer.signature
-    scorer.signature = lambda: _user_signature(base(), identity)  # type: ignore[method-assign]
+    scorer.signature = lambda: user_signature(base(), identity)  # type: ignore[method-assign]
     return scorer
 
 
@@ -287,7 +290,7 @@ def build_scorers(names: Sequence[str], classes: Sequence[str], module_path: Seq
     from sumeval import metrics
 
     built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
-    taken = {k for p in classes for k in metrics._accepted(load_scorer_class(p, module_path), options)}
+    taken = {k for p in classes for k in metrics.accepted_options(load_scorer_class(p, module_path), options)}
     if not names:
         unused = sorted(set(options) - taken)
         if unused:

@@ -43,11 +43,11 @@ from sumeval.datasets.corpora import Corpus, open_corpus
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_file
 from sumeval.paths import cache_dir
-from sumeval.retrieval.index_folder import (_BUILDING, _COMPLETE, _PARTIAL, _build_state, _file_digests,
-                                            _recorded_spec, remove_abandoned_builds, verify_index)
+from sumeval.retrieval.index_folder import (BUILDER_FILE, COMPLETE_MARKER, PARTIAL_MARK, build_state, file_digests,
+                                            recorded_spec, remove_abandoned_builds, verify_index)
 
-__all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes",
-           "parse_index_name", "shuffle_order", "verify_index", "remove_abandoned_builds", "DEFAULT_INDEX"]
+__all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes", "parse_index_name",
+           "shuffle_order", "verify_index", "remove_abandoned_builds", "DEFAULT_INDEX", "check_index_params"]
 
 BACKENDS = ("sparse", "whoosh")
 DEFAULT_INDEX = "wikipedia:10000:0:sparse"
@@ -135,7 +135,8 @@ def _index_root(root: Path | None) -> Path:
     return (Path(root) if root is not None else cache_dir()) / "retrieval_indexes"
 
 
-def _check_params(n: Any, seed: Any, backend: str) -> None:
+def check_index_params(n: Any, seed: Any, backend: str) -> None:
+    """InputError naming the value for an unknown ``backend``, an index size ``n`` < 1 or a ``seed`` < 0."""
     if backend not in BACKENDS:
         raise InputError(f"unknown retrieval backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
@@ -308,7 +309,7 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
     Index, whose ``meta`` records corpus, its sha256, N, n, seed, analyzer, backend, versions
     and build time.
     """
-    _check_params(n, seed, backend)
+    check_index_params(n, seed, backend)
     corp = open_corpus(corpus)
     root_p = Path(root) if root is not None else None
     spec = IndexSpec(corp.name, corp.fingerprint(), int(n), int(seed), _analyzer_id(), backend)
@@ -317,13 +318,13 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
     remove_abandoned_builds(base)
     if folder.exists():
         problem = verify_index(folder)
-        recorded = _recorded_spec(folder)
+        recorded = recorded_spec(folder)
         if problem is None and recorded == asdict(spec) and not rebuild:
             return _load(spec, folder, corp, root=root_p, progress=progress)
         _LOADED.pop((str(folder), spec.key()), None)
         if not rebuild:
             differ = recorded is not None and recorded != asdict(spec)
-            why = ("an interrupted build (no COMPLETE marker)" if not (folder / _COMPLETE).is_file() else
+            why = ("an interrupted build (no COMPLETE marker)" if not (folder / COMPLETE_MARKER).is_file() else
                    f"a damaged index ({problem})" if problem else "") + \
                 ("; " if problem and differ else "") + \
                 ("an index whose recorded parameters differ from the ones asked for" if differ else "")
@@ -338,12 +339,12 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
                          f"choose n <= {n_corpus}")
     rows = shuffle_order(n_corpus, seed)[:n]
     base.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}{_PARTIAL}", dir=base))
+    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}{PARTIAL_MARK}", dir=base))
     os.chmod(tmp, 0o755)  # mkdtemp makes it private; a cache folder is as readable as its files
     try:
         from sumeval.runstate import owner_record
 
-        atomic_write_json(tmp / _BUILDING, {"name": spec.name, "key": spec.key(), **owner_record()})
+        atomic_write_json(tmp / BUILDER_FILE, {"name": spec.name, "key": spec.key(), **owner_record()})
         tm_seconds = None
         if backend == "whoosh":
             from sumeval.retrieval.whoosh_backend import build
@@ -368,16 +369,16 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
             "build_seconds": round(time.perf_counter() - t0, 3),
             "term_matrix_seconds": None if tm_seconds is None else round(tm_seconds, 3),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "files": _file_digests(tmp),
+            "files": file_digests(tmp),
         }
         atomic_write_json(tmp / "meta.json", meta)
-        (tmp / _COMPLETE).write_text(f"{spec.key()}\nmeta.json sha256={sha256_file(tmp / 'meta.json')}\n",
-                                     encoding="utf-8")
+        (tmp / COMPLETE_MARKER).write_text(f"{spec.key()}\nmeta.json sha256={sha256_file(tmp / 'meta.json')}\n",
+                                           encoding="utf-8")
         try:
             os.replace(tmp, folder)
         except OSError:
             # another process finished the same index first: keep theirs
-            if not (folder / _COMPLETE).is_file():
+            if not (folder / COMPLETE_MARKER).is_file():
                 raise
             shutil.rmtree(tmp, ignore_errors=True)
     except BaseException:
@@ -411,14 +412,14 @@ def list_indexes(root: "str | Path | None" = None) -> list[dict[str, Any]]:
     for folder in sorted(base.iterdir()):
         if not folder.is_dir():
             continue
-        if _PARTIAL in folder.name:
-            state, rec = _build_state(folder)
+        if PARTIAL_MARK in folder.name:
+            state, rec = build_state(folder)
             if state == "abandoned":
                 shutil.rmtree(folder, ignore_errors=True)
                 state = "interrupted build (its process is gone; removed)"
             else:
                 state = f"building ({describe_owner(rec)})" if rec else "building"
-            key = folder.name.split(_PARTIAL)[0]
+            key = folder.name.split(PARTIAL_MARK)[0]
             out.append({"name": rec.get("name") or key, "key": key,
                         "corpus": None, "n": None, "seed": None, "backend": None, "n_corpus": None,
                         "complete": False, "state": state, "build_seconds": None, "created": None,
@@ -432,7 +433,7 @@ def list_indexes(root: "str | Path | None" = None) -> list[dict[str, Any]]:
         problem = verify_index(folder)
         if problem is None:
             state = "complete"
-        elif not (folder / _COMPLETE).is_file():
+        elif not (folder / COMPLETE_MARKER).is_file():
             state = f"incomplete: {problem}; rebuilt on next use"
         else:
             state = f"damaged: {problem}; rebuilt on next use"

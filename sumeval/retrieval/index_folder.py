@@ -17,18 +17,19 @@ import numpy as np
 
 from sumeval.hashing import sha256_file
 
-__all__ = ["verify_index", "remove_abandoned_builds"]
+__all__ = ["verify_index", "remove_abandoned_builds", "COMPLETE_MARKER", "BUILDER_FILE", "PARTIAL_MARK", "build_state",
+           "file_digests", "recorded_spec"]
 
-_COMPLETE = "COMPLETE"
-_BUILDING = "BUILDER.json"  # pid, host and start of the build (kept in the finished index)
-_PARTIAL = ".partial-"
+COMPLETE_MARKER = "COMPLETE"
+BUILDER_FILE = "BUILDER.json"  # pid, host and start of the build (kept in the finished index)
+PARTIAL_MARK = ".partial-"
 _LEGACY_PARTIAL_GRACE_S = 600  # a partial folder without BUILDER.json this old is abandoned
 
 
-def _file_digests(folder: Path) -> dict[str, str]:
+def file_digests(folder: Path) -> dict[str, str]:
     """``{relative path: sha256}`` of every file under ``folder`` (``docs.npz``, ``whoosh/...``)."""
     return {f.relative_to(folder).as_posix(): sha256_file(f)
-            for f in sorted(folder.rglob("*")) if f.is_file() and f.name not in (_BUILDING, _COMPLETE)}
+            for f in sorted(folder.rglob("*")) if f.is_file() and f.name not in (BUILDER_FILE, COMPLETE_MARKER)}
 
 
 def verify_index(folder: Path) -> str | None:
@@ -41,7 +42,7 @@ def verify_index(folder: Path) -> str | None:
     """
     folder = Path(folder)
     try:
-        complete = (folder / _COMPLETE).read_text(encoding="utf-8").splitlines()
+        complete = (folder / COMPLETE_MARKER).read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return "no COMPLETE marker (an interrupted build)"
     except (OSError, UnicodeDecodeError) as exc:
@@ -74,12 +75,12 @@ def verify_index(folder: Path) -> str | None:
     return None
 
 
-def _build_state(folder: Path) -> tuple[str, dict[str, Any]]:
+def build_state(folder: Path) -> tuple[str, dict[str, Any]]:
     """``("building" | "abandoned", BUILDER.json record)`` of a ``.partial-*`` build folder."""
     from sumeval.runstate import owner_alive
 
     try:
-        rec = json.loads((folder / _BUILDING).read_text(encoding="utf-8"))
+        rec = json.loads((folder / BUILDER_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         rec = {}
     if rec:
@@ -97,13 +98,13 @@ def remove_abandoned_builds(base: Path) -> list[Path]:
     removed = []
     if base.is_dir():
         for folder in sorted(base.iterdir()):
-            if folder.is_dir() and _PARTIAL in folder.name and _build_state(folder)[0] == "abandoned":
+            if folder.is_dir() and PARTIAL_MARK in folder.name and build_state(folder)[0] == "abandoned":
                 shutil.rmtree(folder, ignore_errors=True)
                 removed.append(folder)
     return removed
 
 
-def _recorded_spec(folder: Path) -> dict[str, Any] | None:
+def recorded_spec(folder: Path) -> dict[str, Any] | None:
     """The spec that ``folder/meta.json`` records, or None when it cannot be read."""
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))

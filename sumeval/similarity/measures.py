@@ -34,8 +34,8 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.similarity.shapes import as_ndim
-from sumeval.similarity.order import (_points_1d, similarity_order_rows, local_order_profile, local_order_tau,
-                                      similarity_order)
+from sumeval.similarity.order import (local_order_profile, local_order_tau, points_1d, similarity_order,
+                                      similarity_order_rows)
 
 __all__ = [
     "points_of_similarity", "layer_pair_points", "in_text_mask", "raw_cosines", "scores_from_points",
@@ -270,7 +270,7 @@ def estime_alarms(summary_tokens: np.ndarray, text_tokens: np.ndarray, points: n
     Raises:
         InputError: arrays of the wrong length.
     """
-    P = _points_1d(points)[None, None, :]
+    P = points_1d(points)[None, None, :]
     n = P.shape[2]
     n_summary = np.asarray(summary_tokens).shape[0]
     if n != n_summary:
@@ -297,7 +297,7 @@ def estime_soft(phi_summary: np.ndarray, phi_text: np.ndarray, points: np.ndarra
     Raises:
         InputError: ``phi_summary`` and ``points`` of different lengths.
     """
-    P = _points_1d(points)[None, None, :]
+    P = points_1d(points)[None, None, :]
     ps = np.asarray(phi_summary, dtype=np.float64)
     if ps.shape[0] != P.shape[2]:
         raise InputError(f"phi_summary has {ps.shape[0]} rows but points has {P.shape[2]}")

@@ -20,10 +20,11 @@ from sumeval.errors import InputError
 from sumeval.similarity.shapes import as_ndim
 from sumeval.stats import kendall_tau_rows
 
-__all__ = ["similarity_order_rows", "similarity_order", "local_order_profile", "local_order_tau"]
+__all__ = ["similarity_order_rows", "similarity_order", "local_order_profile", "local_order_tau", "points_1d"]
 
 
-def _points_1d(points: np.ndarray) -> np.ndarray:
+def points_1d(points: np.ndarray) -> np.ndarray:
+    """``points`` as a 1-d int64 array (one b(i) per summary word); InputError otherwise."""
     return as_ndim(points, 1, "points must be 1-d (one b(i) per summary word)", np.int64)
 
 
@@ -65,7 +66,7 @@ def similarity_order(points: np.ndarray) -> float:
     >>> similarity_order(np.array([0, 2, 1, 3]))  # 5 concordant, 1 discordant: 2 (5 - 1) / (16 * 3/4)
     0.6666666666666666
     """
-    return float(similarity_order_rows(_points_1d(points)[None, :])[0])
+    return float(similarity_order_rows(points_1d(points)[None, :])[0])
 
 
 # --------------------------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def local_order_tau(points: np.ndarray, d: int) -> float:
     """
     if d < 0:
         raise InputError(f"d must be >= 0, got {d}")
-    P = _points_1d(points)[None, :]
+    P = points_1d(points)[None, :]
     if d == 0:
         return float("nan")
     return float(local_order_profile(P, d)[0, d - 1])

@@ -13,11 +13,11 @@ from sumeval.errors import InputError
 from sumeval.stats.checks import (METHODS, canonical_level, check_boot, check_columns,
                                   check_frame, check_method, check_resample, frame_column, names,
                                   seed_record)
-from sumeval.stats.layout import _Layout, _layout, check_system_count
-from sumeval.stats.levels import _doc_mean_boot, _Draws, _estimate, _Estimate, _input_boot
+from sumeval.stats.layout import Layout, check_system_count, frame_layout
+from sumeval.stats.levels import Draws, Estimate, doc_mean_boot, estimate_pair, input_boot
 from sumeval.stats.resampling import (Resamples, check_indices, percentile_interval,
                                       progress_bar, resample_indices, small_blas)
-from sumeval.stats.rows import _corr_rows
+from sumeval.stats.rows import corr_rows
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["correlate", "paired_test", "P_METHODS"]
@@ -30,22 +30,22 @@ CORRELATE_COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "c
 
 
 def _frame_layout(frame: pd.DataFrame, levels: Sequence[str], doc_col: str,
-                  system_col: str) -> _Layout:
+                  system_col: str) -> Layout:
     """The frame's layout; systems are coded when a level or a resampling needs them."""
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     for lv in levels:
         if canonical_level(lv) == "system":
             check_system_count(lay, lv)
     return lay
 
 
-def _draws(lay: _Layout, resample: str, n_boot: int, seed: int | np.random.Generator,
-           indices: Resamples | None, where: str) -> _Draws | None:
+def _draws(lay: Layout, resample: str, n_boot: int, seed: int | np.random.Generator,
+           indices: Resamples | None, where: str) -> Draws | None:
     if indices is not None:
-        return _Draws.of(check_indices(indices, resample, lay.n_sys, lay.n_docs, where))
+        return Draws.of(check_indices(indices, resample, lay.n_sys, lay.n_docs, where))
     if n_boot == 0:
         return None
-    return _Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
+    return Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
 
 
 def _needs_systems(levels: Sequence[str], resample: str) -> bool:
@@ -108,7 +108,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
     if _needs_systems(levels, resample):
         lay = _frame_layout(frame, levels, doc_col, system_col)
     else:
-        lay = _layout(frame, doc_col, system_col, need_systems=False)
+        lay = frame_layout(frame, doc_col, system_col, need_systems=False)
     draws = _draws(lay, resample, int(n_boot), seed, indices, "correlate")
     n_asked = 0 if draws is None else draws.n
     seed_rec = None if indices is not None else seed_record(seed)
@@ -120,15 +120,15 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
     with small_blas():
         for mc, hc in progress_bar(pairs, len(pairs), progress, "correlate"):
             for lv in levels:
-                est = _estimate(lay, metric_values[mc], human_values[hc], lv, method_names,
-                                draws)
+                est = estimate_pair(lay, metric_values[mc], human_values[hc], lv, method_names,
+                                    draws)
                 few = canonical_level(lv) == "system" and est[method_names[0]].n < MIN_SYSTEMS
                 for m in method_names:
                     e = est[m]
                     lo, hi = percentile_interval(e.boot, ci)
                     used = 0 if e.boot is None else int(np.isfinite(e.boot).sum())
                     if few:  # 2 systems always correlate +-1: undefined, as stats.undefined says
-                        e = _Estimate(math.nan, e.n, e.n_skipped, None)
+                        e = Estimate(math.nan, e.n, e.n_skipped, None)
                     if not math.isfinite(e.value):  # no interval around an undefined value
                         lo = hi = math.nan
                         used = 0
@@ -200,7 +200,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     if _needs_systems([level], resample):
         lay = _frame_layout(frame, [level], doc_col, system_col)
     else:
-        lay = _layout(frame, doc_col, system_col, need_systems=False)
+        lay = frame_layout(frame, doc_col, system_col, need_systems=False)
     xa, xb, y = (frame_column(frame, c) for c in (metric_a, metric_b, human))
     common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
     xa = np.where(common, xa, np.nan)
@@ -210,23 +210,23 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     with small_blas():
         if canon == "input":
             ga, gb, gy = (lay.grid(v) for v in (xa, xb, np.where(common, y, np.nan)))
-            ra = _corr_rows(ga, gy, [method])[method]
-            rb = _corr_rows(gb, gy, [method])[method]
+            ra = corr_rows(ga, gy, [method])[method]
+            rb = corr_rows(gb, gy, [method])[method]
             ok = np.isfinite(ra) & np.isfinite(rb)
             corr_a = float(ra[ok].mean()) if ok.any() else math.nan
             corr_b = float(rb[ok].mean()) if ok.any() else math.nan
             n, n_skipped = int(ok.sum()), int(lay.n_docs - ok.sum())
             boot = None
             if draws is not None and draws.systems is None:
-                boot = _doc_mean_boot(np.where(ok, ra - rb, np.nan), draws.inputs)
+                boot = doc_mean_boot(np.where(ok, ra - rb, np.nan), draws.inputs)
             elif draws is not None:
-                ba = _input_boot(ga, gy, [method], draws.systems)[method]
-                bb = _input_boot(gb, gy, [method], draws.systems)[method]
-                boot = _doc_mean_boot(np.where(np.isfinite(ba) & np.isfinite(bb), ba - bb,
-                                               np.nan), draws.inputs)
+                ba = input_boot(ga, gy, [method], draws.systems)[method]
+                bb = input_boot(gb, gy, [method], draws.systems)[method]
+                boot = doc_mean_boot(np.where(np.isfinite(ba) & np.isfinite(bb), ba - bb,
+                                              np.nan), draws.inputs)
         else:
-            ea = _estimate(lay, xa, y, canon, [method], draws)[method]
-            eb = _estimate(lay, xb, y, canon, [method], draws)[method]
+            ea = estimate_pair(lay, xa, y, canon, [method], draws)[method]
+            eb = estimate_pair(lay, xb, y, canon, [method], draws)[method]
             corr_a, corr_b, n, n_skipped = ea.value, eb.value, ea.n, ea.n_skipped
             boot = ea.boot - eb.boot if draws is not None else None
 

@@ -33,24 +33,26 @@ from typing import Sequence
 
 import numpy as np
 
-from sumeval.stats.rows import _corr_rows, _distinct_rows, _kendall_finish, _pearson_rows
+from sumeval.stats.rows import corr_rows, distinct_rows, kendall_finish, pearson_rows
 from sumeval.stats.ties import snap_ties
+
+__all__ = ["GroupSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
 
 # The pairwise matrices of a problem are built while they hold at most this many elements
 # (float32); beyond, the explicit per-resample kernels of sumeval.stats.rows are used.
 _PAIR_MATRIX_ELEMENTS = 60_000_000
 
 
-def _signs(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def pair_signs(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """sign(u[g, i] - v[g, j]) as int8, 0 where a value is NaN; (G, n) -> (G, n, n)."""
     gt = np.greater(u[:, :, None], v[:, None, :]).view(np.int8)
     return gt - np.less(u[:, :, None], v[:, None, :]).view(np.int8)
 
 
-def _sign_products(u: np.ndarray, v: np.ndarray, z_signs: np.ndarray) -> np.ndarray:
+def sign_products(u: np.ndarray, v: np.ndarray, z_signs: np.ndarray) -> np.ndarray:
     """P[g, i, j] = sign(u[g, i] - v[g, j]) * sign(z[g, i] - z[g, j]) with
-    ``z_signs = _signs(z, z)``; 0 where a value is NaN; (G, n, n) float32."""
-    return np.multiply(_signs(u, v), z_signs, dtype=np.float32)
+    ``z_signs = pair_signs(z, z)``; 0 where a value is NaN; (G, n, n) float32."""
+    return np.multiply(pair_signs(u, v), z_signs, dtype=np.float32)
 
 
 def _ties(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -233,11 +235,11 @@ class GroupSwaps:
             self._spearman_init(x, y, z)
             return
         pairs = ((x, x), (y, y), (x, y))
-        z_signs = _signs(z, z)
-        self.S = _SwapSums.dense(*(_sign_products(u, v, z_signs) for u, v in pairs))
+        z_signs = pair_signs(z, z)
+        self.S = _SwapSums.dense(*(sign_products(u, v, z_signs) for u, v in pairs))
         self.ties = _SwapSums.ties(self.classes)
         self.t_z = _ties(z, z).sum(axis=(1, 2), dtype=np.float64) / 2  # (G,)
-        self.m_z = _distinct_rows(np.where(self.valid, z, np.nan)).astype(np.float64)
+        self.m_z = distinct_rows(np.where(self.valid, z, np.nan)).astype(np.float64)
 
     def __call__(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """masks (b, G, n) bool -> (corr(X', Z), corr(Y', Z)), each (b, G)."""
@@ -254,7 +256,7 @@ class GroupSwaps:
         xs = np.where(masks, self.y, self.x).reshape(b * G, n)
         ys = np.where(masks, self.x, self.y).reshape(b * G, n)
         zs = np.broadcast_to(self.z, (b, G, n)).reshape(b * G, n)
-        out = [_corr_rows(s, zs, [self.method])[self.method].reshape(b, G) for s in (xs, ys)]
+        out = [corr_rows(s, zs, [self.method])[self.method].reshape(b, G) for s in (xs, ys)]
         return out[0], out[1]
 
     def _finish(self, num: np.ndarray, sxx: np.ndarray, szz: np.ndarray) -> np.ndarray:
@@ -279,7 +281,7 @@ class GroupSwaps:
     def _spearman_init(self, x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:
         """Precomputations of :meth:`_spearman`, from the sign matrices S_uv = 2 L_uv - J."""
         valid, nv = self.valid, self.nv[:, None]
-        S_xx, S_yy, S_xy, S_zz = (_signs(u, v) for u, v in ((x, x), (y, y), (x, y), (z, z)))
+        S_xx, S_yy, S_xy, S_zz = (pair_signs(u, v) for u, v in ((x, x), (y, y), (x, y), (z, z)))
 
         def rows(S: np.ndarray, axis: int = 2, sign: int = 1) -> np.ndarray:
             """Row (axis 2) or column (axis 1) sums of L = (sign S + J) / 2 over valid cells."""
@@ -342,7 +344,7 @@ class GroupSwaps:
                 classes = np.minimum(distinct, self.m_z[:, None]).ravel()
             else:
                 classes = np.ones(G * b)
-            tb, tc = _kendall_finish(s.ravel(), nv, t.ravel(), t_z, classes)
+            tb, tc = kendall_finish(s.ravel(), nv, t.ravel(), t_z, classes)
             out.append((tb if self.method == "kendall_b" else tc).reshape(G, b))
         return out[0], out[1]
 
@@ -366,20 +368,20 @@ def weighted_group_corr(x: np.ndarray, y: np.ndarray, weights: np.ndarray,
     flat = (b * G, n)
     xs, ys = (np.broadcast_to(v, (b, G, n)).reshape(flat) for v in (x, y))
     if _too_large(G, n, 5):
-        return {k: v.reshape(b, G) for k, v in _corr_rows(xs, ys, methods,
-                                                          W.reshape(flat)).items()}
+        return {k: v.reshape(b, G) for k, v in corr_rows(xs, ys, methods,
+                                                         W.reshape(flat)).items()}
     Wg = np.ascontiguousarray(np.swapaxes(W, 0, 1), dtype=np.float32)  # (G, b, n)
     out: dict[str, np.ndarray] = {}
     if "pearson" in methods:
-        out["pearson"] = _pearson_rows(xs, ys, W.reshape(flat)).reshape(b, G)
+        out["pearson"] = pearson_rows(xs, ys, W.reshape(flat)).reshape(b, G)
     if "spearman" in methods:
         rx, ry = (_gemm(Wg, np.swapaxes(_below(v, v, valid), 1, 2)) + 0.5 for v in (x, y))
         wf = np.swapaxes(Wg, 0, 1).reshape(flat).astype(np.float64)
-        out["spearman"] = _pearson_rows(np.swapaxes(rx, 0, 1).reshape(flat),
-                                        np.swapaxes(ry, 0, 1).reshape(flat), wf).reshape(b, G)
+        out["spearman"] = pearson_rows(np.swapaxes(rx, 0, 1).reshape(flat),
+                                       np.swapaxes(ry, 0, 1).reshape(flat), wf).reshape(b, G)
     if "kendall_b" in methods or "kendall_c" in methods:
         W64 = Wg.astype(np.float64)
-        S = _dot(W64, _gemm(Wg, _sign_products(x, x, _signs(y, y)))) / 2
+        S = _dot(W64, _gemm(Wg, sign_products(x, x, pair_signs(y, y)))) / 2
         self_ties = (W64 * (W64 - 1) / 2).sum(axis=2)
         counts = []
         for v in (x, y):
@@ -392,8 +394,8 @@ def weighted_group_corr(x: np.ndarray, y: np.ndarray, weights: np.ndarray,
         (tx, kx), (ty, ky) = counts
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            tb, tc = _kendall_finish(S.ravel(), W64.sum(axis=2).ravel(), tx.ravel(), ty.ravel(),
-                                     np.minimum(kx, ky).ravel())
+            tb, tc = kendall_finish(S.ravel(), W64.sum(axis=2).ravel(), tx.ravel(), ty.ravel(),
+                                    np.minimum(kx, ky).ravel())
         out["kendall_b"], out["kendall_c"] = tb.reshape(G, b).T, tc.reshape(G, b).T
     return {m: out[m] for m in methods}
 
@@ -417,4 +419,4 @@ def system_swaps(x: np.ndarray, y: np.ndarray, z: np.ndarray, masks: np.ndarray,
         mx = snap_ties(np.nanmean(np.where(masks, y, x), axis=2))
         my = snap_ties(np.nanmean(np.where(masks, x, y), axis=2))
         mz = np.broadcast_to(snap_ties(np.nanmean(z, axis=1)), mx.shape)
-    return _corr_rows(mx, mz, [method])[method], _corr_rows(my, mz, [method])[method]
+    return corr_rows(mx, mz, [method])[method], corr_rows(my, mz, [method])[method]

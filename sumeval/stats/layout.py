@@ -13,9 +13,11 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.stats.checks import check_columns, check_frame
 
+__all__ = ["Layout", "frame_layout", "check_system_count"]
+
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     """Where each row of a score frame sits: its document and (if needed) its system."""
 
     doc: np.ndarray  # (N,) int document code, 0..n_docs-1 in order of first appearance
@@ -43,13 +45,15 @@ def _codes(frame: pd.DataFrame, col: str, what: str) -> tuple[np.ndarray, pd.Ind
     return codes, ids
 
 
-def _layout(frame: pd.DataFrame, doc_col: str, system_col: str, need_systems: bool) -> _Layout:
+def frame_layout(frame: pd.DataFrame, doc_col: str, system_col: str, need_systems: bool) -> Layout:
+    """The :class:`Layout` of ``frame`` (N rows): document codes (N,) and, with ``need_systems``, system codes
+    (N,). Raises InputError for an empty frame, a missing id, or a (document, system) pair given twice."""
     check_frame(frame)
     if len(frame) == 0:
         raise InputError("the frame has no rows; nothing to correlate")
     doc, docs = _codes(frame, doc_col, "document")
     if not need_systems:
-        return _Layout(doc=doc, n_docs=len(docs), sys=None, n_sys=0)
+        return Layout(doc=doc, n_docs=len(docs), sys=None, n_sys=0)
     sys, systems = _codes(frame, system_col, "system")
     key = doc.astype(np.int64) * len(systems) + sys
     _, first_idx, counts = np.unique(key, return_index=True, return_counts=True)
@@ -61,10 +65,10 @@ def _layout(frame: pd.DataFrame, doc_col: str, system_col: str, need_systems: bo
             f"{int(counts[k])} times; the document and system levels need one row per "
             f"(document, system) pair: aggregate or drop the duplicates first"
         )
-    return _Layout(doc=doc, n_docs=len(docs), sys=sys, n_sys=len(systems))
+    return Layout(doc=doc, n_docs=len(docs), sys=sys, n_sys=len(systems))
 
 
-def check_system_count(lay: _Layout, level: str) -> None:
+def check_system_count(lay: Layout, level: str) -> None:
     """A system-level correlation needs at least 3 systems (2 points always correlate +-1)."""
     if lay.n_sys < 3:
         raise InputError(

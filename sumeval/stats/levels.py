@@ -11,11 +11,13 @@ import numpy as np
 
 from sumeval.stats import checks
 from sumeval.stats.grouped import weighted_group_corr
-from sumeval.stats.layout import _Layout
-from sumeval.stats.pooled import _pooled_boot
+from sumeval.stats.layout import Layout
+from sumeval.stats.pooled import pooled_boot
 from sumeval.stats.resampling import Resamples
-from sumeval.stats.rows import _corr_rows, scipy_corr
+from sumeval.stats.rows import corr_rows, scipy_corr
 from sumeval.stats.ties import snap_ties
+
+__all__ = ["Draws", "Estimate", "estimate_pair", "input_boot", "system_means", "doc_mean_boot"]
 
 # "both" at the global level: the point-level concordance matrix (n^2 float64) is used when it
 # has at most this many elements, else scipy on each expanded resample.
@@ -23,7 +25,7 @@ _CELL_MATRIX_ELEMENTS = 16_000_000
 
 
 @dataclass(frozen=True)
-class _Draws:
+class Draws:
     """Draw counts of one set of resamples: inputs (B, n_docs) and systems (B, n_sys), None for
     an axis that is not resampled."""
 
@@ -31,7 +33,7 @@ class _Draws:
     systems: np.ndarray | None
 
     @classmethod
-    def of(cls, rs: Resamples | None) -> "_Draws | None":
+    def of(cls, rs: Resamples | None) -> "Draws | None":
         return None if rs is None else cls(rs.input_counts(), rs.system_counts())
 
     @property
@@ -41,7 +43,10 @@ class _Draws:
 
 
 @dataclass
-class _Estimate:
+class Estimate:
+    """One correlation at one level: its value, the rows (inputs, systems or pairs) used and skipped, and its
+    bootstrap replicates (B,) or None."""
+
     value: float
     n: int
     n_skipped: int
@@ -52,7 +57,7 @@ class _PointCounts:
     """Resample b repeats point i (input doc[i], system sys[i]) inputs[b, doc[i]] *
     systems[b, sys[i]] times; ``counts[s:e]`` builds rows s..e only, so memory stays bounded."""
 
-    def __init__(self, draws: _Draws, doc: np.ndarray, sys: np.ndarray):
+    def __init__(self, draws: Draws, doc: np.ndarray, sys: np.ndarray):
         self.draws, self.doc, self.sys = draws, doc, sys
         self.shape = (draws.n, doc.size)
 
@@ -60,8 +65,8 @@ class _PointCounts:
         return self.draws.inputs[rows][:, self.doc] * self.draws.systems[rows][:, self.sys]
 
 
-def _estimate(lay: _Layout, x: np.ndarray, y: np.ndarray, level: str, methods: Sequence[str],
-              draws: _Draws | np.ndarray | None) -> dict[str, _Estimate]:
+def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods: Sequence[str],
+                  draws: Draws | np.ndarray | None) -> dict[str, Estimate]:
     """Point estimate, usage counts and bootstrap replicates for one (x, y) pair of columns.
 
     Args:
@@ -73,20 +78,20 @@ def _estimate(lay: _Layout, x: np.ndarray, y: np.ndarray, level: str, methods: S
             (inputs resampling); None for no bootstrap.
     """
     if isinstance(draws, np.ndarray):
-        draws = _Draws(draws, None)
+        draws = Draws(draws, None)
     level = checks.canonical_level(level)
     keep = ~(np.isnan(x) | np.isnan(y))
     if level == "global":
         xv, yv = x[keep], y[keep]
         n = int(keep.sum())
         boots = _global_boot(lay, keep, xv, yv, methods, draws) if draws is not None else {}
-        return {m: _Estimate(scipy_corr(xv, yv, m), n, int(x.size - n), boots.get(m))
+        return {m: Estimate(scipy_corr(xv, yv, m), n, int(x.size - n), boots.get(m))
                 for m in methods}
     gx = lay.grid(np.where(keep, x, np.nan))
     gy = lay.grid(np.where(keep, y, np.nan))
     if level == "input":
-        per_doc = _corr_rows(gx, gy, methods)
-        boots = (_input_boot(gx, gy, methods, draws.systems)
+        per_doc = corr_rows(gx, gy, methods)
+        boots = (input_boot(gx, gy, methods, draws.systems)
                  if draws is not None and draws.systems is not None else {})
         out = {}
         for m in methods:
@@ -94,38 +99,38 @@ def _estimate(lay: _Layout, x: np.ndarray, y: np.ndarray, level: str, methods: S
             value = float(per_doc[m][ok].mean()) if ok.any() else math.nan
             boot = None
             if draws is not None:
-                boot = _doc_mean_boot(boots.get(m, per_doc[m]), draws.inputs)
-            out[m] = _Estimate(value, int(ok.sum()), int(lay.n_docs - ok.sum()), boot)
+                boot = doc_mean_boot(boots.get(m, per_doc[m]), draws.inputs)
+            out[m] = Estimate(value, int(ok.sum()), int(lay.n_docs - ok.sum()), boot)
         return out
     # system level
-    mx, my = _system_means(gx, gy, np.ones((1, lay.n_docs)))
+    mx, my = system_means(gx, gy, np.ones((1, lay.n_docs)))
     used = int(np.isfinite(mx[0]).sum())
     boots = {}
     if draws is not None:
         if draws.inputs is not None:
-            bx, by = _system_means(gx, gy, draws.inputs)
+            bx, by = system_means(gx, gy, draws.inputs)
         else:
             bx, by = np.repeat(mx, draws.n, axis=0), np.repeat(my, draws.n, axis=0)
-        boots = _corr_rows(bx, by, methods, weights=draws.systems)
+        boots = corr_rows(bx, by, methods, weights=draws.systems)
     keep_sys = np.isfinite(mx[0])
-    return {m: _Estimate(scipy_corr(mx[0][keep_sys], my[0][keep_sys], m), used,
-                         int(lay.n_sys - used), boots.get(m)) for m in methods}
+    return {m: Estimate(scipy_corr(mx[0][keep_sys], my[0][keep_sys], m), used,
+                        int(lay.n_sys - used), boots.get(m)) for m in methods}
 
 
-def _global_boot(lay: _Layout, keep: np.ndarray, xv: np.ndarray, yv: np.ndarray,
-                 methods: Sequence[str], draws: _Draws) -> dict[str, np.ndarray]:
+def _global_boot(lay: Layout, keep: np.ndarray, xv: np.ndarray, yv: np.ndarray,
+                 methods: Sequence[str], draws: Draws) -> dict[str, np.ndarray]:
     """Pooled replicates: points grouped by document, by system, or each its own group."""
     if draws.systems is None:
-        return _pooled_boot(xv, yv, lay.doc[keep], draws.inputs, methods)
+        return pooled_boot(xv, yv, lay.doc[keep], draws.inputs, methods)
     if draws.inputs is None:
-        return _pooled_boot(xv, yv, lay.sys[keep], draws.systems, methods)
+        return pooled_boot(xv, yv, lay.sys[keep], draws.systems, methods)
     counts = _PointCounts(draws, lay.doc[keep], lay.sys[keep])
     path = "matrix" if xv.size ** 2 <= _CELL_MATRIX_ELEMENTS else "loop"
-    return _pooled_boot(xv, yv, np.arange(xv.size), counts, methods, kendall_path=path)
+    return pooled_boot(xv, yv, np.arange(xv.size), counts, methods, kendall_path=path)
 
 
-def _input_boot(gx: np.ndarray, gy: np.ndarray, methods: Sequence[str],
-                systems: np.ndarray) -> dict[str, np.ndarray]:
+def input_boot(gx: np.ndarray, gy: np.ndarray, methods: Sequence[str],
+               systems: np.ndarray) -> dict[str, np.ndarray]:
     """Per-document correlations across the drawn systems in each resample.
 
     Args:
@@ -146,8 +151,8 @@ def _input_boot(gx: np.ndarray, gy: np.ndarray, methods: Sequence[str],
     return {m: np.concatenate([p[m] for p in parts]) for m in methods}
 
 
-def _system_means(gx: np.ndarray, gy: np.ndarray,
-                  counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def system_means(gx: np.ndarray, gy: np.ndarray,
+                 counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each system's mean over the drawn documents.
 
     Args:
@@ -170,7 +175,7 @@ def _system_means(gx: np.ndarray, gy: np.ndarray,
     return snap_ties(mx), snap_ties(my)
 
 
-def _doc_mean_boot(per_doc: np.ndarray, counts: np.ndarray | None) -> np.ndarray:
+def doc_mean_boot(per_doc: np.ndarray, counts: np.ndarray | None) -> np.ndarray:
     """Mean of the defined per-document values over each resample's drawn documents.
 
     Args:

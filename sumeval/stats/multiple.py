@@ -166,9 +166,9 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     jobs = [(h, lv, a, b) for h in humans for lv in levels for a, b in pairs]
     masks = None
     if test == "permutation":
-        from sumeval.stats.layout import _layout
+        from sumeval.stats.layout import frame_layout
 
-        lay = _layout(frame, doc_col, system_col, need_systems=True)
+        lay = frame_layout(frame, doc_col, system_col, need_systems=True)
         masks = permutation_masks(lay.n_sys, lay.n_docs, resample, n_resamples, seed)
     present = {c: ~np.isnan(frame_column(frame, c)) for c in [*metric_names, *humans]}
     rows = []

@@ -29,8 +29,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats.checks import check_columns, check_frame, frame_column, names
-from sumeval.stats.layout import _layout, check_system_count
-from sumeval.stats.levels import _system_means
+from sumeval.stats.layout import check_system_count, frame_layout
+from sumeval.stats.levels import system_means
 
 __all__ = ["acc23", "tie_calibration", "pairwise_accuracy"]
 
@@ -129,15 +129,15 @@ def pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: 
     metric_names = names(metrics, "metric columns")
     check_columns(frame, metric_names, "metric")
     check_columns(frame, [human], "human")
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     check_system_count(lay, "system")
     y = frame_column(frame, human)
     rows = []
     for mc in metric_names:
         x = frame_column(frame, mc)
         keep = ~(np.isnan(x) | np.isnan(y))
-        mx, my = _system_means(lay.grid(np.where(keep, x, np.nan)),
-                               lay.grid(np.where(keep, y, np.nan)), np.ones((1, lay.n_docs)))
+        mx, my = system_means(lay.grid(np.where(keep, x, np.nan)),
+                              lay.grid(np.where(keep, y, np.nan)), np.ones((1, lay.n_docs)))
         ok = np.isfinite(mx[0])
         hs, ms = my[0][ok], mx[0][ok]
         if calibrate:

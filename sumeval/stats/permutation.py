@@ -41,8 +41,8 @@ from sumeval.stats import checks
 from sumeval.stats.checks import (canonical_level, check_alternative, check_columns, check_count,
                                   check_frame, check_method, check_resample, frame_column,
                                   seed_record)
-from sumeval.stats.layout import _layout, check_system_count
-from sumeval.stats.levels import _estimate
+from sumeval.stats.layout import check_system_count, frame_layout
+from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
 from sumeval.stats.grouped import GroupSwaps, system_swaps
 from sumeval.stats.undefined import MIN_SYSTEMS
@@ -185,7 +185,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     check_columns(frame, [human], "human")
     if early_stop is not None:
         check_count(early_stop, "early_stop", 1, " (a block size) or None")
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     if canon == "system":
         check_system_count(lay, level)
     given = masks is not None
@@ -199,8 +199,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     if common.sum() < 2:
         raise InputError(f"permutation_test: {int(common.sum())} row(s) have {metric_a!r}, "
                          f"{metric_b!r} and {human!r} all present; at least 2 are needed")
-    ea = _estimate(lay, np.where(common, xa, np.nan), y, canon, [method], None)[method]
-    eb = _estimate(lay, np.where(common, xb, np.nan), y, canon, [method], None)[method]
+    ea = estimate_pair(lay, np.where(common, xa, np.nan), y, canon, [method], None)[method]
+    eb = estimate_pair(lay, np.where(common, xb, np.nan), y, canon, [method], None)[method]
     grids = [_standardise(lay.grid(np.where(common, v, np.nan))) for v in (xa, xb, y)]
 
     # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning

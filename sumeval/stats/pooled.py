@@ -15,7 +15,9 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.stats import checks
-from sumeval.stats.rows import _kendall_finish, scipy_corr
+from sumeval.stats.rows import kendall_finish, scipy_corr
+
+__all__ = ["pooled_boot"]
 
 # None picks the faster of the group concordance matrix and a scipy call per resample (see
 # _kendall_path); tests force "matrix" or "loop".
@@ -51,8 +53,8 @@ def _constant_in_resample(x: np.ndarray, group: np.ndarray, counts: np.ndarray) 
     return ~(np.where(drawn, hi, -np.inf).max(axis=1) > np.where(drawn, lo, np.inf).min(axis=1))
 
 
-def _pooled_boot(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.ndarray,
-                 methods: Sequence[str], kendall_path: str | None = None) -> dict[str, np.ndarray]:
+def pooled_boot(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.ndarray,
+                methods: Sequence[str], kendall_path: str | None = None) -> dict[str, np.ndarray]:
     """Each method's pooled coefficient in each resample.
 
     Args:
@@ -87,7 +89,7 @@ def _pooled_chunk(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.nd
                   methods: Sequence[str], gx: np.ndarray | None, ngx: int,
                   gy: np.ndarray | None, ngy: int,
                   A: np.ndarray | None) -> dict[str, np.ndarray]:
-    """:func:`_pooled_boot` for a chunk of resamples; tie groups and the group concordance
+    """:func:`pooled_boot` for a chunk of resamples; tie groups and the group concordance
     matrix A (None: scipy per resample) are computed once by the caller."""
     n_groups = counts.shape[1]
     W = counts @ np.bincount(group, minlength=n_groups).astype(np.float64)  # (B,) points drawn
@@ -125,7 +127,7 @@ def _pooled_chunk(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.nd
                 tx = (Tx * (Tx - 1) / 2).sum(axis=1)
                 ty = (Ty * (Ty - 1) / 2).sum(axis=1)
                 m = np.minimum((Tx > 0).sum(axis=1), (Ty > 0).sum(axis=1)).astype(np.float64)
-                tb, tc = _kendall_finish(S, W, tx, ty, m)
+                tb, tc = kendall_finish(S, W, tx, ty, m)
             else:
                 tb, tc = _kendall_boot_loop(x, y, counts[:, group])
             out["kendall_b"], out["kendall_c"] = tb, tc
@@ -164,9 +166,9 @@ def _group_concordance(x: np.ndarray, y: np.ndarray, group: np.ndarray,
     copies of one point are ties, sign 0). Rows are processed in blocks to bound memory; when
     every point is its own group, A is the matrix of sign products itself (float32)."""
     if n_groups == group.size and np.array_equal(group, np.arange(group.size)):
-        from sumeval.stats.grouped import _sign_products, _signs
+        from sumeval.stats.grouped import pair_signs, sign_products
 
-        return _sign_products(x[None], x[None], _signs(y[None], y[None]))[0]
+        return sign_products(x[None], x[None], pair_signs(y[None], y[None]))[0]
     order = np.argsort(group, kind="stable")
     x, y, group = x[order], y[order], group[order]
     present, starts = np.unique(group, return_index=True)

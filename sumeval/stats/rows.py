@@ -21,7 +21,7 @@ from sumeval.errors import InputError
 from sumeval.stats import checks
 from sumeval.stats.checks import check_method, float_array, is_constant
 
-__all__ = ["correlation", "kendall_tau_rows"]
+__all__ = ["correlation", "kendall_tau_rows", "corr_rows", "pearson_rows", "distinct_rows", "kendall_finish"]
 
 
 def correlation(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
@@ -64,7 +64,7 @@ def scipy_corr(x: np.ndarray, y: np.ndarray, method: str) -> float:
     return float(value)
 
 
-def _pearson_rows(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+def pearson_rows(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Weighted Pearson per row.
 
     Args:
@@ -129,7 +129,7 @@ def _ranks_rows(x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
     return ranks
 
 
-def _distinct_rows(x: np.ndarray) -> np.ndarray:
+def distinct_rows(x: np.ndarray) -> np.ndarray:
     """Number of distinct non-NaN values per row; shape (R, n) -> (R,)."""
     s = np.sort(x, axis=1)  # NaN last
     nv = (~np.isnan(x)).sum(axis=1)
@@ -199,8 +199,8 @@ def kendall_tau_rows(x: np.ndarray, y: np.ndarray,
         tx += self_ties
         ty += self_ties
         nv = weights.sum(axis=1)
-    m = np.minimum(_distinct_rows(x), _distinct_rows(y)).astype(np.float64)
-    return _kendall_finish(S, nv, tx, ty, m)
+    m = np.minimum(distinct_rows(x), distinct_rows(y)).astype(np.float64)
+    return kendall_finish(S, nv, tx, ty, m)
 
 
 def _kendall_rows_scipy(x: np.ndarray, y: np.ndarray, nan: np.ndarray,
@@ -218,8 +218,8 @@ def _kendall_rows_scipy(x: np.ndarray, y: np.ndarray, nan: np.ndarray,
     return tb, tc
 
 
-def _kendall_finish(S: np.ndarray, nv: np.ndarray, tx: np.ndarray, ty: np.ndarray,
-                    m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def kendall_finish(S: np.ndarray, nv: np.ndarray, tx: np.ndarray, ty: np.ndarray,
+                   m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """tau-b and tau-c from S = concordant - discordant, nv observations, tx / ty pairs tied in
     x / y, m = min(distinct x values, distinct y values); all shape (R,)."""
     n0 = nv * (nv - 1) / 2
@@ -232,8 +232,8 @@ def _kendall_finish(S: np.ndarray, nv: np.ndarray, tx: np.ndarray, ty: np.ndarra
     return np.clip(tau_b, -1.0, 1.0), np.clip(tau_c, -1.0, 1.0)
 
 
-def _corr_rows(x: np.ndarray, y: np.ndarray, methods: Sequence[str],
-               weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def corr_rows(x: np.ndarray, y: np.ndarray, methods: Sequence[str],
+              weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Correlation per row for each method, over the pairs where both entries are non-NaN.
 
     Args:
@@ -252,11 +252,11 @@ def _corr_rows(x: np.ndarray, y: np.ndarray, methods: Sequence[str],
         w = np.where(nan, 0.0, np.asarray(weights, dtype=np.float64))
     out: dict[str, np.ndarray] = {}
     if "pearson" in methods:
-        out["pearson"] = _pearson_rows(x, y, w)
+        out["pearson"] = pearson_rows(x, y, w)
     if "spearman" in methods:
         rw = None if weights is None else w
-        out["spearman"] = _pearson_rows(_ranks_rows(np.where(nan, np.nan, x), rw),
-                                        _ranks_rows(np.where(nan, np.nan, y), rw), w)
+        out["spearman"] = pearson_rows(_ranks_rows(np.where(nan, np.nan, x), rw),
+                                       _ranks_rows(np.where(nan, np.nan, y), rw), w)
     if "kendall_b" in methods or "kendall_c" in methods:
         tb, tc = kendall_tau_rows(x, y, weights)
         out["kendall_b"], out["kendall_c"] = tb, tc

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.stats.checks import canonical_level, frame_column
-from sumeval.stats.layout import _layout
-from sumeval.stats.levels import _system_means
+from sumeval.stats.layout import frame_layout
+from sumeval.stats.levels import system_means
 
 __all__ = ["MIN_SYSTEMS", "undefined_reason"]
 
@@ -49,7 +49,7 @@ def _global(x: np.ndarray, y: np.ndarray, metric: str, human: str) -> str:
 
 
 def _system(gx: np.ndarray, gy: np.ndarray, metric: str, human: str) -> str:
-    means = _system_means(gx, gy, np.ones((1, gx.shape[0])))  # as the system level computes them
+    means = system_means(gx, gy, np.ones((1, gx.shape[0])))  # as the system level computes them
     mx, my = means[0][0], means[1][0]
     ok = np.isfinite(mx) & np.isfinite(my)
     used = int(ok.sum())
@@ -114,7 +114,7 @@ def undefined_reason(frame: pd.DataFrame, metric: str, human: str, level: str, *
     y = frame_column(frame, human)
     if canon == "global":
         return _global(x, y, metric, human)
-    lay = _layout(frame, doc_col, system_col, need_systems=True)
+    lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     keep = ~(np.isnan(x) | np.isnan(y))
     gx = lay.grid(np.where(keep, x, np.nan))
     gy = lay.grid(np.where(keep, y, np.nan))

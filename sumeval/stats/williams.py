@@ -28,8 +28,8 @@ import pandas as pd
 
 from sumeval.stats.checks import (canonical_level, check_alternative, check_columns, check_frame,
                                   check_method, frame_column)
-from sumeval.stats.layout import _layout, check_system_count
-from sumeval.stats.levels import _estimate
+from sumeval.stats.layout import check_system_count, frame_layout
+from sumeval.stats.levels import estimate_pair
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["williams_test"]
@@ -87,15 +87,15 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
     check_frame(frame)
     check_columns(frame, [metric_a, metric_b], "metric")
     check_columns(frame, [human], "human")
-    lay = _layout(frame, doc_col, system_col, need_systems=canon != "global")
+    lay = frame_layout(frame, doc_col, system_col, need_systems=canon != "global")
     if canon == "system":
         check_system_count(lay, level)
     xa, xb, y = (frame_column(frame, c) for c in (metric_a, metric_b, human))
     common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
     xa, xb, y = (np.where(common, v, np.nan) for v in (xa, xb, y))
-    corr_a = _estimate(lay, xa, y, canon, [method], None)[method].value
-    corr_b = _estimate(lay, xb, y, canon, [method], None)[method].value
-    corr_ab = _estimate(lay, xa, xb, canon, [method], None)[method].value
+    corr_a = estimate_pair(lay, xa, y, canon, [method], None)[method].value
+    corr_b = estimate_pair(lay, xb, y, canon, [method], None)[method].value
+    corr_ab = estimate_pair(lay, xa, xb, canon, [method], None)[method].value
     if canon == "system":
         n = int((np.bincount(lay.sys[common], minlength=lay.n_sys) > 0).sum())
         if n < MIN_SYSTEMS:  # 2 systems always correlate +-1: undefined

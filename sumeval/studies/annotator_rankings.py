@@ -27,9 +27,10 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.studies.annotators import correlations_at, mean_of_annotators
 from sumeval.studies.sera_scores import METHODS
 
-__all__ = ["annotator_level", "correlations_at", "annotator_correlations", "ranking_changes", "rank_table",
+__all__ = ["annotator_level", "annotator_correlations", "ranking_changes", "rank_table",
            "annotator_section", "section_measures", "RANKING_COLUMNS"]
 
 #: the columns of :func:`ranking_changes`
@@ -57,20 +58,6 @@ def annotator_level(judgments, human: str) -> tuple[str | None, str]:
     return None, "; ".join(reasons)
 
 
-def correlations_at(frame: pd.DataFrame, metrics: Sequence[str], human: str, level: str = "system",
-                    methods: Sequence[str] = METHODS) -> pd.DataFrame:
-    """Correlations of ``metrics`` with ``human`` at ``level``, no interval: ``metric, human, method,
-    value, n``. The system level is :func:`sumeval.studies.sera_scores.system_correlations` (paper
-    001 Sec.3.4), the one the study has always used."""
-    from sumeval import stats
-    from sumeval.studies.sera_scores import system_correlations
-
-    if level == "system":
-        return system_correlations(frame, metrics, human, methods)
-    res = stats.correlate(frame, list(metrics), [human], level=level, methods=tuple(methods), n_boot=0)
-    return res[["metric", "human", "method", "value", "n"]]
-
-
 def _with(measures: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
     return measures.merge(scores, on=["doc_id", "system"], how="inner")
 
@@ -92,7 +79,6 @@ def annotator_correlations(measures: pd.DataFrame, metrics: Sequence[str], rows:
     Returns:
         ``annotator, metric, human, method, value, n`` (n: systems, or summaries at the global level).
     """
-    from sumeval.studies.annotators import mean_of_annotators
 
     base = measures[["doc_id", "system", *metrics]]
     frames = [correlations_at(_with(base, mean_of_annotators(rows, human)), metrics, human, level, methods)
@@ -134,7 +120,6 @@ def ranking_changes(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.Dat
         top`` (best measure in this ranking), ``top_all`` (best with all annotators), ``same_top``.
     """
     from sumeval.stats.rows import correlation
-    from sumeval.studies.annotators import mean_of_annotators
 
     base = measures[["doc_id", "system", *metrics]]
 

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_pairs, sera_frame
+from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_pairs, sera_frame, system_correlations
 
-__all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "mean_of_annotators",
+__all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "correlations_at", "mean_of_annotators",
            "annotator_subset_scores", "annotator_effects", "realsumm_measures", "worker_correlations",
            "worker_summary", "workers_table", "agreement", "AGREEMENT_COLUMNS", "annotator_agreement"]
 
@@ -104,6 +104,19 @@ def annotator_judgments(judgments, human: str) -> pd.DataFrame:
     return long.dropna(subset=["score"]).reset_index(drop=True)
 
 
+def correlations_at(frame: pd.DataFrame, metrics: Sequence[str], human: str, level: str = "system",
+                    methods: Sequence[str] = METHODS) -> pd.DataFrame:
+    """Correlations of ``metrics`` with ``human`` at ``level``, no interval: ``metric, human, method,
+    value, n``. The system level is :func:`sumeval.studies.sera_scores.system_correlations` (paper
+    001 Sec.3.4), the one the study has always used."""
+    from sumeval import stats
+
+    if level == "system":
+        return system_correlations(frame, metrics, human, methods)
+    res = stats.correlate(frame, list(metrics), [human], level=level, methods=tuple(methods), n_boot=0)
+    return res[["metric", "human", "method", "value", "n"]]
+
+
 def mean_of_annotators(rows: pd.DataFrame, human: str) -> pd.DataFrame:
     """``doc_id, system, <human>``: the mean of the annotators' ``score`` per summary (rows of
     :func:`annotator_judgments`)."""
@@ -145,7 +158,6 @@ def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.D
         (> 0: the annotator helps the measure agree with people), ``n`` (systems, or summaries at
         the global level).
     """
-    from sumeval.studies.annotator_rankings import correlations_at
 
     base = measures[["doc_id", "system", *metrics]]
 
@@ -210,7 +222,6 @@ def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyra
     Returns:
         ``n_workers, draw, metric, method, value, n``.
     """
-    from sumeval.studies.annotator_rankings import correlations_at
 
     base = measures[~measures["system"].isin(drop_systems)].drop(columns=[human], errors="ignore")
     frames = []

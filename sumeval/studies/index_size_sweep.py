@@ -238,9 +238,9 @@ def spread_summary(spread: pd.DataFrame) -> pd.DataFrame:
 # part-of-speech distribution (Fig. 1)
 # --------------------------------------------------------------------------------------------
 def _pos_counts(texts: Sequence[str]) -> dict[str, int]:
-    from sumeval.retrieval.queries import _spacy
+    from sumeval.retrieval.queries import spacy_pipeline
 
-    nlp = _spacy(("ner", "lemmatizer", "parser"))
+    nlp = spacy_pipeline(("ner", "lemmatizer", "parser"))
     group_of = {t: g for g, tags in POS_GROUPS.items() for t in tags}
     counts = dict.fromkeys(POS_ORDER, 0)
     for doc in nlp.pipe([strip_sentence_tags(t) for t in texts], batch_size=32):

@@ -80,14 +80,14 @@ def load(dataset: str, *, humans: str | Sequence[str] = "", n_docs: int | None =
             the data set lacks (naming the ``sumeval data add`` option that maps it), an
             ``n_docs`` above the documents the data set has.
     """
-    from sumeval.datasets.judgments import _is_path, load_judgments
+    from sumeval.datasets.judgments import is_path, load_judgments
 
     text = str(dataset).strip()
     if not text:
         raise InputError(f"{parameter} is empty; give a data set name (summeval, realsumm, or one "
                          "added with `sumeval data add NAME PATH`) or an absolute file path")
     chosen = split_names(humans)
-    if _is_path(text):
+    if is_path(text):
         path = Path(text).expanduser()
         if not path.is_absolute():
             raise InputError(
