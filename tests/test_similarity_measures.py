@@ -198,3 +198,42 @@ def test_sweep_layers_wires_points_to_the_measures():
     empty = M.sweep_layers(np.zeros((0, L, H)), Et, np.zeros(0, int), tt, local_d=(1,))
     assert np.isnan(empty["alarms"]).all() and np.isnan(empty["similarity_order"]).all()
     assert np.isnan(empty["local_order_d1"]).all()
+
+
+def test_layer_pair_points_multiply_on_one_thread_whatever_the_process_has(monkeypatch):
+    """A near-tie resolves the same under `run all --jobs 2` (one thread a run) and alone (every
+    core): each product runs on one BLAS thread (issue 19: 48 of estime_layers' numbers moved
+    with the thread count before). The torch backend spreads the layers over the process's threads
+    instead, and gives its thread count back."""
+    import torch
+    from threadpoolctl import threadpool_info
+
+    rng = np.random.default_rng(0)
+    S = rng.normal(size=(40, 4, 32)).astype(np.float16)
+    T = rng.normal(size=(90, 4, 32)).astype(np.float16)
+    seen_torch, seen_blas = [], []
+    real_torch, real_np = torch.matmul, np.matmul
+
+    def spy_torch(*a, **k):
+        seen_torch.append(torch.get_num_threads())
+        return real_torch(*a, **k)
+
+    def spy_np(*a, **k):
+        seen_blas.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+        return real_np(*a, **k)
+
+    monkeypatch.setattr(torch, "matmul", spy_torch)
+    monkeypatch.setattr(np, "matmul", spy_np)
+    before = torch.get_num_threads()
+    results = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        try:
+            results.append(M.layer_pair_points(S, T, backend="torch"))
+            assert torch.get_num_threads() == threads  # given back
+        finally:
+            torch.set_num_threads(before)
+    got_np = M.layer_pair_points(S, T, backend="numpy")
+    assert seen_torch and set(seen_torch) == {1}
+    assert seen_blas and all(s <= {1} for s in seen_blas)
+    assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], got_np)

@@ -44,7 +44,7 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.lm.embeddings import MaskedEmbeddings
-from sumeval.lm.resolution import (_LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
+from sumeval.lm.resolution import (LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
                                    resolve_model)
 from sumeval.lm.precision import (AUTOCAST_DTYPE, PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning,
                                   normalize_precision, resolve_precision, slow_precision_note)
@@ -107,7 +107,7 @@ def _reduced_precision_model(loaded: LoadedModel, dtype_name: str) -> Any:
     (model, device, dtype) in this process; the shared float32 model is left untouched.
     """
     key = (str(loaded.spec.path), loaded.device, dtype_name)
-    with _LOAD_LOCK:
+    with LOAD_LOCK:
         if key not in _REDUCED:
             import copy
 

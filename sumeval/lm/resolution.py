@@ -34,7 +34,7 @@ from sumeval.lm.model_files import load_failure
 __all__ = [
     "DEFAULT_MODEL", "FAST_MODEL", "ModelSpec", "LoadedModel", "VocabularyMismatchError",
     "resolve_model", "model_fingerprint", "default_device", "load_model", "check_same_vocabulary",
-    "raw_embedding_table",
+    "raw_embedding_table", "LOAD_LOCK",
 ]
 
 #: the default contextual model of the paper-000 studies and scorers (a packaged model)
@@ -221,7 +221,7 @@ class LoadedModel:
 
 
 _LOADED: dict[tuple[str, str], LoadedModel] = {}
-_LOAD_LOCK = threading.Lock()
+LOAD_LOCK = threading.Lock()  # held while a model is loaded or converted (one at a time per process)
 
 
 def _quiet_transformers() -> None:
@@ -254,7 +254,7 @@ def load_model(model: str | os.PathLike[str] | ModelSpec = DEFAULT_MODEL, *,
     spec = resolve_model(model)
     device = device or default_device()
     key = (str(spec.path), device)
-    with _LOAD_LOCK:
+    with LOAD_LOCK:
         if key in _LOADED:
             return _LOADED[key]
         import torch

@@ -63,7 +63,11 @@ def layer_pair_points(E_summary: np.ndarray, E_text: np.ndarray,
 
     A raw dot product, not a cosine; the first maximum on ties (as numpy's argmax and the
     reference's strict ``>``). The products are float32, one batched matrix product per summary
-    layer: ``(Lt, N, H) x (Lt, H, M)``.
+    layer: ``(Lt, N, H) x (Lt, H, M)``. Each product runs on one BLAS thread, so a near-tie
+    resolves the same however many threads the process has (``run all --jobs 2`` gives each run
+    one; a machine with more cores more): with several threads a BLAS splits the sums
+    differently and moved 48 of estime_layers' 1,341 numbers by up to 1.5e-4 (BENCHMARKS.md).
+    The torch backend runs the summary layers' products side by side on the process's threads.
 
     Args:
         E_summary: (N, Ls, H) summary word embeddings (any float dtype; the engine stores float16).
@@ -96,18 +100,36 @@ def layer_pair_points(E_summary: np.ndarray, E_text: np.ndarray,
         raise InputError("the text has no words: points of similarity are undefined")
     T = np.ascontiguousarray(Et[:, tl, :].astype(np.float32).transpose(1, 2, 0))  # (Lt, H, M)
     if backend == "numpy":
-        for a, s in enumerate(sl):
-            dots = np.matmul(Es[:, s, :].astype(np.float32)[None, :, :], T)  # (Lt, N, M)
-            out[a] = np.argmax(dots, axis=2)
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"):
+            for a, s in enumerate(sl):
+                dots = np.matmul(Es[:, s, :].astype(np.float32)[None, :, :], T)  # (Lt, N, M)
+                out[a] = np.argmax(dots, axis=2)
         return out
     import torch
 
     Tt = torch.from_numpy(T)
     Sf = torch.from_numpy(np.ascontiguousarray(Es.astype(np.float32)))
-    with torch.inference_mode():
-        for a, s in enumerate(sl):
-            dots = torch.matmul(Sf[:, s, :].unsqueeze(0), Tt)  # (Lt, N, M)
-            out[a] = dots.argmax(dim=2).numpy()
+
+    def points(s: int) -> np.ndarray:
+        with torch.inference_mode():
+            return torch.matmul(Sf[:, s, :].unsqueeze(0), Tt).argmax(dim=2).numpy()  # (Lt, N)
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        if threads > 1 and len(sl) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=min(threads, len(sl))) as pool:
+                for a, got in enumerate(pool.map(points, sl)):
+                    out[a] = got
+        else:
+            for a, s in enumerate(sl):
+                out[a] = points(s)
+    finally:
+        torch.set_num_threads(threads)
     return out
 
 
