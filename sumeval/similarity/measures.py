@@ -28,6 +28,8 @@ Undefined values are NaN (never an exception) and :func:`undefined_reason` says 
 """
 from __future__ import annotations
 
+import functools
+
 from typing import Sequence
 
 import numpy as np
@@ -40,12 +42,31 @@ from sumeval.similarity.order import (local_order_profile, local_order_tau, poin
 __all__ = [
     "points_of_similarity", "layer_pair_points", "in_text_mask", "raw_cosines", "scores_from_points",
     "estime_alarms", "estime_soft", "similarity_order", "similarity_order_rows", "local_order_profile",
-    "local_order_tau", "sweep_layers", "undefined_reason", "POINT_BACKENDS",
+    "local_order_tau", "sweep_layers", "undefined_reason", "POINT_BACKENDS", "one_blas_thread",
 ]
 
 #: how :func:`layer_pair_points` multiplies: numpy (default) or torch (float32, one batched
 #: product per summary layer; what the paper-000 studies use)
 POINT_BACKENDS = ("numpy", "torch")
+
+
+@functools.lru_cache(maxsize=1)
+def _blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread():
+    """Context: numpy's BLAS on one thread for the block (restored after).
+
+    A BLAS sums a product's terms in an order that may depend on its thread count, so the same
+    float products differ in the last bit with one thread (``run all --jobs 2``) and with two. A
+    last-bit difference decides a near-tie of the points of similarity and, in ESTIME-soft's
+    cosines, makes equal summaries' scores unequal (their ranks then differ); with one thread the
+    numbers are the same whatever the process has.
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _as2d(a: np.ndarray, name: str) -> np.ndarray:
@@ -65,9 +86,8 @@ def layer_pair_points(E_summary: np.ndarray, E_text: np.ndarray,
     reference's strict ``>``). The products are float32, one batched matrix product per summary
     layer: ``(Lt, N, H) x (Lt, H, M)``. Each product runs on one BLAS thread, so a near-tie
     resolves the same however many threads the process has (``run all --jobs 2`` gives each run
-    one; a machine with more cores more): with several threads a BLAS splits the sums
-    differently and moved 48 of estime_layers' 1,341 numbers by up to 1.5e-4 (BENCHMARKS.md).
-    The torch backend runs the summary layers' products side by side on the process's threads.
+    one; a machine with more cores more; :func:`one_blas_thread`). The torch backend runs the
+    summary layers' products side by side on the process's threads.
 
     Args:
         E_summary: (N, Ls, H) summary word embeddings (any float dtype; the engine stores float16).
@@ -100,9 +120,7 @@ def layer_pair_points(E_summary: np.ndarray, E_text: np.ndarray,
         raise InputError("the text has no words: points of similarity are undefined")
     T = np.ascontiguousarray(Et[:, tl, :].astype(np.float32).transpose(1, 2, 0))  # (Lt, H, M)
     if backend == "numpy":
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(limits=1, user_api="blas"):
+        with one_blas_thread():
             for a, s in enumerate(sl):
                 dots = np.matmul(Es[:, s, :].astype(np.float32)[None, :, :], T)  # (Lt, N, M)
                 out[a] = np.argmax(dots, axis=2)
@@ -186,7 +204,8 @@ def raw_cosines(phi_summary: np.ndarray, phi_text: np.ndarray) -> np.ndarray:
     nb = np.linalg.norm(b, axis=1, keepdims=True)
     a = np.divide(a, na, out=np.zeros_like(a), where=na > 0)
     b = np.divide(b, nb, out=np.zeros_like(b), where=nb > 0)
-    return a @ b.T
+    with one_blas_thread():  # the same last bits whatever the thread count (:func:`one_blas_thread`)
+        return a @ b.T
 
 
 # --------------------------------------------------------------------------------------------
