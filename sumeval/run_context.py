@@ -10,7 +10,7 @@ The runner (:mod:`sumeval.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR``
 folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results go to
 ``runs/<study>/interactive/``. A notebook does::
 
-    ctx = run_context.context("metric_correlations", params=dict(n_docs=n_docs, seed=seed))
+    ctx = run_context.context("metric_correlations")   # records the run's parameters itself
     ctx.save_figure(fig, "table1_rouge")
     ctx.save_table(frame, "table1_rouge")        # CSV + LaTeX + Markdown + HTML
     ctx.write_results({"table1": frame.to_dict("records")})
@@ -22,18 +22,29 @@ interactive session), :meth:`RunContext.write_results` publishes them, since rea
 notebook's success. A run that wrote no figure and no table and declared skipped outputs
 (:meth:`RunContext.skip`) skipped all its parts: ``results.json`` says ``"status": "skipped"`` with
 the reasons, and the runner reports the run ``skipped``, never ``ok``.
+
+The parameters a run records (``results.json``'s ``params``) are the notebook's own, never listed
+twice: every name its ``parameters`` cell declares (:meth:`~sumeval.study_params.StudyNotebook.
+declared_parameters`) but those the runner sets (``interactive``), valued as the run's resolved
+parameters (the set and ``-p`` overrides the runner wrote to the run's ``manifest.json`` and papermill
+injected) and, for the others, as the notebook's namespace holds them (the parameters cell's
+defaults; in an interactive session, whatever that cell was run with) - :func:`notebook_parameters`.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import platform
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from sumeval.cache import atomic_write_json
+from sumeval.errors import InputError
 from sumeval.paths import runs_dir
+from sumeval.study_params import RUNNER_SET, get_study
 
 RUN_DIR_ENV = "SUMEVAL_RUN_DIR"
 
@@ -180,12 +191,9 @@ class RunContext:
     def _publish_interactive(self) -> list[Path]:
         """Publish this session's outputs as the runner does for a successful run."""
         from sumeval import figures
-        from sumeval.errors import InputError
 
         defaults: dict[str, Any] = {}
         try:
-            from sumeval.study_params import get_study
-
             defaults = {k: v.get("default") for k, v in get_study(self.study).declared_parameters().items()}
         except (InputError, OSError, ValueError):
             pass
@@ -193,14 +201,57 @@ class RunContext:
         return figures.publish(self.study, self.output_files(), label)
 
 
+def run_parameters(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The resolved parameters of the run in ``run_dir`` (its parameter set and ``-p`` overrides, as
+    the runner wrote them to the run's ``manifest.json`` before starting the notebook); ``{}`` when
+    the folder holds no readable manifest (an interactive session, a test)."""
+    try:
+        manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    params = manifest.get("parameters") if isinstance(manifest, dict) else None
+    return dict(params) if isinstance(params, dict) else {}
+
+
+def notebook_parameters(study: str, namespace: Mapping[str, Any],
+                        run_dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The parameters of study ``study`` as its notebook runs with them: ``{name: value}`` for every
+    name of the notebook's ``parameters`` cell, in the cell's order, but those the runner sets
+    itself (``interactive``). A value is the run's resolved one (:func:`run_parameters` of
+    ``run_dir``) where the run set it, else ``namespace``'s (the notebook's globals: the parameters
+    cell's default, or in an interactive session what that cell was run with).
+
+    Returns ``{}`` for a name without a study notebook (a script's or a test's context). Raises
+    InputError naming the parameters that neither holds (the parameters cell was not run).
+    """
+    try:
+        study_nb = get_study(study)
+    except InputError:
+        return {}
+    names = [n for n in study_nb.declared_parameters() if n not in RUNNER_SET]
+    given = run_parameters(run_dir) if run_dir is not None else {}
+    missing = [n for n in names if n not in given and n not in namespace]
+    if missing:
+        raise InputError(f"study {study!r}: parameter(s) {', '.join(missing)} of {study_nb.notebook.name} "
+                         "are not set in this session; run the notebook's parameters cell first")
+    return {n: given[n] if n in given else namespace[n] for n in names}
+
+
 def context(study: str, params: Mapping[str, Any] | None = None) -> RunContext:
-    """The :class:`RunContext` of the current run (or of an interactive session)."""
+    """The :class:`RunContext` of the current run (or of an interactive session).
+
+    A study notebook calls ``context("<study>")`` from a cell: the run records the notebook's
+    parameters (:func:`notebook_parameters`, the calling cell's globals being the notebook's
+    namespace), so none is listed twice. ``params`` replaces them (a script's or a test's context).
+    """
     env = os.environ.get(RUN_DIR_ENV)
     run_dir = Path(env) if env else runs_dir() / study / "interactive"
+    if params is None:
+        params = notebook_parameters(study, sys._getframe(1).f_globals, run_dir if env else None)
     run_dir.mkdir(parents=True, exist_ok=True)
     from sumeval import figures
 
     figures.apply_style()
-    ctx = RunContext(study=study, run_dir=run_dir, params=dict(params or {}))
+    ctx = RunContext(study=study, run_dir=run_dir, params=dict(params))
     ctx.record(python=platform.python_version(), host=platform.node())
     return ctx

@@ -43,6 +43,29 @@ def test_parameters_cell_and_sets(path: Path):
         study_params.resolve_parameters(study, set_name)  # every name declared, every type right
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=STUDIES)
+def test_cells_call_the_package(path: Path):
+    """A notebook holds calls, not logic (CONTRIBUTING, Studies): no def, class, lambda or
+    __import__ in a cell, and run_context.context(study) without a parameter list of its own (it
+    records the notebook's parameters itself)."""
+    import ast
+
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                found.append(f"cell {i} line {node.lineno}: {type(node).__name__}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__":
+                found.append(f"cell {i} line {node.lineno}: __import__")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "context"
+                  and (node.keywords or len(node.args) != 1)):
+                found.append(f"cell {i} line {node.lineno}: context() given more than the study's name")
+    assert not found, f"{path.name}: move this into sumeval.studies.{path.stem}: {'; '.join(found)}"
+
+
 @pytest.fixture(scope="module")
 def smoke_batch():
     """`sumeval run all --params smoke`, once for this module: every study through the runner."""

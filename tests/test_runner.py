@@ -53,6 +53,9 @@ def test_run_writes_executed_results_manifest_and_figures(fixture_studies, tmp_p
     assert (res.run_dir / "executed.ipynb").is_file()
     results = json.loads((res.run_dir / "results.json").read_text())
     assert results["results"] == {"x_times_scale": 1.0, "label": "b", "interactive": False}
+    # context('tiny') recorded every declared parameter but the runner's own: the set's x, the -p label,
+    # the parameters cell's defaults for the others
+    assert results["params"] == {"x": 2, "scale": 0.5, "label": "b", "fail": False}
     manifest = json.loads((res.run_dir / "manifest.json").read_text())
     assert manifest["status"] == "ok"
     assert manifest["parameters"] == {"x": 2, "label": "b", "interactive": False}

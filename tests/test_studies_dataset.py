@@ -386,3 +386,29 @@ def test_workers_table_puts_all_workers_last():
                             "n_workers": [0, 1, 2, 1], "mean": [0.9, 0.5, 0.7, 0.1]})
     table = ai.workers_table(summary)
     assert list(table.columns) == ["1", "2", "all"] and table.loc["m"].tolist() == [0.5, 0.7, 0.9]
+
+
+def test_annotators_part_saves_each_annotated_column_or_skips_with_the_reason(tmp_path, monkeypatch):
+    from sumeval import run_context
+    from sumeval.studies import annotator_impact as ai
+
+    judgments = _annotated(tmp_path)
+    monkeypatch.setenv(run_context.RUN_DIR_ENV, str(tmp_path / "run"))
+    ctx = run_context.context("annotator_impact", params={})
+    sections, ranks, skipped = ai.annotators_part(ctx, judgments, ["q"], judgments.frame[["doc_id", "system"]], [],
+                                                  worker_counts=[1], n_draws=2)
+    # no measure: every promised output of (b) skipped, with the reason; nothing saved
+    assert ranks == {} and [s for s, _ in skipped] == ["(b) the data set's annotators"]
+    assert "no measure to correlate" in skipped[0][1] and ctx.tables == [] and ctx.figures == []
+    assert ctx.skipped == dict.fromkeys(["annotators_*", "rankings_*", "workers_*"], skipped[0][1])
+
+    ctx = run_context.context("annotator_impact", params={})
+    measures = judgments.frame[["doc_id", "system"]].assign(up=judgments.frame["q"], down=-judgments.frame["q"])
+    sections, ranks, skipped = ai.annotators_part(ctx, judgments, ["q"], measures, ["up", "down"],
+                                                  worker_counts=[1], n_draws=2)
+    assert skipped == [] and ctx.skipped == {} and sections["q"]["level"] == "system"
+    # up is q itself: first with both annotators kept; down is -q: last
+    assert ranks["q"].index.tolist() == ["up", "down"] and ranks["q"]["all"].tolist() == [1, 2]
+    assert [Path(t).stem for t in ctx.tables] == ["workers_q", "annotators_q", "rankings_q"]
+    assert {Path(f).name for f in ctx.figures} == {"workers_q.pdf", "workers_q.png"}
+    assert "Kendall tau-b with the full ranking" in (tmp_path / "run" / "tables" / "rankings_q.tex").read_text()

@@ -185,3 +185,27 @@ def test_train_seconds_is_the_models_training_time_even_from_the_cache():
     assert again["train_seconds"] == first["train_seconds"]  # the epochs' time, not the cache read
     assert first["fit_seconds"] >= first["train_seconds"]  # training happened inside the first call
     assert again["pmr"] == first["pmr"] and again["tau"] == first["tau"]
+
+
+def test_table2_paper_table_keeps_the_set_order_and_bolds_ours_but_not_the_size():
+    nan = float("nan")
+    t2 = pd.DataFrame([  # invented numbers; ROC (no paper numbers) first, then NIPS
+        {"dataset": "roc", "label": "LSTM+PtrNet", "pmr": 0.3, "wlcs_l": 0.6, "n_params": 100,
+         "paper_pmr": nan, "paper_wlcs_l": nan, "paper_n_params": nan},
+        {"dataset": "roc", "label": "ATTOrderNet", "pmr": 0.4, "wlcs_l": 0.5, "n_params": 200,
+         "paper_pmr": nan, "paper_wlcs_l": nan, "paper_n_params": nan},
+        {"dataset": "nips", "label": "LSTM+PtrNet", "pmr": 0.1, "wlcs_l": 0.7, "n_params": 100,
+         "paper_pmr": 0.2, "paper_wlcs_l": 0.8, "paper_n_params": 150},
+        {"dataset": "nips", "label": "ATTOrderNet", "pmr": 0.2, "wlcs_l": 0.6, "n_params": 200,
+         "paper_pmr": 0.3, "paper_wlcs_l": 0.9, "paper_n_params": 250},
+    ])
+    tab, bold = ob.table2_paper_table(t2)
+    assert list(tab.columns) == [(d, q) for d in ("roc", "nips") for q in ("pmr", "wlcs_l", "n_params")]
+    assert tab.loc[("LSTM+PtrNet", "ours"), ("nips", "wlcs_l")] == 0.7
+    assert tab.loc[("LSTM+PtrNet", "paper"), ("nips", "n_params")] == 150
+    assert np.isnan(tab.loc[("ATTOrderNet", "paper"), ("roc", "pmr")])
+    # best of ours per column: ROC PMR 0.4 (ATTOrderNet), NIPS WLCS-l 0.7 (LSTM+PtrNet); never the size, never the paper
+    assert bold.loc[("ATTOrderNet", "ours"), ("roc", "pmr")] and bold.loc[("LSTM+PtrNet", "ours"), ("nips", "wlcs_l")]
+    assert not bold.xs("n_params", axis=1, level="quantity").to_numpy().any()
+    assert not bold.xs("paper", level="source").to_numpy().any()
+    assert int(bold.to_numpy().sum()) == 4

@@ -39,11 +39,12 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.studies.annotator_rankings import (annotator_correlations, annotator_level,  # noqa: F401 (re-exported)
-                                               annotator_section, rank_table, ranking_changes, section_measures)
+                                               annotator_section, annotators_part, rank_table, ranking_changes,
+                                               save_annotator_section, section_measures)
 from sumeval.studies.annotators import (AGREEMENT_COLUMNS, agreement, annotator_agreement,  # noqa: F401 (re-exported)
                                         annotator_effects, annotator_judgments, annotator_subset_scores,
                                         draw_workers, mean_of_annotators, realsumm_measures,
-                                        worker_correlations, worker_subset_litepyramid, worker_summary,
+                                        save_workers, worker_correlations, worker_subset_litepyramid, worker_summary,
                                         workers_table)
 from sumeval.studies.sera_scores import (METHODS, per_reference_scores, sera_frame, summeval_pairs,
                                          system_correlations)

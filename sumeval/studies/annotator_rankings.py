@@ -14,7 +14,9 @@ against each annotator, and how the measures' ranking moves with the annotators 
 - :func:`rank_table` -> the ranks themselves, one column per set of annotators kept.
 - :func:`annotator_section` -> everything the notebook shows of one human column (these, the draws
   of :func:`~sumeval.studies.annotators.annotator_subset_scores`, the leave-one-out effects of
-  :func:`~sumeval.studies.annotators.annotator_effects` and the agreement).
+  :func:`~sumeval.studies.annotators.annotator_effects` and the agreement);
+  :func:`save_annotator_section` saves its figure and tables; :func:`annotators_part` does both
+  for every annotated human column of a data set (the study's part (b)).
 
 Every correlation is without interval (many cells); the mean of annotators is over the
 annotators who scored the summary (NaN ignored), as the data sets' own human columns.
@@ -27,11 +29,11 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.annotators import correlations_at, mean_of_annotators
+from sumeval.studies.annotators import correlations_at, mean_of_annotators, save_workers
 from sumeval.studies.sera_scores import METHODS
 
 __all__ = ["annotator_level", "annotator_correlations", "ranking_changes", "rank_table",
-           "annotator_section", "section_measures", "RANKING_COLUMNS"]
+           "annotator_section", "save_annotator_section", "annotators_part", "section_measures", "RANKING_COLUMNS"]
 
 #: the columns of :func:`ranking_changes`
 RANKING_COLUMNS = ["human", "level", "method", "kind", "annotator", "kept", "tau", "n_measures", "top", "top_all",
@@ -211,6 +213,94 @@ def annotator_section(judgments, human: str, measures: pd.DataFrame, metrics: Se
         worker_correlations=A.worker_summary(A.worker_correlations(measures, metrics, drawn, methods, drop_systems=(),
                                                                    human=human, level=level)))
     return out
+
+
+def save_annotator_section(ctx, section: dict[str, Any], human: str, *, data_name: str,
+                           what: str = "annotators") -> pd.DataFrame:
+    """Save what :func:`annotator_section` found of the annotators of ``human`` in the run ``ctx``
+    (a :class:`~sumeval.run_context.RunContext`): the figure and table ``workers_<human>`` (the
+    correlations over the number of annotators drawn, :func:`~sumeval.studies.annotators.save_workers`),
+    the table ``annotators_<human>`` (Pearson with the mean of all annotators and of all but one) and the
+    table ``rankings_<human>`` (:func:`rank_table`, its caption with the Kendall tau-b of each
+    ranking with the full one). ``section`` must have a level; ``what`` names the annotators in
+    words (``"experts"``). Returns the ranks (:func:`rank_table`) for the notebook to show.
+    """
+    from sumeval.studies.study_data import file_part
+
+    level, effects = section["level"], section["leave_one_out"]
+    ranks = rank_table(section["per_annotator"], effects)
+    save_workers(ctx, section["worker_correlations"], human, what, data_name=data_name, level=level)
+    pearson = effects[effects["method"] == "pearson"]
+    loo = pearson.pivot_table(index="metric", columns="annotator", values="without", sort=False)
+    loo.insert(0, "all", pearson.groupby("metric", sort=False)["all"].first())
+    ctx.save_table(loo, f"annotators_{file_part(human)}",
+                   caption=f"{data_name}: {level}-level Pearson with {human} as the mean of all annotators (all) "
+                           "and of all but the one named (leave one out)")
+    taus = section["rankings"][section["rankings"]["method"] == "pearson"]
+    ctx.save_table(ranks, f"rankings_{file_part(human)}",
+                   caption=f"{data_name}: the measures ranked (1 = best) by {level}-level Pearson with {human} as "
+                           "the mean of all annotators, of all but one, and one alone; Kendall tau-b with the full "
+                           "ranking: " + ", ".join(f"{r.kept} {r.tau:.2f}" for r in taus.itertuples()))
+    return ranks
+
+
+def annotators_part(ctx, judgments, humans: Sequence[str], measures: pd.DataFrame, metrics: Sequence[str], *,
+                    worker_counts: Sequence[int] = (1, 2, 3), n_draws: int = 20, seed: int = 0,
+                    summeval_run: bool = False) -> tuple[dict[str, dict[str, Any]], dict[str, pd.DataFrame],
+                                                          list[tuple[str, str]]]:
+    """Part (b) of the study on the data set's own annotators, recorded in the run ``ctx`` (a
+    :class:`~sumeval.run_context.RunContext`): :func:`annotator_section` of every human column of
+    ``humans`` with 2 or more ``<human>/<annotator>`` columns, saved by :func:`save_annotator_section`.
+
+    The promised outputs ``annotators_*`` and ``rankings_*`` (and ``workers_*``, but in the SummEval
+    run, where REALSumm's crowd workers write them) are declared skipped, with the reason, when no
+    human column has annotators, when there is no measure (``metrics`` empty) or when no column has
+    a level to correlate at; a column's level note and the summaries whose human score is not the
+    mean of its annotators become notes of the run.
+
+    Args:
+        judgments: the data set; ``humans`` its human columns.
+        measures, metrics: :func:`section_measures`' frame and measure columns.
+        worker_counts, n_draws, seed: the draws of annotators (:func:`annotator_section`).
+        summeval_run: the SummEval run (its annotators are called experts).
+
+    Returns:
+        ``(sections, ranks, skipped)``: :func:`annotator_section` per annotated human column, the
+        ranks (:func:`rank_table`) per column saved, and ``(section, reason)`` for each part skipped.
+    """
+    skipped: list[tuple[str, str]] = []
+    annotated = [h for h in humans if len(judgments.annotators.get(h, ())) >= 2]
+    outputs = ["annotators_*", "rankings_*"] + ([] if summeval_run else ["workers_*"])
+    if not annotated:
+        skipped.append(("(b) the data set's annotators", f"{judgments.name} has no human column with 2 or more "
+                        "<human>/<annotator> columns"))
+    elif not metrics:
+        skipped.append(("(b) the data set's annotators", f"{judgments.name}: no measure to correlate with the "
+                        "annotators (no measure columns, no references for (a)); name some with measures=... "
+                        "(e.g. estime-soft)"))
+    if not annotated or not metrics:
+        ctx.skip(outputs, skipped[-1][1])
+    sections: dict[str, dict[str, Any]] = {}
+    ranks: dict[str, pd.DataFrame] = {}
+    for h in annotated:
+        sec = sections[h] = annotator_section(judgments, h, measures, metrics, worker_counts=worker_counts,
+                                              n_draws=n_draws, seed=seed)
+        if sec["level"] is None:
+            skipped.append((f"(b) annotators of {h}", sec["level_note"]))
+            continue
+        if sec["level_note"] and metrics:
+            ctx.note(f"{h}: {sec['level_note']}")
+        if not metrics:
+            continue
+        if sec["not_mean"]:
+            ctx.note(f"on {sec['not_mean']} summaries {h} is not the mean of its annotators; (b) uses their mean")
+        print(f"{h}: {sec['annotators']} annotators, {sec['level']} level; drawn per summary: "
+              f"{sec['drawn'] or 'none (fewer annotators than any of worker_counts)'}")
+        ranks[h] = save_annotator_section(ctx, sec, h, data_name=judgments.name,
+                                          what="experts" if summeval_run else "annotators")
+    if annotated and metrics and all(sec["level"] is None for sec in sections.values()):
+        ctx.skip(outputs, "; ".join(r for s, r in skipped if s.startswith("(b) annotators of")))
+    return sections, ranks, skipped
 
 
 def section_measures(judgments, measures: str | Sequence[str] = "", *, module_path: str | Sequence[str] = "",

@@ -18,7 +18,7 @@ from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_
 
 __all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "correlations_at", "mean_of_annotators",
            "annotator_subset_scores", "annotator_effects", "realsumm_measures", "worker_correlations",
-           "worker_summary", "workers_table", "agreement", "AGREEMENT_COLUMNS", "annotator_agreement"]
+           "worker_summary", "workers_table", "save_workers", "agreement", "AGREEMENT_COLUMNS", "annotator_agreement"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -247,6 +247,38 @@ def workers_table(summary: pd.DataFrame, method: str = "pearson") -> pd.DataFram
     wide = wide[[c for c in wide.columns if c > 0] + [c for c in wide.columns if c == 0]]
     wide.columns = [str(c) if c > 0 else "all" for c in wide.columns]
     return wide
+
+
+def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name: str = "",
+                 level: str = "system") -> None:
+    """Save the curves of the correlations over the number of annotators drawn per summary as the
+    figure and the table ``workers_<human>`` of the run ``ctx`` (a :class:`~sumeval.run_context.RunContext`).
+
+    Args:
+        summary: :func:`worker_summary`'s frame (per metric, method and ``n_workers``: the mean, min
+            and max over the draws; ``n_workers`` 0 = all of them).
+        human: the human score recomputed from the drawn annotators: ``"litepyramid"`` (REALSumm's
+            crowd workers, paper 001 Sec. 4.3) or a human column with ``<human>/<annotator>`` columns.
+        what: who is drawn, in words (``"REALSumm crowd workers"``, ``"experts"``, ``"annotators"``).
+        data_name: the data set's name, in the title of a human column's figure.
+        level: the level of the correlations (``system`` or ``global``), in the labels and the caption.
+
+    The figure plots the Pearson correlations (:func:`sumeval.plots.retrieval.worker_curves`); the
+    table holds their means over the draws (:func:`workers_table`).
+    """
+    from sumeval.plots.retrieval import worker_curves
+    from sumeval.studies.study_data import file_part
+
+    title = (f"judges as annotators ({what})" if human == "litepyramid"
+             else f"{data_name} {human}: {what} drawn per summary")
+    fig, ax = worker_curves(summary, method="pearson", title=title)
+    if human != "litepyramid":
+        ax.set_xlabel(f"annotators per summary behind {human} (their mean)")
+        ax.set_ylabel(f"pearson with {human} ({level} level)")
+    ctx.save_figure(fig, f"workers_{file_part(human)}")
+    ctx.save_table(workers_table(summary), f"workers_{file_part(human)}",
+                   caption=f"{level.capitalize()}-level Pearson with {human} recomputed from n drawn {what} per summary "
+                           "(mean over the draws; all: every one)")
 
 
 # --------------------------------------------------------------------------------------------

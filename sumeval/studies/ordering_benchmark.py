@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.table_frames import correlation_table
 from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
     METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, paper_table2, random_rows,
     train_config,
@@ -57,6 +58,24 @@ def table2(frame: pd.DataFrame) -> pd.DataFrame:
     cols = ["level", "dataset", "model", "label", "pmr", "wlcs_l", "acc", "tau", "n_params", "paper_pmr",
             "paper_wlcs_l", "paper_n_params", "epochs_run", "train_seconds", "n_train", "n_test"]
     return out[[c for c in cols if c in out]].reset_index(drop=True)
+
+
+def table2_paper_table(t2: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`table2` as the paper-ready Table 2: one row per model (``label``), one column per
+    (data set, quantity) with the quantities PMR, WLCS-l and the parameter count, in the order the
+    data sets first appear; ours, with the paper's row beside it where the paper has the set.
+
+    Returns ``(table, bold)`` (:func:`sumeval.table_frames.correlation_table`): the best of ours per
+    column in bold, higher is better, no bold for the parameter count. Feed both to ``ctx.save_table``.
+    """
+    keys = ["dataset", "label"]
+    long = t2.melt(id_vars=keys, value_vars=["pmr", "wlcs_l", "n_params"], var_name="quantity", value_name="ours")
+    paper = t2.melt(id_vars=keys, value_vars=["paper_pmr", "paper_wlcs_l", "paper_n_params"], value_name="paper")
+    long["paper"] = paper["paper"].to_numpy()
+    set_order = {d: i for i, d in enumerate(dict.fromkeys(t2["dataset"]))}
+    long = long.sort_values("dataset", key=lambda d: d.map(set_order), kind="stable")
+    higher = {c: True for c in map(tuple, long[["dataset", "quantity"]].to_numpy()) if c[1] != "n_params"}
+    return correlation_table(long, columns=("dataset", "quantity"), index="label", higher_is_better=higher)
 
 
 def table3(frame: pd.DataFrame) -> pd.DataFrame:
@@ -176,5 +195,5 @@ def synthetic_ratings(path: str | Path, n_items: int = 40, n_raters: int = 3, se
     return p
 
 
-__all__ = ["benchmark", "table2", "table3", "ranking", "beats_random", "load_ratings", "human_evaluation",
+__all__ = ["benchmark", "table2", "table2_paper_table", "table3", "ranking", "beats_random", "load_ratings", "human_evaluation",
            "synthetic_ratings", "METRICS"]
