@@ -46,6 +46,8 @@ from sumeval.errors import InputError
 from sumeval.paths import runs_dir
 from sumeval.study_params import RUNNER_SET, get_study
 
+__all__ = ["RUN_DIR_ENV", "RunContext", "run_parameters", "notebook_parameters", "context"]
+
 RUN_DIR_ENV = "SUMEVAL_RUN_DIR"
 
 
