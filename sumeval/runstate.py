@@ -171,6 +171,23 @@ def die_with_parent(parent_pid: int, *, poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="sumeval-parent-watch", daemon=True).start()
 
 
+def _open_lock_file(p: Path):
+    """``p`` opened for a ``flock`` (created, with its folder)."""
+    p.parent.mkdir(parents=True, exist_ok=True)
+    return open(p, "a+", encoding="utf-8")
+
+
+def _flock_now(fh) -> bool:
+    """Take an exclusive ``flock`` on ``fh`` if nobody holds one; False if another does."""
+    import fcntl
+
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
 @contextlib.contextmanager
 def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True,
                    on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
@@ -187,12 +204,9 @@ def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True
     from sumeval.errors import InputError
 
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(p, "a+", encoding="utf-8")
+    fh = _open_lock_file(p)
     try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _flock_now(fh):
             fh.seek(0)
             try:
                 holder = describe_owner(json.loads(fh.read() or "null"))
@@ -223,17 +237,19 @@ def claim(path: str | os.PathLike[str], *, wait: bool = False) -> Iterator[bool]
     it dies, so a piece is never orphaned: whoever gets the claim next checks whether the work is
     already there and does it if not. The file is removed when a holder lets go (a process that
     opened the old file still gets its lock and finds the work done; at worst two processes do
-    a piece twice, never wrongly: what they write is written atomically).
+    a piece twice, never wrongly: what they write is written atomically). Where the lock file
+    cannot be made (a read-only or full cache), the claim is granted: the work is done here.
     """
     import fcntl
 
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(p, "a+", encoding="utf-8")
     try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        fh = _open_lock_file(p)
+    except OSError:  # a read-only or full cache: claims only save work, so work alone
+        yield True
+        return
+    try:
+        if not _flock_now(fh):
             if not wait:
                 yield False
                 return

@@ -85,6 +85,16 @@ def test_a_claim_of_a_killed_process_is_free(tmp_path):
         proc.kill()
 
 
+def test_a_claim_that_cannot_be_written_is_granted(tmp_path):
+    """A read-only or full cache: the claim (an optimisation, like the cache) lets this process
+    do the work alone instead of failing; here the lock's folder would be under a file."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with claim(blocker / "claims" / "x.lock") as mine:
+        assert mine is True
+    assert blocker.read_text() == "x"
+
+
 def test_waiting_for_a_claim_blocks_until_it_is_let_go(tmp_path):
     p = tmp_path / "x.lock"
     got: list[tuple[bool, float]] = []
