@@ -48,7 +48,7 @@ def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str |
     from sumeval.ordering.entities import with_entities
     from sumeval.ordering.experiment import cap, model_config
     from sumeval.ordering.train import TrainConfig, _device, set_graphs, set_token_ids, train_model
-    from sumeval.studies.ordering_common import model_sizes, resolve_sizes
+    from sumeval.studies.common.ordering_runs import model_sizes, resolve_sizes
 
     train = cap(_split(set_name, "train"), n_train, seed=0)
     dev = cap(_split(set_name, "dev"), 8, seed=0)

@@ -398,7 +398,7 @@ def test_summeval_rouge_is_unchanged_by_the_tokenizer():
 
     from sumeval.datasets.summeval import load_summeval
     from sumeval.metrics.rouge import RougeScorer
-    from sumeval.studies.metric_correlations import TABLE1_ROWS
+    from sumeval.studies.common.baseline_rows import TABLE1_ROWS
 
     pairs = load_summeval().iloc[::40]
     ref_lib = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=False)

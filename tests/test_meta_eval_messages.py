@@ -168,17 +168,17 @@ def test_the_study_parameter_sets_pass_the_name_check():
 
     from sumeval.datasets.judgments import load_judgments
     from sumeval.metrics.sources import resolve_measures
-    from sumeval.studies import meta_evaluation as me
+    from sumeval.studies.common.measure_parameters import scorer_options, split
 
     params = yaml.safe_load((ROOT / "notebooks" / "meta_evaluation.params.yaml").read_text())
     j = load_judgments("summeval", n_docs=2)
     for name in ("smoke", "default"):
-        assert "coherence" not in me.split(params[name]["measures"])
-        specs = resolve_measures(list(me.split(params[name]["measures"])), j,
-                                 options=me.scorer_options(precision=params[name].get("precision", "")))
+        assert "coherence" not in split(params[name]["measures"])
+        specs = resolve_measures(list(split(params[name]["measures"])), j,
+                                 options=scorer_options(precision=params[name].get("precision", "")))
         meta_eval.check_measure_names(j, specs, tuple(j.humans))
     old = params["default"]["measures"].replace("similarity-order", "coherence")
-    specs = resolve_measures(list(me.split(old)), j, options=me.scorer_options(precision="bf16"))
+    specs = resolve_measures(list(split(old)), j, options=scorer_options(precision="bf16"))
     with pytest.raises(InputError, match=r"measure 'coherence' is the human column 'coherence'.*similarity-order"):
         meta_eval.check_measure_names(j, specs, tuple(j.humans))
 

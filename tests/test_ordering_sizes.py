@@ -18,7 +18,7 @@ from sumeval.ordering.models import MODEL_NAMES, ModelConfig, build_model, count
 from sumeval.ordering.sizes import count_sizes, default_heads, paper_sizes, size_table, vocabulary_size  # noqa: E402
 from sumeval.ordering.vocabulary import (load_glove_text, load_spacy_vectors, load_vectors,  # noqa: E402
                                          vectors_identity, vectors_source)
-from sumeval.studies.ordering_common import model_sizes, resolve_sizes  # noqa: E402
+from sumeval.studies.common.ordering_runs import model_sizes, resolve_sizes  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 TABLE2 = published.paper002_table2().set_index(["dataset", "model"])["n_params"]

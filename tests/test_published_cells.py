@@ -70,11 +70,11 @@ TABLE2_MAX_GAP = 0.0272  # measured: 0.02716 (ROUGE-L-F kendall_b)
 
 
 def _table(name):
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_tables import table1, table2
 
     if name == "paper000_table1":
-        return mc.table1(None, n_boot=0, diagnostics=False, bertscore_model="")[1], TABLE1_ROUGE, TABLE1_MAX_GAP, 1600
-    return mc.table2(None, n_boot=0)[1], TABLE2_ROWS, TABLE2_MAX_GAP, 25
+        return table1(None, n_boot=0, diagnostics=False, bertscore_model="")[1], TABLE1_ROUGE, TABLE1_MAX_GAP, 1600
+    return table2(None, n_boot=0)[1], TABLE2_ROWS, TABLE2_MAX_GAP, 25
 
 
 @pytest.mark.parametrize("name", ["paper000_table1", "paper001_table2"])

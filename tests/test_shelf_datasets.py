@@ -273,13 +273,13 @@ def test_summeval_frame_unchanged_for_existing_callers_and_judges_opt_in(loaded)
 @needs("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/llm_annotations.json")
 def test_summeval_judges_are_measures_only_when_named(loaded):
     from sumeval.metrics.sources import resolve_measures
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_rows import measure_scores
 
     j = _get(loaded, "summeval").first_documents(2)
-    assert mc.measure_scores(j, "") is None                       # today's Table 1 takes none of them
+    assert measure_scores(j, "") is None                       # today's Table 1 takes none of them
     spec, = resolve_measures(["gpt-4o.coherence"], j)
     assert (spec.source, spec.column) == ("column", "gpt-4o.coherence")
-    scored = mc.measure_scores(j, "gpt-4o.coherence")
+    scored = measure_scores(j, "gpt-4o.coherence")
     assert scored.frame["gpt-4o.coherence"].tolist() == j.frame["gpt-4o.coherence"].tolist()
 
 
@@ -348,7 +348,7 @@ def test_joined_rouge_columns_agree_with_ours_row_by_row(loaded, name, column):
 @needs("frank/human_annotations.json", "rank19/rank19_373.jsonl", "xsumfaith/eval_scores_xsum_summaries.csv")
 def test_what_a_set_cannot_do_is_a_clear_error(loaded):
     from sumeval.metrics.sources import resolve_measures
-    from sumeval.studies import study_data
+    from sumeval.studies.common import study_data
 
     frank = _get(loaded, "frank")
     with pytest.raises(InputError, match=r"needs 'summary', which frank does not have: FRANK has no texts"):

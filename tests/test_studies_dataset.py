@@ -20,7 +20,7 @@ from scipy import stats as sps
 from sumeval import cli, runner, table_frames
 from sumeval.errors import InputError
 from sumeval.studies import metric_correlations as mc
-from sumeval.studies import study_data
+from sumeval.studies.common import study_data
 
 from conftest import model_installed  # noqa: E402
 
@@ -254,7 +254,7 @@ def test_dataset_paths_must_be_absolute_and_name_their_humans(tmp_path):
 
 
 def test_a_study_names_the_text_field_a_data_set_lacks(tmp_path):
-    from sumeval.studies.summeval_extraction import load_study_pairs
+    from sumeval.studies.common.embedding_extraction import load_study_pairs
 
     path = _user_shaped(tmp_path, _roles_frame().drop(columns=["text"]))
     with pytest.raises(InputError, match=r"reads the 'text'.*--text-col"):
@@ -262,7 +262,7 @@ def test_a_study_names_the_text_field_a_data_set_lacks(tmp_path):
 
 
 def test_a_document_with_two_texts_is_refused(tmp_path):
-    from sumeval.studies.summeval_extraction import load_study_pairs
+    from sumeval.studies.common.embedding_extraction import load_study_pairs
 
     frame = _roles_frame()
     frame.loc[1, "text"] = "another text"
@@ -285,7 +285,7 @@ def test_levels_the_data_cannot_support(tmp_path):
 
 
 def test_the_n_systems_range_is_the_data_sets(tmp_path):
-    from sumeval.studies.summeval_extraction import load_study_pairs
+    from sumeval.studies.common.embedding_extraction import load_study_pairs
 
     path = _user_shaped(tmp_path, _roles_frame())
     with pytest.raises(InputError, match=r"n_systems must be 0 \(all\) or 1\.\.3 \(j has 3 systems\), got 4"):
@@ -294,7 +294,7 @@ def test_the_n_systems_range_is_the_data_sets(tmp_path):
 
 
 def test_a_params_sets_n_docs_above_the_data_sets_is_refused_with_the_fix(tmp_path):
-    from sumeval.studies import study_data
+    from sumeval.studies.common import study_data
 
     path = _user_shaped(tmp_path, _roles_frame(n_docs=2))
     with pytest.raises(InputError, match=r"n_docs=5 is more than the 2 documents .* -p n_docs=2 \(or -p n_docs=0"):

@@ -1,4 +1,4 @@
-"""The paper-000 study functions (summeval_extraction, layer_pairs, layer_probing: the studies
+"""The paper-000 study functions (embedding_extraction, layer_pairs, layer_probing: the studies
 layer_probing, estime_layers, coherence_order) on tiny inputs, best-layer selection on a
 hand-made frame, and the figures."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 from sumeval.errors import InputError
 from sumeval.similarity import measures as M
-from sumeval.studies import layer_pairs as P
 from sumeval.studies import layer_probing as LP
-from sumeval.studies import summeval_extraction as X
+from sumeval.studies.common import embedding_extraction as X
+from sumeval.studies.common import layer_pairs as P
 
 MODEL = "all-MiniLM-L6-v2"
 
@@ -62,9 +62,12 @@ def test_unknown_measure_is_named():
 def test_default_layer_is_the_scorers_one():
     from sumeval.similarity.scorers import default_layer
 
-    # one function: the study passes num_hidden_layers (selectable layers - 1) and the model name
-    assert P.default_layer is default_layer
-    assert P.default_layer(7 - 1, MODEL) == 5 and P.default_layer(13 - 1, "all-mpnet-base-v2") == 9
+    from sumeval.studies import coherence_order, estime_layers
+
+    # one function: the notebooks' S.default_layer; the study passes num_hidden_layers (selectable
+    # layers - 1) and the model name
+    assert estime_layers.default_layer is default_layer and coherence_order.default_layer is default_layer
+    assert default_layer(7 - 1, MODEL) == 5 and default_layer(13 - 1, "all-mpnet-base-v2") == 9
 
 
 def test_pairs_key_follows_content():
@@ -200,7 +203,7 @@ def test_plots_return_figures(tiny):
     assert np.allclose(ax.get_images()[0].get_array(), shares[:, used[0]:used[-1] + 1])
     figs.append(fig)
     fig, axes = sp.layer_pair_grid(corr, measures=["estime_soft", "estime_alarms"],
-                                   humans=P.QUALITIES, method="kendall_c")
+                                   humans=X.QUALITIES, method="kendall_c")
     assert axes.shape == (2, 4)
     # panel (ESTIME-soft, relevance): summary layer on y (rows), text layer on x (columns)
     want = corr[(corr["measure"] == "estime_soft") & (corr["human"] == "relevance") & (corr["method"] == "kendall_c")]

@@ -11,7 +11,7 @@ from sumeval.retrieval.index import build_index
 from sumeval.retrieval.scorers import SeraScorer
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import index_size_sweep as iss
-from sumeval.studies import sera_scores as ss
+from sumeval.studies.common import sera_scores as ss
 
 from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
 
@@ -130,18 +130,19 @@ def test_agreement_of_toy_judgments():
 
 def test_rouge_rows_agree_with_metric_correlations():
     from sumeval import stats
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_rows import TABLE1_ROWS, score_rows
+    from sumeval.studies.common.baseline_tables import table2
 
     rouge = iss.rouge_correlations(n_docs=3)
-    _, t2 = mc.table2(3, n_boot=0)
+    _, t2 = table2(3, n_boot=0)
     real = rouge[rouge["dataset"] == "realsumm"].merge(t2, on=["metric", "method"])
     assert len(real) == 12 and np.allclose(real["value"], real["ours"])
     # SummEval: ROUGE with each reference alone, averaged over the 11 columns, is the study's
     # all-reference ROUGE, and so are its system-level correlations
     pairs = ss.summeval_pairs(2)
     per_ref = ai.rouge_per_reference(pairs)
-    rows = {k: mc.TABLE1_ROWS[k] for k in ai.ROUGE_SUMMEVAL}
-    scored = mc.score_rows(pairs, rows, dataset="summeval")
+    rows = {k: TABLE1_ROWS[k] for k in ai.ROUGE_SUMMEVAL}
+    scored = score_rows(pairs, rows, dataset="summeval")
     for k in rows:
         assert np.allclose(per_ref[k].mean(axis=1), scored[k].to_numpy())
     sub = ai.subset_correlations(pairs, per_ref, "relevance")

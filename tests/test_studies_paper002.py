@@ -8,41 +8,42 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sumeval import published
 from sumeval.errors import InputError
 from sumeval.studies import ordering_benchmark as ob
-from sumeval.studies import ordering_common as oc
+from sumeval.studies.common import ordering_runs as runs
 
 
 def test_paper_tables():
-    t2 = oc.paper_table2()
+    t2 = published.paper002_table2()
     assert len(t2) == 2 * 4 * 4
     nips = t2[t2["dataset"] == "nips"].set_index("model")
     assert nips.loc["attordernet", "pmr"] == pytest.approx(0.2917)
     assert nips.loc["se_graph", "wlcs_l"] == pytest.approx(0.6282)
     assert nips.loc["lstm_ptrnet", "n_params"] == pytest.approx(3.2e6)
-    t3 = oc.paper_table3a()
+    t3 = published.paper002_table3a()
     assert len(t3) == 3 * 3 * 4
     assert t3.set_index(["train_set", "test_set", "model"]).loc[("nips", "nips", "se_graph"), "tau"] == 0.75
 
 
 def test_model_sizes_give_attention_heads_that_divide_hidden():
-    assert oc.model_sizes(128) == {"hidden": 128, "heads": 8}  # the default set
-    assert oc.model_sizes(300) == {"hidden": 300, "heads": 4}  # the paper set: 300 = 4 x 75
-    assert oc.model_sizes(16) == {"hidden": 16, "heads": 8}  # the smoke set
-    assert oc.model_sizes(30) == {"hidden": 30, "heads": 2}
-    assert oc.model_sizes(7) == {"hidden": 7, "heads": 1}
+    assert runs.model_sizes(128) == {"hidden": 128, "heads": 8}  # the default set
+    assert runs.model_sizes(300) == {"hidden": 300, "heads": 4}  # the paper set: 300 = 4 x 75
+    assert runs.model_sizes(16) == {"hidden": 16, "heads": 8}  # the smoke set
+    assert runs.model_sizes(30) == {"hidden": 30, "heads": 2}
+    assert runs.model_sizes(7) == {"hidden": 7, "heads": 1}
 
 
 def test_parse_lists_name_bad_values():
-    assert oc.parse_models(" lstm_ptrnet, se_graph ") == ["lstm_ptrnet", "se_graph"]
-    assert oc.parse_sets("", "paragraph") == []
-    assert oc.parse_numbers("0, 0.5", float) == [0.0, 0.5]
+    assert runs.parse_models(" lstm_ptrnet, se_graph ") == ["lstm_ptrnet", "se_graph"]
+    assert runs.parse_sets("", "paragraph") == []
+    assert runs.parse_numbers("0, 0.5", float) == [0.0, 0.5]
     with pytest.raises(InputError, match="bert"):
-        oc.parse_models("lstm_ptrnet,bert")
+        runs.parse_models("lstm_ptrnet,bert")
     with pytest.raises(InputError, match="nips"):
-        oc.parse_sets("nips", "paragraph")
+        runs.parse_sets("nips", "paragraph")
     with pytest.raises(InputError, match="numbers"):
-        oc.parse_numbers("1,x", int)
+        runs.parse_numbers("1,x", int)
 
 
 def test_ranking_and_beats_random():
@@ -175,12 +176,12 @@ def test_robustness_tests_on_the_noisy_and_the_clean_test_set():
 def test_train_seconds_is_the_models_training_time_even_from_the_cache():
     from sumeval.ordering.train import TrainConfig
 
-    train, dev = oc.load_capped("nips", "train", 8), oc.load_capped("nips", "dev", 4)
-    tests = {"nips": oc.load_capped("nips", "test", 4)}
+    train, dev = runs.load_capped("nips", "train", 8), runs.load_capped("nips", "dev", 4)
+    tests = {"nips": runs.load_capped("nips", "test", 4)}
     kw = dict(sizes={"hidden": 8, "heads": 8}, tc=TrainConfig(max_epochs=2, patience=2, batch_size=4), beam=1,
               glove=False)
-    first = oc.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]
-    again = oc.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]  # read from the cache
+    first = runs.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]
+    again = runs.fit_and_test("lstm_ptrnet", train, dev, tests, **kw)[0]  # read from the cache
     assert first["epochs_run"] == 2 and first["train_seconds"] > 0
     assert again["train_seconds"] == first["train_seconds"]  # the epochs' time, not the cache read
     assert first["fit_seconds"] >= first["train_seconds"]  # training happened inside the first call

@@ -26,8 +26,8 @@ from sumeval.datasets import shelf
 from sumeval.errors import DataNotFoundError, InputError
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import metric_correlations as mc
-from sumeval.studies import study_data
-from sumeval.studies.study_data import PartSkipped
+from sumeval.studies.common import study_data
+from sumeval.studies.common.study_data import PartSkipped
 
 from conftest import model_installed  # noqa: E402
 
@@ -65,7 +65,7 @@ def _run(study: str, **overrides):
 # refused up front, naming what is missing and what applies
 # --------------------------------------------------------------------------------------------
 def test_sets_without_texts_are_refused_naming_what_applies():
-    from sumeval.studies.summeval_extraction import load_study_pairs
+    from sumeval.studies.common.embedding_extraction import load_study_pairs
 
     _shelf("frank")
     _shelf("xsumfaith")
@@ -84,7 +84,7 @@ def test_sets_without_texts_are_refused_naming_what_applies():
 
 
 def test_a_pairwise_set_is_refused_by_the_global_level_studies():
-    from sumeval.studies.summeval_extraction import load_study_pairs
+    from sumeval.studies.common.embedding_extraction import load_study_pairs
 
     _shelf("rank19")
     with pytest.raises(InputError, match=r"this study correlates at the global level, and the global level does not "
@@ -164,10 +164,11 @@ def test_levels_are_left_out_per_human_column():
     """XSumFaith's factuality leaves one document with a single judged system: the input level is
     left out for that column only, the other columns keep it."""
     from sumeval import stats
+    from sumeval.studies.common.baseline_tables import Part
 
     j = _shelf("xsumfaith")
     scored = j.frame.assign(R1=j.frame["xsumfaith.R1"])
-    part = mc.Part(j, list(j.humans), scored, pd.DataFrame(), ["R1"])
+    part = Part(j, list(j.humans), scored, pd.DataFrame(), ["R1"])
     levels, left_out = mc.level_correlations(part)
     assert len(left_out) == 1 and left_out[0].startswith("input level left out for factuality: input level needs")
     have = levels.groupby("level")["human"].agg(set).to_dict()

@@ -28,7 +28,7 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
     Parameters
     ----------
     comparison : frame with columns ``metric, ours, ci_low, ci_high, paper`` and the facet columns
-        (as returned by ``sumeval.studies.metric_correlations.compare``).
+        (as returned by ``sumeval.studies.common.baseline_rows.compare``).
     facet_row, facet_col : columns that split the figure into a grid of panels (None: no split).
 
     Returns

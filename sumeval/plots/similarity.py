@@ -1,6 +1,6 @@
 """Figures of paper 000 (points of contextual similarity): pure plotting, ``(fig, ax)`` out.
 
-Frames come from :mod:`sumeval.studies.layer_pairs` and :mod:`sumeval.studies.layer_probing`.
+Frames come from :mod:`sumeval.studies.common.layer_pairs` and :mod:`sumeval.studies.layer_probing`.
 Layers are ``hidden_states`` indices (0 = the embedding output): every layer axis is ticked at
 integers only. A panel without a defined correlation (constant scores on a small subset) says so
 instead of staying blank.
@@ -96,7 +96,7 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
     """Paper Fig.1 / 8 / 5: heat maps of correlation over (text layer x, summary layer y).
 
     corr : ``measure, human, method, summary_layer, text_layer, value``
-    (:func:`sumeval.studies.layer_pairs.layer_correlations`). One row of panels per measure, one
+    (:func:`sumeval.studies.common.layer_pairs.layer_correlations`). One row of panels per measure, one
     column per quality; a dot marks each panel's maximum. Returns ``(fig, axes)`` with ``axes``
     of shape (len(measures), len(humans)).
     """
@@ -151,7 +151,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
     """Paper Fig.6: correlation of Eq.4's tau_d over distance d (x) and layer (y), per quality.
 
     local_corr : ``human, method, layer, d, value``
-    (:func:`sumeval.studies.layer_pairs.local_order_correlations`). Returns ``(fig, axes)`` (1-D).
+    (:func:`sumeval.studies.common.layer_pairs.local_order_correlations`). Returns ``(fig, axes)`` (1-D).
     """
     import matplotlib.pyplot as plt
 

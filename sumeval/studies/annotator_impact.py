@@ -28,7 +28,8 @@ study's ``measures``, and the per-reference measures of (a)); (c) their agreemen
 (:func:`annotator_agreement`). REALSumm's SCU judgments and SummaC's experts belong to the
 SummEval run only. A section whose data the data set lacks is skipped, and the notebook says why.
 
-(a) is here; (b) and (c) are in :mod:`sumeval.studies.annotators`, whose names are importable from here.
+(a) is here; (b) and (c) are in :mod:`sumeval.studies.common.annotator_subsets` and
+:mod:`sumeval.studies.common.annotator_rankings`, whose names the notebook reaches from here.
 """
 from __future__ import annotations
 
@@ -38,16 +39,26 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.annotator_rankings import (annotator_correlations, annotator_level,  # noqa: F401 (re-exported)
-                                               annotator_section, annotators_part, rank_table, ranking_changes,
-                                               save_annotator_section, section_measures)
-from sumeval.studies.annotators import (AGREEMENT_COLUMNS, agreement, annotator_agreement,  # noqa: F401 (re-exported)
-                                        annotator_effects, annotator_judgments, annotator_subset_scores,
-                                        draw_workers, mean_of_annotators, realsumm_measures,
-                                        save_workers, worker_correlations, worker_subset_litepyramid, worker_summary,
-                                        workers_table)
-from sumeval.studies.sera_scores import (METHODS, per_reference_scores, sera_frame, summeval_pairs,
-                                         system_correlations)
+from sumeval.studies.common.annotator_rankings import (  # noqa: F401 (re-exported: the notebook's ai.*)
+    annotator_correlations, annotator_level, annotator_section, annotators_part, rank_table, ranking_changes,
+    save_annotator_section, section_measures,
+)
+from sumeval.studies.common.annotator_subsets import (  # noqa: F401 (re-exported: the notebook's ai.*)
+    AGREEMENT_COLUMNS, agreement, annotator_agreement, annotator_effects, annotator_judgments, annotator_subset_scores,
+    draw_workers, mean_of_annotators, realsumm_measures, save_workers, worker_correlations, worker_subset_litepyramid,
+    worker_summary, workers_table,
+)
+from sumeval.studies.common.sera_scores import (METHODS, per_reference_scores, sera_frame, summeval_pairs,
+                                                system_correlations)
+
+__all__ = ["PARAMETER_RANGES", "ROUGE_SUMMEVAL", "SUMMEVAL_R0", "reference_label", "reference_subsets",
+           "rouge_per_reference", "summeval_per_reference", "measures_per_reference", "reference_pairs",
+           "subset_correlations", "reference_effects", "table3", "annotator_correlations", "annotator_level",
+           "annotator_section", "annotators_part", "rank_table", "ranking_changes", "save_annotator_section",
+           "section_measures", "AGREEMENT_COLUMNS", "agreement", "annotator_agreement", "annotator_effects",
+           "annotator_judgments", "annotator_subset_scores", "draw_workers", "mean_of_annotators",
+           "realsumm_measures", "save_workers", "worker_correlations", "worker_subset_litepyramid", "worker_summary",
+           "workers_table"]
 
 ROUGE_SUMMEVAL = ("ROUGE-1", "ROUGE-2", "ROUGE-L")
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
@@ -84,24 +95,25 @@ def reference_subsets(n_refs: int, source0: str | None = SUMMEVAL_R0) -> list[tu
 # --------------------------------------------------------------------------------------------
 def rouge_per_reference(pairs: pd.DataFrame, *, dataset: str = "summeval",
                         progress: bool = False) -> dict[str, np.ndarray]:
-    """ROUGE-1/2/L as in ``metric_correlations.TABLE1_ROWS`` (F, no stemmer) against each reference alone.
+    """ROUGE-1/2/L as in :data:`~sumeval.studies.common.baseline_rows.TABLE1_ROWS` (F, no stemmer) against each
+    reference alone.
 
     Args:
         pairs: rows with ``summary`` and ``references`` (every row the same number M of them).
-        dataset: the data set's name in cache keys (:func:`sumeval.studies.study_data.cache_name`).
+        dataset: the data set's name in cache keys (:func:`sumeval.studies.common.study_data.cache_name`).
         progress: show progress bars.
 
     Returns:
         label -> array (n, M).
     """
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_rows import TABLE1_ROWS, score_rows
 
-    rows = {k: mc.TABLE1_ROWS[k] for k in ROUGE_SUMMEVAL}
+    rows = {k: TABLE1_ROWS[k] for k in ROUGE_SUMMEVAL}
     m = max(len(r) for r in pairs["references"])
     out = {k: np.full((len(pairs), m), np.nan) for k in rows}
     for j in range(m):
         single = pairs.assign(references=[[r[j]] for r in pairs["references"]])
-        scored = mc.score_rows(single, rows, dataset=f"{dataset}-reference-{j}", progress=progress)
+        scored = score_rows(single, rows, dataset=f"{dataset}-reference-{j}", progress=progress)
         for k in rows:
             out[k][:, j] = scored[k].to_numpy()
     return out

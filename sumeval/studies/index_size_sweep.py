@@ -5,7 +5,7 @@
     relevance (11 references, 16 systems), for indexes of the first n documents of a seeded
     shuffle of a collection, n from 1,000 to the whole collection.
 (b) Paper 001 Table 2: the CNNDM (REALSumm) rows at the best size beside the paper's, with the
-    ROUGE rows computed exactly as in :mod:`sumeval.studies.metric_correlations`.
+    ROUGE rows computed exactly as in :mod:`sumeval.studies.common.baseline_rows`.
 (c) The spread of the REALSumm correlations over the seeds of the shuffle at one size (the
     paper's 10,000), for each form of the REALSumm texts: a single seed is one draw.
 (d) Paper 001 Fig. 1: the part-of-speech distribution of each collection and of the summaries.
@@ -14,7 +14,7 @@
 
 Every function returns a tidy frame; the notebook only draws and shows them. The query sets,
 the per-reference SERA scores and the system-level correlations are
-:mod:`sumeval.studies.sera_scores` (shared with ``annotator_impact``; its conventions hold here:
+:mod:`sumeval.studies.common.sera_scores` (shared with ``annotator_impact``; its conventions hold here:
 REALSumm's text forms ``realsumm_text``, retrieved lists cached per index).
 
 Conventions
@@ -37,10 +37,16 @@ from sumeval.errors import InputError
 from sumeval.retrieval.queries import (ADJECTIVE_TAGS, COMMON_NOUN_TAGS, PROPER_NOUN_TAGS, VERB_TAGS, escape_query,
                                        gesera_tags, pos_tags)
 from sumeval.retrieval.sera import sera_per_reference
-from sumeval.studies.sera_scores import (HUMANS, METHODS, TEXT_FORMS, check_variants, paper_label,  # noqa: F401
-                                         per_reference_scores, realsumm_pairs, sera_frame, summeval_pairs,
-                                         system_correlations)
+from sumeval.studies.common.sera_scores import (HUMANS, METHODS, TEXT_FORMS, check_variants, paper_label,  # noqa: F401
+                                                per_reference_scores, realsumm_pairs, sera_frame, summeval_pairs,
+                                                system_correlations)
 from sumeval.text import strip_sentence_tags
+
+__all__ = ["PARAMETER_RANGES", "POS_GROUPS", "POS_ORDER", "resolve_sizes", "sweep", "rouge_correlations",
+           "best_sizes", "table2_beside_paper", "seed_spread", "spread_summary", "pos_distribution", "GESERA_FILTERS",
+           "GESERA_TAGGINGS", "gesera_filters", "gesera_filters_summary", "HUMANS", "METHODS", "TEXT_FORMS",
+           "check_variants", "paper_label", "per_reference_scores", "realsumm_pairs", "sera_frame", "summeval_pairs",
+           "system_correlations"]
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": ("0..100", "SummEval and REALSumm have 100 documents each; 0 means all"),
@@ -91,7 +97,7 @@ def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str],
         variants: SERA variants (registered measure names).
         seed: the seed of the shuffle that picks each index's documents.
         n_docs: the first documents of REALSumm and SummEval (None: all).
-        realsumm_text: REALSumm's text form (:data:`~sumeval.studies.sera_scores.TEXT_FORMS`).
+        realsumm_text: REALSumm's text form (:data:`~sumeval.studies.common.sera_scores.TEXT_FORMS`).
         datasets: ``realsumm`` and / or ``summeval``.
         progress: show progress bars.
 
@@ -118,7 +124,7 @@ def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str],
 
 
 def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> pd.DataFrame:
-    """The ROUGE rows at system level, defined as in :mod:`sumeval.studies.metric_correlations`.
+    """The ROUGE rows at system level, defined as in :mod:`sumeval.studies.common.baseline_rows`.
 
     REALSumm - its ``TABLE2_ROWS`` (ROUGE-1-R, ROUGE-2-R, ROUGE-L-F, JS-2) vs LitePyramid;
     SummEval - ROUGE-1/2/L of its ``TABLE1_ROWS`` (F, no stemmer, mean of the 11 references) vs
@@ -131,12 +137,13 @@ def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> 
     Returns:
         ``dataset, human, metric, method, value, n``.
     """
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_rows import TABLE1_ROWS, score_rows
+    from sumeval.studies.common.baseline_tables import table2
 
-    _, t2 = mc.table2(n_docs, n_boot=0, progress=progress)
+    _, t2 = table2(n_docs, n_boot=0, progress=progress)
     real = t2.rename(columns={"ours": "value"})[["human", "metric", "method", "value", "n"]].assign(dataset="realsumm")
-    rows = {k: mc.TABLE1_ROWS[k] for k in ("ROUGE-1", "ROUGE-2", "ROUGE-L")}
-    scored = mc.score_rows(summeval_pairs(n_docs), rows, dataset="summeval", progress=progress)
+    rows = {k: TABLE1_ROWS[k] for k in ("ROUGE-1", "ROUGE-2", "ROUGE-L")}
+    scored = score_rows(summeval_pairs(n_docs), rows, dataset="summeval", progress=progress)
     se = system_correlations(scored, list(rows), "relevance").assign(dataset="summeval")
     return pd.concat([real, se], ignore_index=True)[["dataset", "human", "metric", "method", "value", "n"]]
 

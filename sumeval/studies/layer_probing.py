@@ -11,7 +11,7 @@ Frames (tidy; documented columns)
 - :func:`histogram_matrix` -> one source of the histogram as ``(edges, shares)``.
 
 The statistics are those of :mod:`sumeval.similarity.probe`, over the shared extraction
-(:mod:`sumeval.studies.summeval_extraction`): SummEval's texts and summaries by default, or those
+(:mod:`sumeval.studies.common.embedding_extraction`): SummEval's texts and summaries by default, or those
 of any judgments data set with texts (the study's ``dataset``; no human score is read).
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.summeval_extraction import (  # noqa: F401 (ranges: read by the runner)
+from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
     PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, load_study_pairs, pairs_key,
 )
 
@@ -42,8 +42,8 @@ def probe_frames(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision: str
     separate text (as the paper).
 
     Args:
-        pairs: :func:`~sumeval.studies.summeval_extraction.load_pairs`' frame.
-        model, precision: the engine (:func:`~sumeval.studies.summeval_extraction.embedder`).
+        pairs: :func:`~sumeval.studies.common.embedding_extraction.load_pairs`' frame.
+        model, precision: the engine (:func:`~sumeval.studies.common.embedding_extraction.embedder`).
         bin_width: width of the cosine bins on [-1, 1].
         cache: read and write the frames in the cache.
         progress: show progress bars.

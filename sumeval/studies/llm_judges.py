@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the notebook's lj.split)
 
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
            "score_measures", "correlations", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
@@ -59,13 +60,6 @@ AUTHORS_SUMMEVAL: dict[str, tuple[float, float]] = {
 PARAMETER_RANGES = {"n_resamples": ">=1", "shelf_resamples": ">=1", "alpha": "0..1", "epsilon": "0..0.99",
                     "q": "0..1", "n_permutations": ">=1", "spa_resamples": ">=0",
                     "ppi_repeats": (">=0", "0 skips the PPI curve"), "layer": (">=-1", "-1: each measure's default")}
-
-
-def split(text: str) -> tuple[str, ...]:
-    """A comma-separated parameter as a tuple (measure options in ``[...]`` keep their commas)."""
-    from sumeval.argtypes import split_measures
-
-    return tuple(split_measures([text])) if text else ()
 
 
 def judge_columns(judgments, judges: Sequence[str], qualities: Sequence[str]) -> dict[tuple[str, str], str]:

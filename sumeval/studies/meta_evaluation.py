@@ -3,7 +3,8 @@ significantly better than others, on SummEval or a user's judgments.
 
 Thin: the computation is :func:`sumeval.meta_eval.meta_evaluate` (the engine of ``sumeval
 meta-eval``) over measures from any source (:mod:`sumeval.metrics.sources`); this module turns the
-notebook's flat parameters into its arguments and shapes the explorer's frame.
+notebook's flat parameters into its arguments (with :mod:`sumeval.studies.common.measure_parameters`)
+and shapes the explorer's frame.
 """
 from __future__ import annotations
 
@@ -12,33 +13,15 @@ from typing import Any
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.studies.common.measure_parameters import (  # noqa: F401 (scorer_options: the notebook's me.scorer_options)
+    scorer_options, split,
+)
 
-__all__ = ["PARAMETER_RANGES", "split", "scorer_options", "evaluate", "explorer_frame"]
+__all__ = ["PARAMETER_RANGES", "scorer_options", "evaluate", "explorer_frame"]
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all documents"), "n_resamples": ">=1",
                     "alpha": "0..1", "layer": (">=-1", "-1: each measure's default layer")}
-
-
-def split(text: str) -> tuple[str, ...]:
-    """A comma-separated parameter as a tuple (measure options in ``[...]`` keep their commas)."""
-    from sumeval.argtypes import split_measures
-
-    return tuple(split_measures([text])) if text else ()
-
-
-def scorer_options(model: str = "", layer: int = -1, precision: str = "", index: str = "") -> dict[str, Any]:
-    """The scorer options the notebook sets (empty / -1: each measure's own default)."""
-    options: dict[str, Any] = {}
-    if model:
-        options["model"] = model
-    if layer >= 0:
-        options["layer"] = layer
-    if precision:
-        options["precision"] = precision
-    if index:
-        options["index"] = index
-    return options
 
 
 def evaluate(dataset: str, *, humans: str = "", measures: str, measure_classes: str = "", module_path: str = "",

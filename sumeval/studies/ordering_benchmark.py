@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sumeval import published
 from sumeval.errors import InputError
 from sumeval.table_frames import correlation_table
-from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, paper_table2, random_rows,
+from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows,
     train_config,
 )
 
@@ -53,7 +54,8 @@ def table2(frame: pd.DataFrame) -> pd.DataFrame:
     """In-domain rows with the paper's PMR, WLCS-l and #pm beside ours where the paper has the set
     (NIPS, SIND): ``level, dataset, model, label, pmr, wlcs_l, n_params, acc, tau, paper_*``."""
     ours = frame[frame["in_domain"]].rename(columns={"test_set": "dataset"})
-    paper = paper_table2().rename(columns={"pmr": "paper_pmr", "wlcs_l": "paper_wlcs_l", "n_params": "paper_n_params"})
+    paper = published.paper002_table2().rename(columns={"pmr": "paper_pmr", "wlcs_l": "paper_wlcs_l",
+                                                        "n_params": "paper_n_params"})
     out = ours.merge(paper.drop(columns="level"), on=["dataset", "model"], how="left")
     cols = ["level", "dataset", "model", "label", "pmr", "wlcs_l", "acc", "tau", "n_params", "paper_pmr",
             "paper_wlcs_l", "paper_n_params", "epochs_run", "train_seconds", "n_train", "n_test"]

@@ -16,9 +16,11 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
-from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
+from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
     METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
 )
+
+__all__ = ["PARAMETER_RANGES", "learnability", "summary"]
 
 
 def learnability(models: list[str], sets: list[str], sizes: list[int], resamples: list[int], *,

@@ -21,9 +21,11 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.ordering.entities import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
-from sumeval.studies.ordering_common import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
+from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
     METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
 )
+
+__all__ = ["PARAMETER_RANGES", "TEST_FORMS", "clean_split", "noisy_splits", "robustness", "summary"]
 
 _SPLIT_SEED = {"train": 0, "dev": 1, "test": 2}
 

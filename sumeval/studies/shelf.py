@@ -44,7 +44,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
     """
     from sumeval.meta_eval.across import AcrossSettings, meta_evaluate_across
     from sumeval.meta_eval.across_output import parse_humans, parse_weights
-    from sumeval.studies.meta_evaluation import scorer_options, split
+    from sumeval.studies.common.measure_parameters import scorer_options, split
 
     settings = AcrossSettings(levels=split(levels), coefficients=split(coefficient), test=test,
                               n_resamples=n_resamples, seed=seed, alpha=alpha, weights=parse_weights([weights]),

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.sera_scores import METHODS, per_reference_scores, realsumm_pairs, sera_frame, system_correlations
+from sumeval.studies.common.sera_scores import (METHODS, per_reference_scores, realsumm_pairs, sera_frame,
+                                                system_correlations)
 
 __all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "correlations_at", "mean_of_annotators",
            "annotator_subset_scores", "annotator_effects", "realsumm_measures", "worker_correlations",
@@ -107,7 +108,7 @@ def annotator_judgments(judgments, human: str) -> pd.DataFrame:
 def correlations_at(frame: pd.DataFrame, metrics: Sequence[str], human: str, level: str = "system",
                     methods: Sequence[str] = METHODS) -> pd.DataFrame:
     """Correlations of ``metrics`` with ``human`` at ``level``, no interval: ``metric, human, method,
-    value, n``. The system level is :func:`sumeval.studies.sera_scores.system_correlations` (paper
+    value, n``. The system level is :func:`sumeval.studies.common.sera_scores.system_correlations` (paper
     001 Sec.3.4), the one the study has always used."""
     from sumeval import stats
 
@@ -179,6 +180,7 @@ def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.D
 def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int | None = None,
                       progress: bool = False) -> tuple[pd.DataFrame, list[str]]:
     """REALSumm pairs (tokenized texts) with the Table 2 ROUGE / JS-2 rows of ``metric_correlations``
+    (:func:`sumeval.studies.common.baseline_tables.table2`)
     and the SERA variants over ``index_name``.
 
     Args:
@@ -191,15 +193,16 @@ def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int |
         ``(frame, metric columns)``.
     """
     from sumeval.retrieval.index import open_index
-    from sumeval.studies import metric_correlations as mc
+    from sumeval.studies.common.baseline_rows import TABLE2_ROWS
+    from sumeval.studies.common.baseline_tables import table2
 
-    scored, _ = mc.table2(n_docs, n_boot=0, progress=progress)
+    scored, _ = table2(n_docs, n_boot=0, progress=progress)
     pairs = realsumm_pairs(n_docs)
     per_ref = per_reference_scores(pairs, open_index(index_name, progress=progress), variants, progress=progress)
     frame = sera_frame(pairs, per_ref)
-    rouge = scored.set_index(["doc_id", "system"])[list(mc.TABLE2_ROWS)]
+    rouge = scored.set_index(["doc_id", "system"])[list(TABLE2_ROWS)]
     frame = frame.join(rouge, on=["doc_id", "system"])
-    return frame, list(mc.TABLE2_ROWS) + list(per_ref)
+    return frame, list(TABLE2_ROWS) + list(per_ref)
 
 
 def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyramids: pd.DataFrame,
@@ -217,7 +220,7 @@ def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyra
         methods: correlation methods.
         drop_systems: systems left out (``abs/bart_out``: its text is a copy of ``ext/bart_out``).
         human: the recomputed human column.
-        level: ``system`` (paper 001) or ``global`` (:func:`sumeval.studies.annotator_rankings.annotator_level`).
+        level: ``system`` (paper 001) or ``global`` (:func:`sumeval.studies.common.annotator_rankings.annotator_level`).
 
     Returns:
         ``n_workers, draw, metric, method, value, n``.
@@ -267,7 +270,7 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
     table holds their means over the draws (:func:`workers_table`).
     """
     from sumeval.plots.retrieval import worker_curves
-    from sumeval.studies.study_data import file_part
+    from sumeval.studies.common.study_data import file_part
 
     title = (f"judges as annotators ({what})" if human == "litepyramid"
              else f"{data_name} {human}: {what} drawn per summary")

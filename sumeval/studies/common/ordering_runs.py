@@ -1,6 +1,6 @@
-"""Shared pieces of the paper-002 ordering studies (benchmark, learnability, robustness).
+"""How the paper-002 ordering studies (``ordering_benchmark``, ``ordering_learnability``,
+``ordering_robustness``) run their models.
 
-- the paper's published numbers (Table 2, Table 3a; from :mod:`sumeval.published`);
 - :func:`parse_list` for the notebooks' comma-separated parameters;
 - :func:`model_sizes`: the models' sizes from the notebooks' ``hidden`` (0: paper 002's sizes per
   model and data set, :func:`sumeval.ordering.sizes.paper_sizes`, the ``paper`` parameter sets);
@@ -20,7 +20,6 @@ from typing import Any, Iterable, Sequence
 
 import pandas as pd
 
-from sumeval import published
 from sumeval.errors import InputError
 from sumeval.ordering.documents import OrderingSet
 from sumeval.ordering.experiment import cap, evaluate_trained, random_scores, train_cached
@@ -29,6 +28,10 @@ from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS, load_ordering_s
 from sumeval.ordering.sizes import default_heads, paper_sizes
 from sumeval.ordering.train import TrainConfig
 
+__all__ = ["METRICS", "PARAMETER_RANGES", "parse_list", "parse_numbers", "parse_models", "parse_sets", "level_of",
+           "load_capped", "set_threads", "PAPER_SIZES", "model_sizes", "resolve_sizes", "train_config", "fit_and_test",
+           "random_rows", "long_format"]
+
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
 #: ranges of the ordering notebooks' numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"max_train": (">=0", "0 means all"), "max_train_paragraph": (">=0", "0 means all"),
@@ -36,10 +39,6 @@ PARAMETER_RANGES = {"max_train": (">=0", "0 means all"), "max_train_paragraph": 
                     "epochs": ">=1", "patience": ">=1", "batch_size": ">=1", "lr": ">0",
                     "hidden": (">=0", "0 means paper 002's sizes per model and data set"),
                     "beam": (">=1", "1 is greedy"), "threads": (">=0", "0 leaves the default")}
-
-#: paper 002's published Table 2 and Table 3a (:mod:`sumeval.published`)
-paper_table2 = published.paper002_table2
-paper_table3a = published.paper002_table3a
 
 
 def parse_list(text: str, allowed: Sequence[str] | None = None, what: str = "item") -> list[str]:

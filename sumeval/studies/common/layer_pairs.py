@@ -3,7 +3,7 @@ Table 1) and ``coherence_order`` (Fig.5, 6): ESTIME (Eq.1), ESTIME-soft (Eq.2) a
 similarity order (Eq.3) for every (summary layer, text layer) pair, the local order tau_d (Eq.4)
 for every layer and distance, their correlations with the human columns (SummEval's expert
 qualities by default, or any judgments data set's, see
-:func:`sumeval.studies.summeval_extraction.load_study_pairs`), the best layer and the Table 1
+:func:`sumeval.studies.common.embedding_extraction.load_study_pairs`), the best layer and the Table 1
 rows.
 
 Frames (tidy; documented columns)
@@ -34,14 +34,11 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.similarity.scorers import default_layer
-from sumeval.studies.study_data import selection_human
-from sumeval.studies.summeval_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder, iter_documents,
-                                                 pairs_key)
+from sumeval.studies.common.embedding_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder,
+                                                         iter_documents, pairs_key)
 
-__all__ = ["QUALITIES", "MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
-           "local_order_correlations", "best_layer", "selection_human", "default_layer", "table1_rows",
-           "table1_beside_rouge"]
+__all__ = ["MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
+           "local_order_correlations", "best_layer", "table1_rows", "table1_beside_rouge"]
 
 #: the measures of the sweep, in the frames' column order
 MEASURES = ("estime_alarms", "estime_soft", "similarity_order")
@@ -64,8 +61,8 @@ def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision
     :func:`~sumeval.similarity.order.local_order_profile`.
 
     Args:
-        pairs: :func:`~sumeval.studies.summeval_extraction.load_pairs`' frame.
-        model, precision: the engine (:func:`~sumeval.studies.summeval_extraction.embedder`).
+        pairs: :func:`~sumeval.studies.common.embedding_extraction.load_pairs`' frame.
+        model, precision: the engine (:func:`~sumeval.studies.common.embedding_extraction.embedder`).
         raw_model: the model whose input embeddings are ESTIME-soft's phi (default: ``model``).
         max_d: the largest distance of Eq.4.
         cache: read and write the frames in the cache.
@@ -241,7 +238,7 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
         diagonal: only pairs with summary layer = text layer (the paper's Table 1 used one layer
             for both).
         fallback: the layer returned, with value NaN and ``chosen=False``, when no correlation
-            is defined (a constant quality in a tiny subset); e.g. :func:`default_layer`.
+            is defined (a constant quality in a tiny subset); e.g. :func:`sumeval.similarity.scorers.default_layer`.
 
     Returns:
         ``{"summary_layer", "text_layer", "value", "chosen"}``.
@@ -281,11 +278,11 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         paper: put the paper's numbers beside ours (only on SummEval, the paper's data).
 
     Returns:
-        The comparison frame of :func:`sumeval.studies.metric_correlations.compare` (without
+        The comparison frame of :func:`sumeval.studies.common.baseline_rows.compare` (without
         ``paper`` and ``diff`` when ``paper`` is False) plus ``layer`` and ``model``.
     """
     from sumeval import published, stats
-    from sumeval.studies.metric_correlations import compare
+    from sumeval.studies.common.baseline_rows import compare
 
     frames = []
     for measure, k in layers.items():
@@ -306,7 +303,7 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
 
 def table1_beside_rouge(estime_rows: pd.DataFrame, rouge_rows: pd.DataFrame) -> pd.DataFrame:
     """ESTIME rows (:func:`table1_rows`) above the ROUGE / BLEU rows of
-    :func:`sumeval.studies.metric_correlations.table1` (``layer`` and ``model`` empty there)."""
+    :func:`sumeval.studies.common.baseline_tables.table1` (``layer`` and ``model`` empty there)."""
     rouge = rouge_rows.copy()
     rouge["layer"] = np.nan
     rouge["model"] = ""

@@ -1,6 +1,6 @@
 """The levels part of the study ``metric_correlations``: every row of its part (a) correlated at the
 input, system and global levels (:func:`level_correlations`), and every level for the explorer
-(:func:`all_levels`). Re-exported by :mod:`sumeval.studies.metric_correlations`.
+(:func:`all_levels`). The study module :mod:`sumeval.studies.metric_correlations` hands them to its notebook.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ _COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", 
 
 def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int = 0,
                        seed: int = 0) -> tuple[pd.DataFrame, list[str]]:
-    """Every row of ``part`` (:class:`sumeval.studies.metric_correlations.Part`) at the **input**
+    """Every row of ``part`` (:class:`sumeval.studies.common.baseline_tables.Part`) at the **input**
     level (per document across its systems, then averaged: SummEval's "summary level"), the
     **system** level (per-system means) and the **global** level (all pairs pooled: paper 000's
     "summary level").

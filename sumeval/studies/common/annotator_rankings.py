@@ -13,8 +13,8 @@ against each annotator, and how the measures' ranking moves with the annotators 
   measure stays the best.
 - :func:`rank_table` -> the ranks themselves, one column per set of annotators kept.
 - :func:`annotator_section` -> everything the notebook shows of one human column (these, the draws
-  of :func:`~sumeval.studies.annotators.annotator_subset_scores`, the leave-one-out effects of
-  :func:`~sumeval.studies.annotators.annotator_effects` and the agreement);
+  of :func:`~sumeval.studies.common.annotator_subsets.annotator_subset_scores`, the leave-one-out effects of
+  :func:`~sumeval.studies.common.annotator_subsets.annotator_effects` and the agreement);
   :func:`save_annotator_section` saves its figure and tables; :func:`annotators_part` does both
   for every annotated human column of a data set (the study's part (b)).
 
@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.annotators import correlations_at, mean_of_annotators, save_workers
-from sumeval.studies.sera_scores import METHODS
+from sumeval.studies.common.annotator_subsets import correlations_at, mean_of_annotators, save_workers
+from sumeval.studies.common.sera_scores import METHODS
 
 __all__ = ["annotator_level", "annotator_correlations", "ranking_changes", "rank_table",
            "annotator_section", "save_annotator_section", "annotators_part", "section_measures", "RANKING_COLUMNS"]
@@ -72,7 +72,7 @@ def annotator_correlations(measures: pd.DataFrame, metrics: Sequence[str], rows:
     Args:
         measures: one row per summary: ``doc_id, system`` and the ``metrics`` columns (higher is better).
         metrics: the measure columns.
-        rows: :func:`~sumeval.studies.annotators.annotator_judgments`' frame (``doc_id, system,
+        rows: :func:`~sumeval.studies.common.annotator_subsets.annotator_judgments`' frame (``doc_id, system,
             worker, score``).
         human: the human column's name.
         level: ``system`` or ``global`` (:func:`annotator_level`).
@@ -153,7 +153,7 @@ def rank_table(per_annotator: pd.DataFrame, loo: pd.DataFrame, method: str = "pe
 
     Args:
         per_annotator: :func:`annotator_correlations`' frame (``all`` and each annotator alone).
-        loo: :func:`~sumeval.studies.annotators.annotator_effects`' frame (``without`` each annotator).
+        loo: :func:`~sumeval.studies.common.annotator_subsets.annotator_effects`' frame (``without`` each annotator).
         method: the correlation method the ranks are by.
     """
     pa = per_annotator[per_annotator["method"] == method]
@@ -179,20 +179,20 @@ def annotator_section(judgments, human: str, measures: pd.DataFrame, metrics: Se
         metrics: the measure columns.
         worker_counts: numbers of annotators drawn per summary; those from 1 to the number of
             annotators minus 1 are used.
-        n_draws, seed: draws of each number (:func:`~sumeval.studies.annotators.annotator_subset_scores`).
+        n_draws, seed: draws of each number (:func:`~sumeval.studies.common.annotator_subsets.annotator_subset_scores`).
         methods: correlation methods.
 
     Returns:
         ``{"annotators": k, "level", "level_note", "drawn": [n ...], "not_mean": summaries whose
         human score is not the mean of its annotators, "agreement", "per_annotator"
-        (:func:`annotator_correlations`), "leave_one_out" (:func:`~sumeval.studies.annotators.annotator_effects`),
-        "rankings" (:func:`ranking_changes`), "worker_correlations" (:func:`~sumeval.studies.annotators.worker_summary`
-        of the draws)}``; without a level, only ``annotators``, ``level`` (None), ``level_note`` and ``agreement``.
+        (:func:`annotator_correlations`), "leave_one_out"
+        (:func:`~sumeval.studies.common.annotator_subsets.annotator_effects`), "rankings" (:func:`ranking_changes`),
+        "worker_correlations" (:func:`~sumeval.studies.common.annotator_subsets.worker_summary` of the draws)}``; without a level, only ``annotators``, ``level`` (None), ``level_note`` and ``agreement``.
 
     Raises:
         InputError: ``human`` without annotator columns.
     """
-    from sumeval.studies import annotators as A
+    from sumeval.studies.common import annotator_subsets as A
 
     rows = A.annotator_judgments(judgments, human)
     k = int(rows["worker"].nunique())
@@ -219,13 +219,13 @@ def save_annotator_section(ctx, section: dict[str, Any], human: str, *, data_nam
                            what: str = "annotators") -> pd.DataFrame:
     """Save what :func:`annotator_section` found of the annotators of ``human`` in the run ``ctx``
     (a :class:`~sumeval.run_context.RunContext`): the figure and table ``workers_<human>`` (the
-    correlations over the number of annotators drawn, :func:`~sumeval.studies.annotators.save_workers`),
+    correlations over the number of annotators drawn, :func:`~sumeval.studies.common.annotator_subsets.save_workers`),
     the table ``annotators_<human>`` (Pearson with the mean of all annotators and of all but one) and the
     table ``rankings_<human>`` (:func:`rank_table`, its caption with the Kendall tau-b of each
     ranking with the full one). ``section`` must have a level; ``what`` names the annotators in
     words (``"experts"``). Returns the ranks (:func:`rank_table`) for the notebook to show.
     """
-    from sumeval.studies.study_data import file_part
+    from sumeval.studies.common.study_data import file_part
 
     level, effects = section["level"], section["leave_one_out"]
     ranks = rank_table(section["per_annotator"], effects)
@@ -307,9 +307,9 @@ def section_measures(judgments, measures: str | Sequence[str] = "", *, module_pa
                      pairs: pd.DataFrame | None = None,
                      per_ref: dict[str, np.ndarray] | None = None) -> tuple[pd.DataFrame, list[str], list[dict]]:
     """The measures the annotators are asked about: the study's ``measures`` (empty: the data set's
-    measure columns but the opt-in ones, :func:`sumeval.studies.metric_correlations.measure_scores`)
+    measure columns but the opt-in ones, :func:`sumeval.studies.common.baseline_rows.measure_scores`)
     and, when section (a) ran, each per-reference measure averaged over all references
-    (:func:`~sumeval.studies.sera_scores.sera_frame`; SummEval: SERA, GeSERA, ROUGE-1/2/L).
+    (:func:`~sumeval.studies.common.sera_scores.sera_frame`; SummEval: SERA, GeSERA, ROUGE-1/2/L).
 
     Args:
         judgments: the data set.
@@ -321,12 +321,12 @@ def section_measures(judgments, measures: str | Sequence[str] = "", *, module_pa
         measure (higher is better, in the data set's row order), their names, and the rows a
         measure could not score (left out of its correlations).
     """
-    from sumeval.studies import metric_correlations as mc
-    from sumeval.studies.sera_scores import sera_frame
+    from sumeval.studies.common.baseline_rows import measure_scores
+    from sumeval.studies.common.sera_scores import sera_frame
 
     frame = judgments.frame[["doc_id", "system"]].copy()
     metrics: list[str] = []
-    extra = mc.measure_scores(judgments, measures, module_path=module_path)
+    extra = measure_scores(judgments, measures, module_path=module_path)
     if extra is not None:
         for label in extra.frame.columns:
             frame[label] = extra.frame[label].to_numpy()

@@ -1,6 +1,6 @@
-"""The pairs and the one extraction the three paper-000 studies share (``layer_probing``,
+"""The pairs and the one masked-embedding extraction the three paper-000 studies share (``layer_probing``,
 ``estime_layers``, ``coherence_order``): SummEval's by default, or any judgments data set with
-summaries and texts (the studies' ``dataset`` parameter, :mod:`sumeval.studies.study_data`).
+summaries and texts (the studies' ``dataset`` parameter, :mod:`sumeval.studies.common.study_data`).
 
 Every text and summary is embedded once by the masked-embedding engine
 (:func:`sumeval.lm.get_embedder`: every layer from the same forward passes, cached on disk per
@@ -76,7 +76,7 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
 
     Args:
         dataset: a data set name (``summeval``, a user's added with ``sumeval data add``) or an
-            absolute path (:func:`sumeval.studies.study_data.load`); it needs ``summary`` and
+            absolute path (:func:`sumeval.studies.common.study_data.load`); it needs ``summary`` and
             ``text``.
         humans: its human columns to use, comma-separated (empty: all).
         n_docs: at most the first that many documents, in order of first appearance (0: all).
@@ -97,7 +97,7 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
     from dataclasses import replace
 
     from sumeval.datasets.judgments_model import check_level, systems_missing_documents
-    from sumeval.studies import study_data
+    from sumeval.studies.common import study_data
 
     if text_words < 0:
         raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
