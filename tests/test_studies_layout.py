@@ -100,3 +100,47 @@ def test_every_module_names_what_it_offers(module: str):
     assert isinstance(getattr(mod, "__all__", None), list) and mod.__all__, f"{module} needs __all__"
     missing = [n for n in mod.__all__ if not hasattr(mod, n)]
     assert not missing, f"{module}.__all__ names what it does not have: {missing}"
+
+
+def missing_names(source: str) -> list[str]:
+    """``module.name`` and ``from module import name`` of the sumeval modules that ``source``
+    (a notebook's code) reaches and that do not exist (a name left behind by a move)."""
+    tree = ast.parse(source)
+    aliases, missing = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("sumeval") and a.asname:
+                    aliases[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sumeval") and not node.level:
+            mod = importlib.import_module(node.module)
+            for a in node.names:
+                if hasattr(mod, a.name):
+                    if isinstance(getattr(mod, a.name), type(mod)):
+                        aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                    continue
+                try:
+                    importlib.import_module(f"{node.module}.{a.name}")
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                except ModuleNotFoundError:
+                    missing.append(f"{node.module}.{a.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            if not hasattr(importlib.import_module(aliases[node.value.id]), node.attr):
+                missing.append(f"{aliases[node.value.id]}.{node.attr}")
+    return sorted(set(missing))
+
+
+def test_the_name_checker_finds_a_name_left_behind():
+    assert missing_names("from sumeval.studies.common import ordering_runs\nordering_runs.parse_list('a')\n") == []
+    assert missing_names("from sumeval.studies.common import ordering_runs as oc\noc.paper_table3a()\n") == [
+        "sumeval.studies.common.ordering_runs.paper_table3a"]
+    assert missing_names("from sumeval.studies.metric_correlations import table2\n") == [
+        "sumeval.studies.metric_correlations.table2"]
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_name_a_notebook_reaches_exists(name: str):
+    nb = json.loads((NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+    source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert missing_names(source) == [], f"notebooks/{name}.ipynb reaches names that do not exist"
