@@ -9,7 +9,8 @@ the same figures are drawn against its human columns.
 Thin: the extraction is :mod:`sumeval.studies.summeval_extraction` and the sweep
 :mod:`sumeval.studies.layer_pairs` (the same cached sweep as ``estime_layers``).
 """
-from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, default_layer, layer_correlations,
+from sumeval.similarity.scorers import default_estime_layer  # noqa: F401 (the notebook's fallback layer)
+from sumeval.studies.layer_pairs import (MEASURE_LABELS, best_layer, layer_correlations,
                                          layer_pair_scores, local_order_correlations, selection_human)
 from sumeval.studies.summeval_extraction import (  # noqa: F401 (ranges: read by the runner)
     PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs,
@@ -17,4 +18,4 @@ from sumeval.studies.summeval_extraction import (  # noqa: F401 (ranges: read by
 
 __all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
            "layer_pair_scores", "layer_correlations", "local_order_correlations", "best_layer", "selection_human",
-           "default_layer"]
+           "default_estime_layer"]

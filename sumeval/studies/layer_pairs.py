@@ -34,13 +34,12 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.similarity.scorers import default_layer
 from sumeval.studies.study_data import selection_human
 from sumeval.studies.summeval_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder, iter_documents,
                                                  pairs_key)
 
 __all__ = ["QUALITIES", "MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
-           "local_order_correlations", "best_layer", "selection_human", "default_layer", "table1_rows",
+           "local_order_correlations", "best_layer", "selection_human", "table1_rows",
            "table1_beside_rouge"]
 
 #: the measures of the sweep, in the frames' column order
@@ -241,7 +240,7 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
         diagonal: only pairs with summary layer = text layer (the paper's Table 1 used one layer
             for both).
         fallback: the layer returned, with value NaN and ``chosen=False``, when no correlation
-            is defined (a constant quality in a tiny subset); e.g. :func:`default_layer`.
+            is defined (a constant quality in a tiny subset); e.g. :func:`sumeval.similarity.scorers.default_estime_layer`.
 
     Returns:
         ``{"summary_layer", "text_layer", "value", "chosen"}``.
