@@ -170,7 +170,7 @@ def test_layer_pair_scores_match_the_single_pair_measures(tiny):
     lc = P.local_order_correlations(local, pairs)
     assert list(lc.columns) == ["human", "method", "layer", "d", "value", "n"]
     assert len(lc) == 2 * 7 * 5
-    rows = P.table1_rows(scores, pairs, {"estime_alarms": 5, "estime_soft": 5}, model=MODEL, n_boot=0)
+    rows = P.table1_rows(scores, pairs, {"estime_alarms": 5, "estime_soft": 5}, model=MODEL, n_resamples=0)
     assert set(rows["metric"]) == {"ESTIME", "ESTIME-soft"}
     assert {"ours", "paper", "diff", "layer", "model"} <= set(rows.columns)
     assert (rows["model"] == MODEL).all() and rows["paper"].notna().all()

@@ -133,7 +133,7 @@ def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> 
     """
     from sumeval.studies import metric_correlations as mc
 
-    _, t2 = mc.table2(n_docs, n_boot=0, progress=progress)
+    _, t2 = mc.table2(n_docs, n_resamples=0, progress=progress)
     real = t2.rename(columns={"ours": "value"})[["human", "metric", "method", "value", "n"]].assign(dataset="realsumm")
     rows = {k: mc.TABLE1_ROWS[k] for k in ("ROUGE-1", "ROUGE-2", "ROUGE-L")}
     scored = mc.score_rows(summeval_pairs(n_docs), rows, dataset="summeval", progress=progress)
