@@ -22,7 +22,7 @@ def main() -> dict:
         t0 = time.perf_counter()
         stats.correlate(pairs, ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "bleu"],
                         ["consistency", "relevance", "coherence", "fluency"], level=level,
-                        methods=("spearman", "kendall_c"), n_boot=1000, seed=0)
+                        methods=("spearman", "kendall_c"), n_resamples=1000, seed=0)
         dt = time.perf_counter() - t0
         out[f"correlate_{level}_5x4x2_boot1000_s"] = round(dt, 2)
         print(f"correlate level={level:<8} 5 metrics x 4 qualities x 2 methods x 1000 resamples: {dt:.2f} s")

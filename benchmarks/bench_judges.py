@@ -79,11 +79,11 @@ def main() -> dict:
         frame = pd.read_csv(data)
     start = _clock()
     for q in QUALITIES:
-        soft_pairwise_accuracy(frame, [f"{j}_{q}" for j in JUDGES], q, n_boot=1000)
+        soft_pairwise_accuracy(frame, [f"{j}_{q}" for j in JUDGES], q, n_resamples=1000)
     out["spa_24_columns_1000_boot_wall_cpu_s"] = _since(start)
     start = _clock()
     for q in QUALITIES:
-        system_pairwise_accuracy(frame, [f"{j}_{q}" for j in JUDGES], q, n_boot=1000, n_chance=1000)
+        system_pairwise_accuracy(frame, [f"{j}_{q}" for j in JUDGES], q, n_resamples=1000, n_chance=1000)
     out["pa_24_columns_1000_boot_1000_chance_wall_cpu_s"] = _since(start)
     start = _clock()
     for q in QUALITIES:

@@ -64,7 +64,7 @@ def _ours(frame, measures, humans, method: str) -> dict[str, tuple[float, float]
     out = {}
     t = _clock()
     stats.correlate(frame, measures, humans, level=list(LEVELS), methods=method,
-                    resample="both", n_boot=N_RESAMPLES, seed=0)
+                    resample="both", n_resamples=N_RESAMPLES, seed=0)
     out["bootstrap"] = _since(t)
     for level in LEVELS:
         t = _clock()
@@ -114,7 +114,7 @@ def main() -> dict:
     print(f"SummEval {len(frame)} rows; {N_MEASURES} measures x {len(humans)} qualities x "
           f"{len(LEVELS)} levels: {n_intervals * 3} bootstrap intervals and {n_tests * 3} "
           f"permutation tests of {N_RESAMPLES} resamples (systems and inputs) per coefficient")
-    stats.correlate(frame, measures[:2], humans[:1], level=list(LEVELS), n_boot=10)  # warm-up
+    stats.correlate(frame, measures[:2], humans[:1], level=list(LEVELS), n_resamples=10)  # warm-up
     figures: dict[str, float] = {"rows": len(frame), "measures": N_MEASURES,
                                  "bootstrap_intervals": 3 * n_intervals,
                                  "permutation_tests": 3 * n_tests, "resamples": N_RESAMPLES}

@@ -5,7 +5,7 @@ types and ranges).
 A study is a notebook ``notebooks/<study>.ipynb`` whose ``parameters`` cell holds typed literals,
 with its parameter sets beside it in ``notebooks/<study>.params.yaml``::
 
-    smoke:    {n_docs: 5, n_boot: 50}
+    smoke:    {n_docs: 5, n_resamples: 50}
     default:  {}
 
 :func:`resolve_parameters` validates every name against the notebook (papermill itself only

@@ -38,7 +38,7 @@ def test_leave_one_out_targets_by_hand():
 
 
 def test_global_pearson_rows_by_hand():
-    out = annotator_correlations(FRAME, "q", level="global", methods="pearson", n_boot=0)
+    out = annotator_correlations(FRAME, "q", level="global", methods="pearson", n_resamples=0)
     rows = out.set_index("metric")
     # a = [1, 2, 3, 4, 2, 5] (mean 17/6) against [2.5, 2, 4.5, 3, 1.5, 4.5] (mean 3): sum of products of
     # deviations 13/2, sums of squares 65/6 and 8 -> r = 6.5 / sqrt(65/6 * 8) = 0.698212
@@ -59,7 +59,7 @@ def test_global_pearson_rows_by_hand():
 
 
 def test_system_kendall_rows_by_hand():
-    out = annotator_correlations(FRAME, ["q"], level="system", methods=["kendall_b"], n_boot=0).set_index("metric")
+    out = annotator_correlations(FRAME, ["q"], level="system", methods=["kendall_b"], n_resamples=0).set_index("metric")
     # system means over the rows where the annotator and its target are present:
     # a [2.5, 2, 4] vs target [2.75, 1.75, 4.5]: same order -> 1
     # b [2.5, 1.5, 4.5] vs [3, 2, 4.25]: same order -> 1
@@ -75,7 +75,7 @@ def test_same_numbers_as_stats_correlate():
     # leave-one-out target, intervals included (the same resamples from the same seed)
     targets = leave_one_out_targets(FRAME[["q/a", "q/b", "q/c"]].to_numpy())
     framed = FRAME.assign(target_b=targets[:, 1])
-    kw = dict(level=["input", "system", "global"], methods=["pearson", "kendall_b"], n_boot=200, seed=5,
+    kw = dict(level=["input", "system", "global"], methods=["pearson", "kendall_b"], n_resamples=200, seed=5,
               resample="both")
     ours = annotator_correlations(FRAME, "q", **kw)
     ours = ours[ours.metric == "q/b"].reset_index(drop=True)
@@ -90,7 +90,7 @@ def test_same_numbers_as_stats_correlate():
 
 def test_two_annotators_target_each_other():
     f = FRAME.drop(columns=["q/c"])
-    out = annotator_correlations(f, "q", level="global", methods="pearson", n_boot=0).set_index("metric")
+    out = annotator_correlations(f, "q", level="global", methods="pearson", n_resamples=0).set_index("metric")
     r = np.corrcoef(f["q/a"], f["q/b"])[0, 1]  # the other annotator alone is the target: symmetric
     assert out.loc["q/a", "value"] == pytest.approx(r) and out.loc["q/b", "value"] == pytest.approx(r)
     assert out.loc[HUMAN_CEILING, "value"] == pytest.approx(r)

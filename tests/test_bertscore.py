@@ -100,11 +100,11 @@ def test_the_model_is_loaded_once(scorer):
 
 def test_default_layers():
     from sumeval.lm import resolve_model
-    from sumeval.metrics.bertscore import default_layer
+    from sumeval.metrics.bertscore import default_bertscore_layer
 
-    assert default_layer(resolve_model(MODEL)) == 4
+    assert default_bertscore_layer(resolve_model(MODEL)) == 4
     if model_installed("all-mpnet-base-v2"):
-        assert default_layer(resolve_model("mpnet")) == 8
+        assert default_bertscore_layer(resolve_model("mpnet")) == 8
 
 
 def test_bad_options():

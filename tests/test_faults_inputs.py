@@ -581,7 +581,7 @@ def test_index_build_numbers(tmp_path, capsys, args, words):
 @pytest.mark.parametrize("study, param, words", [
     ("metric_correlations", "seed=-1", "parameter 'seed' of study 'metric_correlations': seed must be at least 0, got -1"),
     ("metric_correlations", "n_docs=-1", "n_docs must be at least 0"),  # the data set's own count: when loaded
-    ("metric_correlations", "n_boot=-5", "n_boot must be at least 0"),
+    ("metric_correlations", "n_resamples=-5", "n_resamples must be at least 0"),
     ("index_size_sweep", "sizes=[200, -5]", "every element of sizes must be at least 0"),
     ("annotator_impact", "worker_counts=[0, 1]", "every element of worker_counts must be at least 1"),
     ("layer_probing", "n_systems=-1", "n_systems must be at least 0"),

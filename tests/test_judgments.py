@@ -438,7 +438,7 @@ def test_realsumm_is_the_table2_frame():
     from sumeval.studies.common.baseline_tables import table2
 
     j = jd.load_judgments("realsumm", n_docs=3)
-    scored, _ = table2(3, n_boot=0)
+    scored, _ = table2(3, n_resamples=0)
     cols = ["doc_id", "system", "summary", "references", "litepyramid"]
     pd.testing.assert_frame_equal(j.frame[cols], scored[cols])
     assert j.humans == ("litepyramid",) and len(jd.load_judgments("realsumm")) == 2500

@@ -64,7 +64,7 @@ def test_correlations_are_meta_evals_with_each_qualitys_own_judges(fixture_run):
     assert set(corr.loc[corr["measure"] != "length", "kind"]) == {lj.JUDGE}
     # a value is the correlation of that quality's judge column (the same function meta-eval calls)
     direct = stats.correlate(j.frame, ["judge_good_fluency", "length"], "fluency", level=list(LEVELS),
-                             methods=["kendall_b"], n_boot=0)
+                             methods=["kendall_b"], n_resamples=0)
     for r in direct.itertuples():
         name = "judge_good" if r.metric == "judge_good_fluency" else "length"
         got = corr[(corr.measure == name) & (corr.human == "fluency") & (corr.level == r.level)]["value"].item()
@@ -77,7 +77,7 @@ def test_correlations_are_meta_evals_with_each_qualitys_own_judges(fixture_run):
 def test_human_ceiling_rows(fixture_run):
     j = fixture_run[0]
     ceil = lj.human_ceiling(j.frame, HUMANS, levels=("global",), coefficients=("kendall_b",), n_resamples=0, seed=0)
-    ref = annotator_correlations(j.frame, HUMANS, level="global", methods="kendall_b", n_boot=0)
+    ref = annotator_correlations(j.frame, HUMANS, level="global", methods="kendall_b", n_resamples=0)
     np.testing.assert_allclose(ceil["value"], ref["value"], rtol=0, atol=0)
     over = ceil[ceil["human"] == "overall"]
     assert list(over["measure"]) == ["a1", "a2", "a3", "a4", lj.CEILING]
@@ -118,7 +118,7 @@ def test_alt_test_and_scales_on_the_fixture(fixture_run):
 
 def test_spa_rows_and_the_expert_ceiling(fixture_run):
     j, scores, offline, cols, _, _ = fixture_run
-    out = lj.spa(j, scores, offline, cols, ["fluency"], n_permutations=200, n_boot=0)
+    out = lj.spa(j, scores, offline, cols, ["fluency"], n_permutations=200, n_resamples=0)
     assert list(out["measure"]) == ["length", "judge_good", "judge_bad", "a1", "a2", "a3", lj.CEILING]
     f = j.frame
     frame = pd.DataFrame({"doc_id": f.doc_id, "system": f.system, "fluency": f.fluency,

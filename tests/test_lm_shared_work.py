@@ -196,7 +196,6 @@ def test_two_processes_filling_the_same_cache_compute_each_text_once(tmp_path):
 def test_the_same_scores_wanted_twice_at_once_are_computed_once(tmp_path, monkeypatch):
     import pandas as pd
 
-    from sumeval import metrics
     from sumeval.datasets import judgments as jd
     from sumeval.metrics import judgment_scores
     from sumeval.metrics.sources import resolve_measures
@@ -208,14 +207,14 @@ def test_the_same_scores_wanted_twice_at_once_are_computed_once(tmp_path, monkey
     path = tmp_path / "j.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
     j = jd.load_judgments(path, human=["overall"])
-    real, calls = metrics.score_records, []
+    real, calls = judgment_scores.score_records, []
 
     def slow(*args, **kwargs):  # long enough for the other thread to arrive while this one scores
         calls.append(threading.get_ident())
         time.sleep(1.0)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(metrics, "score_records", slow)
+    monkeypatch.setattr(judgment_scores, "score_records", slow)
     got: list = [None, None]
 
     def score(i: int) -> None:

@@ -105,7 +105,7 @@ def test_annotator_rows_by_hand_and_equal_to_judges_annotators(tmp_path):
     assert set(res.correlations.loc[res.correlations["measure"] == "human ceiling", "role"]) == {"human_ceiling"}
     # every number, intervals included, is sumeval.judges.annotators' on the same settings and seed
     ref = annotator_correlations(SMALL, "q", level=["system", "global"], methods=["pearson", "kendall_b"],
-                                 n_boot=60, seed=4, resample="both")
+                                 n_resamples=60, seed=4, resample="both")
     ref["measure"] = np.where(ref["role"] == "annotator", "annotator:" + ref["annotator"], "human ceiling")
     ref = ref.set_index(["measure", "level", "method"])
     for col in ("value", "ci_low", "ci_high", "n"):
@@ -172,8 +172,8 @@ def test_spa_and_plain_accuracy_equal_judges_soft_pairwise(tmp_path):
     j, _ = _judgments(tmp_path, frame)
     res = _run(j, ["good", "mid"], humans=("q",), levels=("system",), n_resamples=80, seed=2, spa_permutations=300)
     acc = res.pairwise_accuracy.set_index(["measure", "level"])
-    spa = soft_pairwise_accuracy(frame, ["good", "mid"], "q", n_permutations=300, perm_seed=4, n_boot=80, seed=2)
-    plain = system_pairwise_accuracy(frame, ["good", "mid"], "q", n_chance=80, n_boot=80, seed=2)
+    spa = soft_pairwise_accuracy(frame, ["good", "mid"], "q", n_permutations=300, perm_seed=4, n_resamples=80, seed=2)
+    plain = system_pairwise_accuracy(frame, ["good", "mid"], "q", n_chance=80, n_resamples=80, seed=2)
     for m in ("good", "mid"):
         row, s_ref, p_ref = acc.loc[(m, "system")], spa.set_index("metric").loc[m], plain.set_index("metric").loc[m]
         assert (row["spa"], row["spa_ci_low"], row["spa_ci_high"]) == (s_ref["spa"], s_ref["ci_low"], s_ref["ci_high"])
@@ -182,7 +182,7 @@ def test_spa_and_plain_accuracy_equal_judges_soft_pairwise(tmp_path):
         assert row["optimistic"] and "optimistic" in row["note"]  # acc23's tie threshold, tuned on these systems
     # an annotator's SPA: the same function, the annotator against the mean of the others
     target = leave_one_out_targets(frame[["q/a", "q/b", "q/c"]].to_numpy())[:, 1]
-    ref = soft_pairwise_accuracy(frame.assign(t=target), ["q/b"], "t", n_permutations=300, n_boot=80, seed=2)
+    ref = soft_pairwise_accuracy(frame.assign(t=target), ["q/b"], "t", n_permutations=300, n_resamples=80, seed=2)
     assert acc.loc[("annotator:b", "system"), "spa"] == ref["spa"].item()
     ann = acc[acc["role"] == "annotator"]
     assert acc.loc[("human ceiling", "system"), "spa"] == pytest.approx(ann["spa"].mean(), abs=1e-15)

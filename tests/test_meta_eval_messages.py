@@ -109,7 +109,7 @@ def test_older_level_names_are_refused_by_meta_eval_m21d(tmp_path, capsys, level
 
 def test_stats_correlate_keeps_the_older_level_names(tmp_path):
     f = pd.read_csv(_file(tmp_path))
-    kw = dict(methods=["kendall_b"], n_boot=0)
+    kw = dict(methods=["kendall_b"], n_resamples=0)
     summary = stats.correlate(f, "my_metric", "overall", level="summary", **kw)
     glob = stats.correlate(f, "my_metric", "overall", level="global", **kw)
     document = stats.correlate(f, "my_metric", "overall", level="document", **kw)

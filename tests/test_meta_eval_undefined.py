@@ -145,7 +145,7 @@ def test_a_measure_on_two_systems_only_is_undefined_at_the_system_level(tmp_path
     _assert_undefined(out, "two", "h", "system", "only 2 system(s) have a row with both 'two' and 'h'; the "
                                                  "system level needs at least 3")
     # stats.correlate itself no longer gives +-1 there
-    got = stats.correlate(f, "two", "h", level="system", methods=["pearson"], n_boot=0)
+    got = stats.correlate(f, "two", "h", level="system", methods=["pearson"], n_resamples=0)
     assert math.isnan(got["value"].iloc[0]) and got["n"].iloc[0] == 2
 
 

@@ -116,3 +116,29 @@ def test_auto_is_the_default_and_is_resolved_before_any_work(monkeypatch):
     assert slow_precision_note("auto", "cpu", cpu_flags=AVX2) is None
     with pytest.raises(InputError, match="'fp64' is unknown; use auto"):
         engine.MaskedEmbedder("minilm", device="cpu", precision="fp64", cache=False)
+
+
+@pytest.mark.parametrize("short,long", [("fp32", "float32"), ("bf16", "bfloat16"), ("fp16", "float16")])
+def test_one_spelling_crosses_the_boundary(short, long, monkeypatch):
+    """A user may type fp32 or float32: what is recorded (the engine's params, its cache keys, a measure's
+    options and signature) and what the meta-evaluation studies pass to their scorers is the long name,
+    the same for both spellings, so both hit the same cache entries."""
+    from sumeval.similarity.scorers import EstimeScorer
+    from sumeval.studies.meta_evaluation import scorer_options
+
+    monkeypatch.setattr(engine, "_WARNED", set())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SlowPrecisionWarning)  # bf16 / fp16 on a CPU: beside the point here
+        a = engine.MaskedEmbedder("minilm", device="cpu", precision=short, cache=False)
+        b = engine.MaskedEmbedder("minilm", device="cpu", precision=long, cache=False)
+        assert a.precision == b.precision == long and a.params() == b.params()
+        assert a.key("A cat sat.") == b.key("A cat sat.")
+        assert engine.get_embedder("minilm", device="cpu", precision=short, cache=False) is \
+            engine.get_embedder("minilm", device="cpu", precision=long, cache=False)
+        s = EstimeScorer(model="minilm", device="cpu", precision=short)
+        assert s.options()["precision"] == long
+        assert s.signature() == EstimeScorer(model="minilm", device="cpu", precision=long).signature()
+    assert scorer_options(precision=short) == scorer_options(precision=long) == {"precision": long}
+    assert scorer_options(precision="auto") == {"precision": "auto"} and scorer_options() == {}
+    with pytest.raises(InputError, match="precision 'fp64' is unknown"):
+        scorer_options(precision="fp64")

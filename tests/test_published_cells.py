@@ -2,7 +2,7 @@
 SummEval, 1600 pairs) and paper 001 Table 2 (ROUGE and JS-2 rows, REALSumm, 25 systems).
 
 The pinned values are what ``sumeval.studies.metric_correlations.table1`` / ``table2`` gave with
-``n_boot=0`` at commit 1ea5873 (all of SummEval and REALSumm); they must not move (to 1e-9). Beside
+``n_resamples=0`` (then called ``n_boot``) at commit 1ea5873 (all of SummEval and REALSumm); they must not move (to 1e-9). Beside
 each, the gap to the paper's published value (``sumeval.published``) must stay within the gap
 measured then: at most 0.0130 in Table 1 (ROUGE-3 relevance Spearman: 0.2430 vs 0.23) and at most
 0.0272 in Table 2 (ROUGE-L-F Kendall tau-b: 0.2508 vs 0.278; the others within 0.0196). Slow:
@@ -73,8 +73,8 @@ def _table(name):
     from sumeval.studies.common.baseline_tables import table1, table2
 
     if name == "paper000_table1":
-        return table1(None, n_boot=0, diagnostics=False, bertscore_model="")[1], TABLE1_ROUGE, TABLE1_MAX_GAP, 1600
-    return table2(None, n_boot=0)[1], TABLE2_ROWS, TABLE2_MAX_GAP, 25
+        return table1(None, n_resamples=0, diagnostics=False, bertscore_model="")[1], TABLE1_ROUGE, TABLE1_MAX_GAP, 1600
+    return table2(None, n_resamples=0)[1], TABLE2_ROWS, TABLE2_MAX_GAP, 25
 
 
 @pytest.mark.parametrize("name", ["paper000_table1", "paper001_table2"])

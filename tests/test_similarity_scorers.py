@@ -14,7 +14,7 @@ from sumeval.errors import InputError
 from sumeval.metrics import Batch, score_records
 from sumeval.similarity import measures as M
 from sumeval.similarity.scorers import (CoherenceScorer, EstimeScorer, EstimeSoftScorer, SimilarityOrderScorer,
-                                        default_layer)
+                                        default_estime_layer)
 
 
 from conftest import model_installed as _have  # noqa: E402
@@ -29,10 +29,10 @@ TEXT = ("Paul Merson has restarted his row with Andros Townsend after the Totten
 OPTS = dict(model="minilm", device="cpu")
 
 
-def test_default_layer():
+def test_default_estime_layer():
     # floor(0.875 * num_hidden_layers): 21 of 24 (the reference's layer of bert-large), 10 of 12, 5 of 6
-    assert default_layer(24) == 21 and default_layer(12) == 10 and default_layer(6) == 5
-    assert default_layer(12, "all-mpnet-base-v2") == 9 and default_layer(6, "all-MiniLM-L6-v2") == 5
+    assert default_estime_layer(24) == 21 and default_estime_layer(12) == 10 and default_estime_layer(6) == 5
+    assert default_estime_layer(12, "all-mpnet-base-v2") == 9 and default_estime_layer(6, "all-MiniLM-L6-v2") == 5
     assert issubclass(CoherenceScorer, SimilarityOrderScorer) and CoherenceScorer.name == "coherence"
     assert SimilarityOrderScorer.name == "similarity-order"
 

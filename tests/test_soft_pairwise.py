@@ -122,11 +122,11 @@ def test_soft_pairwise_accuracy_on_a_frame():
 
 
 def test_spa_bootstrap_interval():
-    out = soft_pairwise_accuracy(_frame(X, m=M), "m", "h", n_boot=50, seed=1).iloc[0]
+    out = soft_pairwise_accuracy(_frame(X, m=M), "m", "h", n_resamples=50, seed=1).iloc[0]
     assert out.ci_low <= out.spa <= out.ci_high and out.n_boot == 50
     # 12 identical items: every resample is the data itself, so the interval is the point
     same = np.repeat(X[:, :1], 12, axis=1) + np.arange(4)[:, None] * 0.5
-    flat = soft_pairwise_accuracy(_frame(same, m=same * 2), "m", "h", n_boot=20).iloc[0]
+    flat = soft_pairwise_accuracy(_frame(same, m=same * 2), "m", "h", n_resamples=20).iloc[0]
     assert flat.spa == flat.ci_low == flat.ci_high == 1.0
 
 
@@ -162,7 +162,7 @@ def test_chance_baseline_and_interval():
     assert out.chance_p == pytest.approx(1 / 24, abs=0.015)
     # identical items: the bootstrap interval is the point
     same = _frame(np.repeat(human, 5, axis=1), m=np.repeat(human[::-1], 5, axis=1))
-    flat = system_pairwise_accuracy(same, "m", "h", n_boot=30, n_chance=0).iloc[0]
+    flat = system_pairwise_accuracy(same, "m", "h", n_resamples=30, n_chance=0).iloc[0]
     assert flat.accuracy == flat.ci_low == flat.ci_high == 0.0
 
 

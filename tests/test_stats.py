@@ -143,7 +143,7 @@ def test_system_level_averages_then_correlates():
     #   sxy = 7/6 + 1/3 = 3/2, sxx = 2, syy = (49 + 25 + 4)/36 = 13/6 -> 1.5 / sqrt(13/3)
     # Spearman: ranks m [1, 2, 3], h [1, 3, 2]: 1 - 6 * 2 / (3 * 8) = 0.5
     # tau-b: (A,B) C, (A,C) C, (B,C) m 3<4 but h 3.5>3 D -> (2 - 1) / 3
-    out = correlate(TOY, "m", "h", level="system", n_boot=0)
+    out = correlate(TOY, "m", "h", level="system", n_resamples=0)
     assert _value(out, "pearson") == pytest.approx(1.5 / math.sqrt(13 / 3), abs=1e-12)
     assert _value(out, "spearman") == pytest.approx(0.5, abs=1e-12)
     assert _value(out, "kendall_b") == pytest.approx(1 / 3, abs=1e-12)
@@ -156,7 +156,7 @@ def test_document_level_averages_per_document_correlations():
     # d2: m [3, 4, 2], h [2, 4, 4]: ranks m [2, 3, 1], h [1, 2.5, 2.5]; deviations [0, 1, -1]
     #     and [-1, .5, .5] -> sxy = 0 -> Spearman 0; tau-b: (A,B) C, (A,C) D, (B,C) tied in h -> 0
     # mean over documents: Spearman (0.5 + 0) / 2 = 0.25, tau-b (1/3 + 0) / 2 = 1/6
-    out = correlate(TOY, "m", "h", level="document", methods=["spearman", "kendall_b"], n_boot=0)
+    out = correlate(TOY, "m", "h", level="document", methods=["spearman", "kendall_b"], n_resamples=0)
     assert _value(out, "spearman") == pytest.approx(0.25, abs=1e-12)
     assert _value(out, "kendall_b") == pytest.approx(1 / 6, abs=1e-12)
     assert set(out["n"]) == {2}
@@ -164,11 +164,11 @@ def test_document_level_averages_per_document_correlations():
 
 def test_summary_level_pools_all_pairs():
     # pooled: the 6 (m, h) pairs in one list, the same as correlation() over the columns
-    out = correlate(TOY, "m", "h", level="summary", n_boot=0)
+    out = correlate(TOY, "m", "h", level="summary", n_resamples=0)
     for m in METHODS:
         assert _value(out, m) == pytest.approx(correlation(TOY["m"], TOY["h"], m), abs=1e-12)
     assert set(out["n"]) == {6}
-    assert out["ci_low"].isna().all() and out["ci_high"].isna().all()  # n_boot = 0
+    assert out["ci_low"].isna().all() and out["ci_high"].isna().all()  # n_resamples = 0
 
 
 def test_nan_pairs_and_undefined_documents_are_counted():
@@ -178,7 +178,7 @@ def test_nan_pairs_and_undefined_documents_are_counted():
         "h": [1.0, 2.0, np.nan],
     })], ignore_index=True)
     out = correlate(frame, "m", "h", level=["summary", "document", "system"],
-                    methods="spearman", n_boot=0)
+                    methods="spearman", n_resamples=0)
     by_level = out.set_index("level")
     assert by_level.loc["summary", "n"] == 8 and by_level.loc["summary", "n_skipped"] == 1
     # document level: d3 is skipped, the value is still the d1/d2 average
@@ -195,7 +195,7 @@ def test_nan_pairs_and_undefined_documents_are_counted():
 def test_correlate_tidy_layout():
     frame = TOY.assign(m2=-TOY["m"], h2=TOY["h"] * 2)
     out = correlate(frame, ["m", "m2"], ["h", "h2"], level=["summary", "system"],
-                    methods=["pearson", "kendall_c"], n_boot=20, seed=1)
+                    methods=["pearson", "kendall_c"], n_resamples=20, seed=1)
     assert list(out.columns) == ["metric", "human", "level", "method", "value", "ci_low",
                                  "ci_high", "n", "n_skipped", "resampling", "n_boot",
                                  "n_boot_used", "seed"]
@@ -228,7 +228,7 @@ def _random_frame(n_docs=12, n_sys=5, seed=0) -> pd.DataFrame:
 
 def test_bootstrap_is_deterministic_given_the_seed():
     frame = _random_frame()
-    kw = dict(level=["summary", "document", "system"], methods=METHODS, n_boot=200)
+    kw = dict(level=["summary", "document", "system"], methods=METHODS, n_resamples=200)
     a = correlate(frame, ["good", "tied"], "h", seed=5, **kw)
     b = correlate(frame, ["good", "tied"], "h", seed=5, **kw)
     c = correlate(frame, ["good", "tied"], "h", seed=6, **kw)
@@ -245,7 +245,7 @@ def test_single_document_gives_a_degenerate_interval():
     # resampling documents redraws the one document every time: the interval collapses on the
     # value; resampling pairs would have given a spread
     frame = _random_frame(n_docs=1, n_sys=30)
-    out = correlate(frame, "good", "h", level="summary", n_boot=100)
+    out = correlate(frame, "good", "h", level="summary", n_resamples=100)
     np.testing.assert_allclose(out["ci_low"], out["value"], atol=1e-12)
     np.testing.assert_allclose(out["ci_high"], out["value"], atol=1e-12)
 
@@ -254,9 +254,9 @@ def test_bootstrap_resamples_documents_at_every_level():
     # a brute-force bootstrap: draw documents with the same generator, build the resampled frame
     # (a drawn twice document appears twice), recompute with the plain definitions
     frame = _random_frame(n_docs=8, n_sys=4, seed=2)
-    n_boot, seed = 60, 11
+    n_resamples, seed = 60, 11
     docs = frame["doc_id"].unique()
-    draws = np.random.default_rng(seed).integers(0, len(docs), size=(n_boot, len(docs)))
+    draws = np.random.default_rng(seed).integers(0, len(docs), size=(n_resamples, len(docs)))
     by_doc = {d: g for d, g in frame.groupby("doc_id", sort=False)}
     want = {"summary": [], "document": [], "system": []}
     for row in draws:
@@ -268,7 +268,7 @@ def test_bootstrap_resamples_documents_at_every_level():
         means = res.groupby("system")[["good", "h"]].mean()
         want["system"].append(correlation(means["good"], means["h"], "kendall_c"))
     out = correlate(frame, "good", "h", level=["summary", "document", "system"],
-                    methods="kendall_c", n_boot=n_boot, ci=0.9, seed=seed).set_index("level")
+                    methods="kendall_c", n_resamples=n_resamples, ci=0.9, seed=seed).set_index("level")
     for level, values in want.items():
         lo, hi = np.quantile(values, [0.05, 0.95])
         assert out.loc[level, "ci_low"] == pytest.approx(lo, abs=1e-12), level
@@ -281,22 +281,22 @@ def test_bootstrap_resamples_documents_at_every_level():
 @pytest.mark.parametrize("level", ["summary", "document", "system"])
 def test_paired_test_sign_and_p_value(level):
     frame = _random_frame(n_docs=30, n_sys=8, seed=4)
-    ab = paired_test(frame, "good", "bad", "h", level=level, method="spearman", n_boot=300, seed=1)
-    ba = paired_test(frame, "bad", "good", "h", level=level, method="spearman", n_boot=300, seed=1)
+    ab = paired_test(frame, "good", "bad", "h", level=level, method="spearman", n_resamples=300, seed=1)
+    ba = paired_test(frame, "bad", "good", "h", level=level, method="spearman", n_resamples=300, seed=1)
     assert ab["diff"] == pytest.approx(ab["corr_a"] - ab["corr_b"])
     assert ab["diff"] > 0 and ab["ci_low"] > 0 and ab["p_value"] < 0.05
     assert ba["diff"] == pytest.approx(-ab["diff"])
     assert ba["ci_high"] == pytest.approx(-ab["ci_low"])
     assert ba["p_value"] == pytest.approx(ab["p_value"])
     # the point values are correlate()'s
-    ref = correlate(frame, ["good", "bad"], "h", level=level, methods="spearman", n_boot=0)
+    ref = correlate(frame, ["good", "bad"], "h", level=level, methods="spearman", n_resamples=0)
     assert ab["corr_a"] == pytest.approx(ref["value"].iloc[0])
     assert ab["corr_b"] == pytest.approx(ref["value"].iloc[1])
 
 
 def test_paired_test_of_a_metric_with_itself():
     frame = _random_frame()
-    res = paired_test(frame, "good", "good", "h", level="system", method="kendall_b", n_boot=100)
+    res = paired_test(frame, "good", "good", "h", level="system", method="kendall_b", n_resamples=100)
     assert res["diff"] == 0 and res["ci_low"] == 0 and res["ci_high"] == 0
     assert res["p_value"] == 1.0 and res["n_boot_used"] == 100
 
@@ -304,7 +304,7 @@ def test_paired_test_of_a_metric_with_itself():
 def test_paired_test_uses_the_same_resamples_as_correlate():
     frame = _random_frame()
     res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
-                      n_boot=0)
+                      n_resamples=0)
     assert math.isnan(res["p_value"]) and math.isnan(res["ci_low"])
     # with the same seed, the paired interval of (a - b) is built from correlate's replicates
     counts = resampling._resample_counts(12, 50, 3)
@@ -314,7 +314,7 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
     eb = levels.estimate_pair(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
                               ["pearson"], counts)["pearson"]
     res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
-                      n_boot=50, seed=3, ci=0.8)
+                      n_resamples=50, seed=3, ci=0.8)
     lo, hi = np.quantile(ea.boot - eb.boot, [0.1, 0.9])
     assert (res["ci_low"], res["ci_high"]) == pytest.approx((lo, hi))
 
@@ -324,9 +324,9 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
 # ------------------------------------------------------------------------------------------
 def test_unknown_method_and_level_are_named():
     with pytest.raises(InputError, match=r"'tau'.*pearson, spearman, kendall_b, kendall_c"):
-        correlate(TOY, "m", "h", level="system", methods=["pearson", "tau"], n_boot=0)
+        correlate(TOY, "m", "h", level="system", methods=["pearson", "tau"], n_resamples=0)
     with pytest.raises(InputError, match=r"'pooled'.*input, system, global.*document = input"):
-        correlate(TOY, "m", "h", level="pooled", n_boot=0)
+        correlate(TOY, "m", "h", level="pooled", n_resamples=0)
     with pytest.raises(InputError, match=r"'corpus'.*input, system, global"):
         paired_test(TOY, "m", "m", "h", level="corpus", method="pearson")
     with pytest.raises(InputError, match=r"'kendall'"):
@@ -335,30 +335,30 @@ def test_unknown_method_and_level_are_named():
 
 def test_missing_columns_are_named():
     with pytest.raises(InputError, match=r"'rouge'.*metric"):
-        correlate(TOY, ["m", "rouge"], "h", level="summary", n_boot=0)
+        correlate(TOY, ["m", "rouge"], "h", level="summary", n_resamples=0)
     with pytest.raises(InputError, match=r"'relevance'.*human"):
-        correlate(TOY, "m", "relevance", level="summary", n_boot=0)
+        correlate(TOY, "m", "relevance", level="summary", n_resamples=0)
     with pytest.raises(InputError, match=r"'topic'"):
-        correlate(TOY, "m", "h", level="summary", doc_col="topic", n_boot=0)
+        correlate(TOY, "m", "h", level="summary", doc_col="topic", n_resamples=0)
     with pytest.raises(InputError, match=r"'system_id'"):
-        correlate(TOY, "m", "h", level="system", system_col="system_id", n_boot=0)
+        correlate(TOY, "m", "h", level="system", system_col="system_id", n_resamples=0)
     # the summary level does not need a system column
-    correlate(TOY, "m", "h", level="summary", system_col="system_id", n_boot=0)
+    correlate(TOY, "m", "h", level="summary", system_col="system_id", n_resamples=0)
 
 
 def test_other_bad_frames():
     dup = pd.concat([TOY, TOY.iloc[[4]]], ignore_index=True)
     with pytest.raises(InputError, match=r"'d2'.*'B'.*2 times"):
-        correlate(dup, "m", "h", level="system", n_boot=0)
+        correlate(dup, "m", "h", level="system", n_resamples=0)
     with pytest.raises(InputError, match=r"'m'.*infinite"):
-        correlate(TOY.assign(m=[1, 2, np.inf, 4, 5, 6]), "m", "h", level="summary", n_boot=0)
+        correlate(TOY.assign(m=[1, 2, np.inf, 4, 5, 6]), "m", "h", level="summary", n_resamples=0)
     with pytest.raises(InputError, match=r"'doc_id'.*missing document id"):
         correlate(TOY.assign(doc_id=["d1", None, "d1", "d2", "d2", "d2"]), "m", "h",
-                  level="summary", n_boot=0)
+                  level="summary", n_resamples=0)
     with pytest.raises(InputError, match=r"'system'.*not numeric"):
-        correlate(TOY, "system", "h", level="summary", n_boot=0)
-    with pytest.raises(InputError, match=r"n_boot.*-1"):
-        correlate(TOY, "m", "h", level="summary", n_boot=-1)
+        correlate(TOY, "system", "h", level="summary", n_resamples=0)
+    with pytest.raises(InputError, match=r"n_resamples.*-1"):
+        correlate(TOY, "m", "h", level="summary", n_resamples=-1)
     with pytest.raises(InputError, match=r"ci.*95"):
         correlate(TOY, "m", "h", level="summary", ci=95)
 

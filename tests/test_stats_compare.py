@@ -122,7 +122,7 @@ def test_compare_measures_is_the_single_tests_corrected():
 
     boot = compare_measures(f, ["good", "noise"], "h", test="bootstrap", resample="inputs",
                             n_resamples=100, seed=1, correction="bh", **kw)
-    single = stats.paired_test(f, "good", "noise", "h", n_boot=100, seed=1, **kw)
+    single = stats.paired_test(f, "good", "noise", "h", n_resamples=100, seed=1, **kw)
     assert boot["p_value"].iloc[0] == single["p_value"] == single["p_floor"]
     assert boot["p_raw"].iloc[0] == single["p_raw"]
     assert (boot["ci_low"].iloc[0], boot["ci_high"].iloc[0]) == (single["ci_low"], single["ci_high"])

@@ -68,7 +68,7 @@ def test_correlations_equal_nlpstats(level, coef, tied, nan):
     X, Y, Z = _grids(1, tied=tied, nan=nan)
     want = nc.correlate(X, Z, level, coef)
     got = stats.correlate(_frame(X, Y, Z), "x", "z", level=level, methods=COEFS[coef],
-                          n_boot=0)["value"].iloc[0]
+                          n_resamples=0)["value"].iloc[0]
     assert got == pytest.approx(want, abs=1e-9)
 
 
@@ -152,7 +152,7 @@ def test_bootstrap_within_monte_carlo_error_of_nlpstats(level):
     np.random.seed(1)
     want = nc.bootstrap(X, Z, level, "pearson", "both", n_resamples=1000)
     out = stats.correlate(_frame(X, Y, Z), "x", "z", level=level, methods="pearson",
-                          resample="both", n_boot=1000, seed=2)
+                          resample="both", n_resamples=1000, seed=2)
     sd = np.std(want.samples)
     assert abs(out["ci_low"].iloc[0] - want.lower) < 0.4 * sd
     assert abs(out["ci_high"].iloc[0] - want.upper) < 0.4 * sd

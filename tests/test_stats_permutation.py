@@ -75,7 +75,7 @@ def test_permuted_statistics_are_the_definitions_on_swapped_grids(monkeypatch, l
                         - _level_value(np.where(m, X, Y), Z, level, method))
         np.testing.assert_allclose(res["samples"], want, atol=1e-12, rtol=0, err_msg=method)
         # the reported correlations are correlate()'s on the common rows
-        ref = stats.correlate(f[common], [ca, cb], ch, level=level, methods=method, n_boot=0)
+        ref = stats.correlate(f[common], [ca, cb], ch, level=level, methods=method, n_resamples=0)
         assert (res["corr_a"], res["corr_b"]) == pytest.approx(tuple(ref["value"]), abs=1e-12)
 
 

@@ -38,7 +38,7 @@ def _pin_frame() -> pd.DataFrame:
     return f
 
 
-# correlate(frame, ["good", "tied"], "h", level=["summary", "document", "system"], n_boot=100,
+# correlate(frame, ["good", "tied"], "h", level=["summary", "document", "system"], n_resamples=100,
 #           seed=3): "metric|level|method" -> [value, ci_low, ci_high (hex), n, n_skipped]
 CORRELATE_PINS = {
     "good|summary|pearson": ("0x1.b813e5710fb5cp-1", "0x1.a0838d479ccd7p-1", "0x1.c873543d64e2ep-1", 206, 4),
@@ -67,7 +67,7 @@ CORRELATE_PINS = {
     "tied|system|kendall_c": ("-0x1.0c30c30c30c31p-1", "-0x1.6db6db6db6db7p-1", "0x1.2492492492492p-3", 7, 0),
 }
 
-# paired_test(frame, "good", "tied", "h", level=level, method=method, n_boot=100, seed=4):
+# paired_test(frame, "good", "tied", "h", level=level, method=method, n_resamples=100, seed=4):
 # "level|method" -> [corr_a, corr_b, ci_low, ci_high, p_value (hex), n, n_boot_used]
 PAIRED_PINS = {
     "summary|spearman": ("0x1.abbf8e2f7e753p-1", "0x1.5650e18231446p-5", "0x1.35ff79bb567c0p-1", "0x1.e9629ba458ae9p-1", "0x1.446f86562d9fbp-6", 204, 100),
@@ -90,7 +90,7 @@ def _close(got: float, pinned_hex: str) -> bool:
 
 def test_correlate_equals_the_pre_split_code():
     out = stats.correlate(_pin_frame(), ["good", "tied"], "h",
-                          level=["summary", "document", "system"], n_boot=100, seed=3)
+                          level=["summary", "document", "system"], n_resamples=100, seed=3)
     assert len(out) == len(CORRELATE_PINS)
     for r in out.itertuples():
         value, lo, hi, n, n_skipped = CORRELATE_PINS[f"{r.metric}|{r.level}|{r.method}"]
@@ -103,7 +103,7 @@ def test_correlate_equals_the_pre_split_code():
 def test_paired_test_equals_the_pre_split_code(key):
     level, method = key.split("|")
     res = stats.paired_test(_pin_frame(), "good", "tied", "h", level=level, method=method,
-                            n_boot=100, seed=4)
+                            n_resamples=100, seed=4)
     *want, n, used = PAIRED_PINS[key]
     for k, pinned in zip(("corr_a", "corr_b", "ci_low", "ci_high", "p_value"), want):
         assert _close(float(res[k]), pinned), (key, k, float(res[k]).hex(), pinned)
@@ -113,8 +113,8 @@ def test_paired_test_equals_the_pre_split_code(key):
 def test_canonical_level_names_give_the_same_numbers_as_the_old_names():
     # input = document, global = summary: the same numbers, the level column echoing the name
     f = _pin_frame()
-    old = stats.correlate(f, "good", "h", level=["summary", "document"], n_boot=50, seed=3)
-    new = stats.correlate(f, "good", "h", level=["global", "input"], n_boot=50, seed=3)
+    old = stats.correlate(f, "good", "h", level=["summary", "document"], n_resamples=50, seed=3)
+    new = stats.correlate(f, "good", "h", level=["global", "input"], n_resamples=50, seed=3)
     assert list(new["level"].unique()) == ["global", "input"]
     cols = ["value", "ci_low", "ci_high", "n", "n_skipped"]
     pd.testing.assert_frame_equal(old[cols], new[cols])

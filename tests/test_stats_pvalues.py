@@ -98,7 +98,7 @@ def test_compare_measures_reports_no_zero_p_value():
     assert math.isnan(row["ci_low"]) and pd.isna(row["note"]) and row["n_rows"] == 50
     boot = stats.compare_measures(f, ["good", "noise"], "h", level="global", method="pearson", n_resamples=50,
                                   test="bootstrap", resample="inputs", bootstrap_p="sacrerouge")
-    single = stats.paired_test(f, "good", "noise", "h", level="global", method="pearson", n_boot=50,
+    single = stats.paired_test(f, "good", "noise", "h", level="global", method="pearson", n_resamples=50,
                                resample="inputs", p_method="sacrerouge")
     assert boot["p_raw"].iloc[0] == single["p_value"] and boot["p_value"].iloc[0] == single["p_floor"]
     assert (boot["ci_low"].iloc[0], boot["ci_high"].iloc[0]) == (single["ci_low"], single["ci_high"])
@@ -113,7 +113,7 @@ def test_pairwise_csv_has_the_difference_interval_and_the_sacrerouge_option(tmp_
                  "--coefficient", "pearson", "--test", "bootstrap-inputs", "--bootstrap-p", "sacrerouge",
                  "--n-resamples", "80", "--seed", "5", "-q", "--no-figures", "--out", str(out)]) == 0
     pair = pd.read_csv(out / "pairwise.csv").iloc[0]
-    single = stats.paired_test(f, "good", "fair", "h", level="global", method="pearson", n_boot=80, seed=5,
+    single = stats.paired_test(f, "good", "fair", "h", level="global", method="pearson", n_resamples=80, seed=5,
                                resample="inputs", p_method="sacrerouge")
     assert (pair["ci_low"], pair["ci_high"]) == pytest.approx((single["ci_low"], single["ci_high"]), abs=1e-15)
     assert pair["ci_low"] <= pair["diff"] <= pair["ci_high"]

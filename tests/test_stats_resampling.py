@@ -212,7 +212,7 @@ def test_paired_test_resamples_systems(resample, level):
 
 def test_global_both_matrix_and_scipy_paths_agree(monkeypatch):
     frame = _frame(n_docs=5, n_sys=6, seed=1)
-    kw = dict(level="global", methods=["kendall_b", "kendall_c"], resample="both", n_boot=40,
+    kw = dict(level="global", methods=["kendall_b", "kendall_c"], resample="both", n_resamples=40,
               seed=9)
     matrix = correlate(frame, ["good", "tied"], "h", **kw)
     monkeypatch.setattr(levels, "_CELL_MATRIX_ELEMENTS", 0)
@@ -226,7 +226,7 @@ def test_global_both_matrix_and_scipy_paths_agree(monkeypatch):
 
 def test_correlate_records_the_resampling():
     out = correlate(_frame(), "good", "h", level=["input", "summary"], methods="pearson",
-                    resample="both", n_boot=30, seed=2)
+                    resample="both", n_resamples=30, seed=2)
     assert list(out["level"]) == ["input", "summary"]  # the names given
     assert set(out["resampling"]) == {"both"} and set(out["n_boot"]) == {30}
     assert (out["n_boot_used"] <= 30).all() and set(out["seed"]) == {2}
@@ -236,8 +236,8 @@ def test_correlate_records_the_resampling():
 def test_too_few_systems_for_the_system_level():
     two = _frame(n_docs=10, n_sys=2)
     with pytest.raises(InputError, match=r"'system' level.*2 system\(s\).*at least 3"):
-        correlate(two, "good", "h", level="system", n_boot=0)
+        correlate(two, "good", "h", level="system", n_resamples=0)
     with pytest.raises(InputError, match=r"2 system\(s\)"):
         paired_test(two, "good", "tied", "h", level="system", method="pearson")
     # the other levels work with 2 systems
-    assert np.isfinite(correlate(two, "good", "h", level="global", n_boot=0)["value"]).all()
+    assert np.isfinite(correlate(two, "good", "h", level="global", n_resamples=0)["value"]).all()

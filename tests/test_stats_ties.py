@@ -120,7 +120,7 @@ def test_system_level_equals_exact_arithmetic_in_any_row_order(coef, metric):
     want = _exact_system_corr(f, metric, "h", coef)
     for k in range(6):
         shuffled = f.sample(frac=1.0, random_state=k) if k else f
-        got = stats.correlate(shuffled, metric, "h", level="system", methods=coef, n_boot=0)
+        got = stats.correlate(shuffled, metric, "h", level="system", methods=coef, n_resamples=0)
         assert got.value.iloc[0] == pytest.approx(want, abs=1e-12), k
     # nlpstats (np.nanmean per system) meets the same rounding here: its means of s1 and s2 come
     # out a bit apart and it counts an order, so the exact reference is the one to compare with
@@ -172,13 +172,13 @@ def test_summeval_fluency_system_level_equals_nlpstats_in_any_row_order(summeval
     want = _nlpstats_system(summeval_frame, metric, "fluency", coef)
     for k in range(4):
         shuffled = summeval_frame.sample(frac=1.0, random_state=k) if k else summeval_frame
-        got = stats.correlate(shuffled, metric, "fluency", level="system", methods=coef, n_boot=0)
+        got = stats.correlate(shuffled, metric, "fluency", level="system", methods=coef, n_resamples=0)
         assert abs(got.value.iloc[0] - want) <= 1e-12, (metric, coef, k)
 
 
 def test_summeval_rouge2_fluency_kendall_is_the_tied_value(summeval_frame):
     # the value of the issue: nlpstats' 0.4937 (M1 = M22 counted as a tie), not 0.4833
     got = stats.correlate(summeval_frame, "rouge-2", "fluency", level="system", methods="kendall_b",
-                          n_boot=0).value.iloc[0]
+                          n_resamples=0).value.iloc[0]
     assert got == pytest.approx(_nlpstats_system(summeval_frame, "rouge-2", "fluency", "kendall_b"), abs=1e-12)
     assert round(got, 4) == 0.4937

@@ -277,8 +277,8 @@ def test_levels_the_data_cannot_support(tmp_path):
     path = _user_shaped(tmp_path, _roles_frame(n_docs=3, systems=("a", "b")).assign(
         references=lambda f: [json.dumps([f"a reference of {d}"]) for d in f["doc_id"]]))
     with pytest.raises(InputError, match="system level needs at least 3 systems"):
-        mc.part_b(str(path), humans="score", n_boot=0)
-    part = mc.part_a(str(path), humans="score", n_boot=0, bertscore_model="")
+        mc.part_b(str(path), humans="score", n_resamples=0)
+    part = mc.part_a(str(path), humans="score", n_resamples=0, bertscore_model="")
     levels, left_out = mc.level_correlations(part)
     assert set(levels["level"]) == {"input", "global"}
     assert len(left_out) == 1 and left_out[0].startswith("system level left out: system level needs at least 3")

@@ -59,15 +59,16 @@ def test_unknown_measure_is_named():
                              measures=["coherence_order"], humans=[])
 
 
-def test_default_layer_is_the_scorers_one():
-    from sumeval.similarity.scorers import default_layer
-
+def test_the_studies_fallback_layer_is_the_scorers_default():
+    from sumeval.similarity.scorers import default_estime_layer
     from sumeval.studies import coherence_order, estime_layers
 
-    # one function: the notebooks' S.default_layer; the study passes num_hidden_layers (selectable
-    # layers - 1) and the model name
-    assert estime_layers.default_layer is default_layer and coherence_order.default_layer is default_layer
-    assert default_layer(7 - 1, MODEL) == 5 and default_layer(13 - 1, "all-mpnet-base-v2") == 9
+    # one function, handed to the two notebooks by their study modules: they pass num_hidden_layers
+    # (selectable layers - 1) and the model name
+    assert estime_layers.default_estime_layer is default_estime_layer
+    assert coherence_order.default_estime_layer is default_estime_layer
+    # MiniLM: floor(0.875 * 6) = 5; all-mpnet-base-v2: its measured default, 9
+    assert default_estime_layer(7 - 1, MODEL) == 5 and default_estime_layer(13 - 1, "all-mpnet-base-v2") == 9
 
 
 def test_pairs_key_follows_content():
@@ -169,7 +170,7 @@ def test_layer_pair_scores_match_the_single_pair_measures(tiny):
     lc = P.local_order_correlations(local, pairs)
     assert list(lc.columns) == ["human", "method", "layer", "d", "value", "n"]
     assert len(lc) == 2 * 7 * 5
-    rows = P.table1_rows(scores, pairs, {"estime_alarms": 5, "estime_soft": 5}, model=MODEL, n_boot=0)
+    rows = P.table1_rows(scores, pairs, {"estime_alarms": 5, "estime_soft": 5}, model=MODEL, n_resamples=0)
     assert set(rows["metric"]) == {"ESTIME", "ESTIME-soft"}
     assert {"ours", "paper", "diff", "layer", "model"} <= set(rows.columns)
     assert (rows["model"] == MODEL).all() and rows["paper"].notna().all()

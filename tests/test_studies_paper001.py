@@ -134,7 +134,7 @@ def test_rouge_rows_agree_with_metric_correlations():
     from sumeval.studies.common.baseline_tables import table2
 
     rouge = iss.rouge_correlations(n_docs=3)
-    _, t2 = table2(3, n_boot=0)
+    _, t2 = table2(3, n_resamples=0)
     real = rouge[rouge["dataset"] == "realsumm"].merge(t2, on=["metric", "method"])
     assert len(real) == 12 and np.allclose(real["value"], real["ours"])
     # SummEval: ROUGE with each reference alone, averaged over the 11 columns, is the study's
@@ -148,7 +148,7 @@ def test_rouge_rows_agree_with_metric_correlations():
     sub = ai.subset_correlations(pairs, per_ref, "relevance")
     ours = sub[sub["subset"] == "all"].set_index(["metric", "method"])["value"]
     theirs = stats.correlate(scored, list(rows), ["relevance"], level="system",
-                             methods=("pearson", "spearman", "kendall_b"), n_boot=0).set_index(["metric", "method"])["value"]
+                             methods=("pearson", "spearman", "kendall_b"), n_resamples=0).set_index(["metric", "method"])["value"]
     assert np.allclose(ours.sort_index(), theirs.sort_index())
     se = iss.rouge_correlations(n_docs=2)
     se = se[se["dataset"] == "summeval"].set_index(["metric", "method"])["value"]

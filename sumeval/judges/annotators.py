@@ -56,7 +56,7 @@ def leave_one_out_targets(annotations: np.ndarray) -> np.ndarray:
 
 
 def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, level: str | Sequence[str],
-                           methods: str | Sequence[str] = ("kendall_b",), n_boot: int = 1000, ci: float = 0.95,
+                           methods: str | Sequence[str] = ("kendall_b",), n_resamples: int = 1000, ci: float = 0.95,
                            seed: int = 0, resample: str = "inputs", doc_col: str = "doc_id",
                            system_col: str = "system", where: str = "the data") -> pd.DataFrame:
     """One row per annotator (against the others' mean) and one human-ceiling row, per human, level and method.
@@ -64,7 +64,7 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
     Args:
         frame: one row per (document, system) summary with ``<human>/<annotator>`` columns.
         humans: the human column(s); each needs at least 2 annotator columns.
-        level, methods, n_boot, ci, seed, resample, doc_col, system_col: as :func:`sumeval.stats.correlate`
+        level, methods, n_resamples, ci, seed, resample, doc_col, system_col: as :func:`sumeval.stats.correlate`
             (one set of resamples drawn from ``seed`` is shared by every row, as ``correlate`` does).
 
     Returns:
@@ -77,13 +77,13 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
     canon = [_canonical(lv) for lv in levels]
     method_names = [check_method(m) for m in names(methods, "methods")]
     check_resample(resample)
-    check_boot(n_boot, ci)
+    check_boot(n_resamples, ci)
     lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     for lv, c in zip(levels, canon):
         if c == "system":
             check_system_count(lay, lv)
-    draws = None if n_boot == 0 else Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
-    common = {"resampling": resample, "n_boot": int(n_boot), "seed": seed_record(seed)}
+    draws = None if n_resamples == 0 else Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_resamples, seed))
+    common = {"resampling": resample, "n_boot": int(n_resamples), "seed": seed_record(seed)}
     rows = []
     for h in human_names:
         cols = require_annotators(frame.columns, h, where)

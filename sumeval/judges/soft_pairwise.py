@@ -134,10 +134,10 @@ def complete_grids(frame: pd.DataFrame, columns: Sequence[str], *, doc_col: str 
     return (out, int(lay.n_docs - complete.sum()), complete) if with_mask else (out, int(lay.n_docs - complete.sum()))
 
 
-def _boot_items(n_items: int, n_boot: int, seed) -> np.ndarray | None:
-    if n_boot == 0:
+def _boot_items(n_items: int, n_resamples: int, seed) -> np.ndarray | None:
+    if n_resamples == 0:
         return None
-    return resample_indices(1, n_items, "inputs", n_boot, seed).inputs
+    return resample_indices(1, n_items, "inputs", n_resamples, seed).inputs
 
 
 def pvalues_stack(xb: np.ndarray, signs: np.ndarray) -> np.ndarray:
@@ -168,7 +168,7 @@ def _pvalues_resampled(scores: np.ndarray, draws: np.ndarray, signs: np.ndarray,
 
 
 def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: str, *,
-                           n_permutations: int = 1000, perm_seed: int = 4, n_boot: int = 0, ci: float = 0.95,
+                           n_permutations: int = 1000, perm_seed: int = 4, n_resamples: int = 0, ci: float = 0.95,
                            seed: int = 0, doc_col: str = "doc_id", system_col: str = "system",
                            return_boot: bool = False) -> pd.DataFrame:
     """SPA of each measure column against ``human`` (module docstring), with bootstrap intervals.
@@ -177,15 +177,15 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
         frame: one row per (document, system) summary.
         metrics: measure column(s) (higher is better; pass lower-is-better ones negated); human: a column.
         n_permutations, perm_seed: the permutation test (pce.py defaults: 1000, seed 4).
-        n_boot, ci, seed: bootstrap resamples of the items (0: no interval), coverage, seed. Measures
+        n_resamples, ci, seed: bootstrap resamples of the items (0: no interval), coverage, seed. Measures
             with the same complete items share the human side's p-values and the resamples.
-        return_boot: add a column ``boot``: each measure's SPA on every resample, shape (n_boot,)
+        return_boot: add a column ``boot``: each measure's SPA on every resample, shape (n_resamples,)
             (None without resamples), e.g. to average several measures' replicates.
 
     Returns:
         One row per measure: :data:`SPA_COLUMNS` (level ``"system"``), and ``boot`` when asked.
     """
-    check_boot(n_boot, ci)
+    check_boot(n_resamples, ci)
     check_count(n_permutations, "n_permutations", 1)
     rows = []
     human_side: dict[bytes, tuple] = {}  # complete items -> (signs, human p-values, draws, resampled ones)
@@ -195,7 +195,7 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
         key = kept.tobytes()
         if key not in human_side:
             signs = permutation_signs(h.shape[1], n_permutations, perm_seed)
-            draws = _boot_items(h.shape[1], n_boot, seed)
+            draws = _boot_items(h.shape[1], n_resamples, seed)
             human_side[key] = (signs, pvalues_upper(h, signs), draws,
                                None if draws is None else _pvalues_resampled(h, draws, signs))
         signs, ph, draws, ph_boot = human_side[key]
@@ -207,7 +207,7 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
             lo, hi = percentile_interval(boot, ci)
         rows.append({"metric": mc, "human": human, "level": "system", "spa": value, "ci_low": lo, "ci_high": hi,
                      "n_systems": h.shape[0], "n_items": h.shape[1], "n_items_dropped": dropped,
-                     "n_permutations": int(n_permutations), "perm_seed": perm_seed, "n_boot": int(n_boot),
+                     "n_permutations": int(n_permutations), "perm_seed": perm_seed, "n_boot": int(n_resamples),
                      "seed": seed_record(seed), "boot": boot})
     return pd.DataFrame(rows, columns=SPA_COLUMNS + (["boot"] if return_boot else []))
 
@@ -222,7 +222,7 @@ def _agreement(h_means: np.ndarray, m_means: np.ndarray) -> np.ndarray:
 
 
 def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: str, *,
-                             n_chance: int = 1000, n_boot: int = 0, ci: float = 0.95, seed: int = 0,
+                             n_chance: int = 1000, n_resamples: int = 0, ci: float = 0.95, seed: int = 0,
                              doc_col: str = "doc_id", system_col: str = "system",
                              return_boot: bool = False) -> pd.DataFrame:
     """Plain system pairwise accuracy with its chance baseline and bootstrap interval (module docstring).
@@ -230,15 +230,15 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
     Args:
         frame, metrics, human: as :func:`soft_pairwise_accuracy`.
         n_chance: permutations of the measure's scores within items (0: no baseline).
-        n_boot, ci: bootstrap resamples of the items and coverage; seed: seeds both (a Generator from
+        n_resamples, ci: bootstrap resamples of the items and coverage; seed: seeds both (a Generator from
             ``numpy.random.default_rng(seed)`` draws the bootstrap first, then the permutations).
-        return_boot: add a column ``boot``: the accuracy on every resample, shape (n_boot,) (None
+        return_boot: add a column ``boot``: the accuracy on every resample, shape (n_resamples,) (None
             without resamples).
 
     Returns:
         One row per measure: :data:`PA_COLUMNS` (level ``"system"``), and ``boot`` when asked.
     """
-    check_boot(n_boot, ci)
+    check_boot(n_resamples, ci)
     check_count(n_chance, "n_chance", 0)
     rows = []
     for mc in names(metrics, "metric columns"):
@@ -248,8 +248,8 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
         rng = np.random.default_rng(seed)
         lo = hi = np.nan
         boot = None
-        if n_boot:
-            draws = rng.integers(0, h.shape[1], size=(n_boot, h.shape[1]))
+        if n_resamples:
+            draws = rng.integers(0, h.shape[1], size=(n_resamples, h.shape[1]))
             boot = _agreement(h[:, draws].mean(axis=2).T, m[:, draws].mean(axis=2).T)
             lo, hi = percentile_interval(boot, ci)
         chance = chance_p = np.nan
@@ -262,6 +262,6 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
         rows.append({"metric": mc, "human": human, "level": "system", "accuracy": value, "ci_low": lo,
                      "ci_high": hi, "chance": chance, "chance_p": chance_p, "n_systems": hm.size,
                      "n_pairs": int(i.size), "n_human_ties": int(np.sum(hm[i] == hm[j])), "n_items": h.shape[1],
-                     "n_items_dropped": dropped, "n_chance": int(n_chance), "n_boot": int(n_boot),
+                     "n_items_dropped": dropped, "n_chance": int(n_chance), "n_boot": int(n_resamples),
                      "seed": seed_record(seed), "boot": boot})
     return pd.DataFrame(rows, columns=PA_COLUMNS + (["boot"] if return_boot else []))

@@ -46,13 +46,12 @@ from sumeval.errors import InputError
 from sumeval.lm.embeddings import MaskedEmbeddings
 from sumeval.lm.resolution import (LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
                                    resolve_model)
-from sumeval.lm.precision import (AUTOCAST_DTYPE, PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning,
-                                  normalize_precision, resolve_precision, slow_precision_note)
+from sumeval.lm.precision import (AUTO, AUTOCAST_DTYPE, SlowPrecisionWarning, normalize_precision, resolve_precision,
+                                  slow_precision_note)
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 from sumeval.runstate import claim
 
-__all__ = ["MaskedEmbeddings", "MaskedEmbedder", "get_embedder", "PRECISIONS", "PRECISION_ALIASES",
-           "normalize_precision", "check_device"]
+__all__ = ["MaskedEmbedder", "get_embedder", "check_device"]
 
 
 def check_device(device: str | None, option: str = "device") -> str:
@@ -160,7 +159,8 @@ class MaskedEmbedder:
                  normalize: str | None = "NFKD", store_dtype: str = "float16",
                  batch_tokens: int = 8192, batch_size: int = 32, chunk_passes: int = 128,
                  cache: Any = True, memory_items: int = 64):
-        normalize_precision(precision) if precision != "auto" else None  # a bad name fails before any work
+        if precision != AUTO:
+            normalize_precision(precision)  # a bad name fails before any work
         if store_dtype not in ("float16", "float32"):
             raise InputError(f"store_dtype {store_dtype!r} is unknown; use 'float16' or 'float32'")
         if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1:

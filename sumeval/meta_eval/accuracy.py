@@ -89,7 +89,7 @@ def system_rows(frame: pd.DataFrame, metrics: Sequence[str], human: str, s, note
     from sumeval.judges.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 
     acc = _acc23_rows(frame, metrics, human, notes)
-    kw = dict(n_boot=s.n_resamples, ci=s.ci, seed=s.seed, return_boot=True)
+    kw = dict(n_resamples=s.n_resamples, ci=s.ci, seed=s.seed, return_boot=True)
     spa = pd.DataFrame(columns=["metric"])
     if s.spa:
         spa = _per_metric(lambda ms: soft_pairwise_accuracy(frame, ms, human, n_permutations=s.spa_permutations,

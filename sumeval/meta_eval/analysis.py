@@ -274,7 +274,7 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
     from sumeval.stats.undefined import undefined_reason
 
     out = stats.correlate(frame, list(labels), list(s.humans), level=list(s.levels),
-                          methods=list(s.coefficients), n_boot=s.n_resamples, ci=s.ci, seed=s.seed,
+                          methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
                           resample=s.ci_resampling, progress=progress)
     out = out.rename(columns={"metric": "measure", "method": "coefficient"})
     out["resampling"] = s.ci_resampling

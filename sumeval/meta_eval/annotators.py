@@ -116,7 +116,7 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
     from sumeval.stats.undefined import undefined_reason
 
     out = annotator_correlations(judgments.frame, list(sets.columns), level=list(s.levels),
-                                 methods=list(s.coefficients), n_boot=s.n_resamples, ci=s.ci, seed=s.seed,
+                                 methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
                                  resample=s.ci_resampling, where=f"data set {judgments.name!r}")
     is_ann = out["role"] == "annotator"
     out["measure"] = np.where(is_ann, ANNOTATOR_PREFIX + out["annotator"], HUMAN_CEILING)

@@ -49,16 +49,16 @@ import numpy as np
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer
 
-__all__ = ["BertScoreScorer", "DEFAULT_LAYERS", "default_layer"]
+__all__ = ["BertScoreScorer", "DEFAULT_BERTSCORE_LAYERS", "default_bertscore_layer"]
 
 #: default layer of the packaged encoders (see the module docstring)
-DEFAULT_LAYERS: dict[str, int] = {"all-mpnet-base-v2": 8, "all-MiniLM-L6-v2": 4}
+DEFAULT_BERTSCORE_LAYERS: dict[str, int] = {"all-mpnet-base-v2": 8, "all-MiniLM-L6-v2": 4}
 
 
-def default_layer(spec) -> int:
+def default_bertscore_layer(spec) -> int:
     """The default layer of the resolved model ``spec`` (a :class:`sumeval.lm.ModelSpec`)."""
-    if spec.name in DEFAULT_LAYERS:
-        return DEFAULT_LAYERS[spec.name]
+    if spec.name in DEFAULT_BERTSCORE_LAYERS:
+        return DEFAULT_BERTSCORE_LAYERS[spec.name]
     from bert_score.utils import model2layers
 
     for key in (spec.hf_id, spec.name):
@@ -84,7 +84,7 @@ class BertScoreScorer(Scorer):
     ----------
     model : a packaged model name or alias, a local folder, or a Hugging Face id in the local cache
     layer : hidden layer used (1..number of layers; 0 = the embedding layer); default
-        :func:`default_layer`
+        :func:`default_bertscore_layer`
     idf : must be False (see the module docstring)
     rescale_with_baseline : rescale with the baseline TSV ``baseline_path`` (default False)
     baseline_path : a bert-score baseline file (``LAYER,P,R,F`` rows) for the model
@@ -116,7 +116,7 @@ class BertScoreScorer(Scorer):
         self.spec = resolve_model(model)
         n_layers = _n_layers(self.spec)
         if layer is None:
-            layer = default_layer(self.spec)
+            layer = default_bertscore_layer(self.spec)
         if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= n_layers:
             raise InputError(f"BERTScore layer {layer!r} is out of range for {self.spec.name} "
                              f"({n_layers} layers): give 0..{n_layers}")

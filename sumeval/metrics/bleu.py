@@ -19,7 +19,10 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list, remember
+from sumeval.metrics.registry import check_option_types
 from sumeval.text import strip_sentence_tags
+
+__all__ = ["TOKENIZERS", "SMOOTHINGS", "BleuScorer"]
 
 TOKENIZERS = ("split", "treebank", "words")
 SMOOTHINGS = tuple(f"method{i}" for i in range(8))
@@ -62,8 +65,6 @@ class BleuScorer(Scorer):
 
     def __init__(self, tokenize: str = "split", lowercase: bool = False, smoothing: str = "method2",
                  max_n: int = 4, strip_tags: bool = True, name: str | None = None) -> None:
-        from sumeval.metrics import check_option_types
-
         check_option_types(BleuScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")}, "bleu")
         if smoothing not in SMOOTHINGS:
             raise InputError(f"BLEU smoothing={smoothing!r} is not one of {SMOOTHINGS}")

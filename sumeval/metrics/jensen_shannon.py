@@ -37,7 +37,10 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list, remember
+from sumeval.metrics.registry import check_option_types
 from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
+
+__all__ = ["NLTK_ENGLISH_STOPWORDS", "MULTI_REF", "js_divergence", "distribution", "JensenShannonScorer"]
 
 # NLTK's English stopword list (the 179-word version of nltk_data's `stopwords` corpus, 2018-2023),
 # embedded so that no corpus download is needed. Entries with an apostrophe never match \w+ tokens.
@@ -109,8 +112,6 @@ class JensenShannonScorer(Scorer):
 
     def __init__(self, n: int = 2, stem: bool = True, stopwords: bool = True, multi_ref: str = "mean",
                  against: str = "references", base: float = math.e, name: str | None = None) -> None:
-        from sumeval.metrics import check_option_types
-
         check_option_types(JensenShannonScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")},
                            "js")
         if n < 1:

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.metrics.records import NO_NUMBER, score_records
 from sumeval.runstate import claim
 
 if TYPE_CHECKING:
@@ -105,12 +106,11 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         ``frame``: one column per measure label, oriented so that higher is better (a
         lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
         ``not_scored`` (empty summaries, missing text or references, undefined values, NaN or
-        None a scorer returned without a reason - :data:`sumeval.metrics.NO_NUMBER`, counted in
+        None a scorer returned without a reason - :data:`sumeval.metrics.records.NO_NUMBER`, counted in
         the measure's own column - and empty cells of a column); ``from_cache``. A scorer's
         measure with no number on any row is an InputError naming it and why (a column with no
         value is not a measure column of the data set in the first place).
     """
-    from sumeval import metrics
     from sumeval.cache import Store, cache_key
 
     frame = judgments.frame
@@ -147,7 +147,7 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
                 with claim(store.folder / "claims" / f"{key}.lock", wait=True) if cache else nullcontext():
                     scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
                     if not hit:
-                        scores, rep = metrics.score_records(_records(frame, scorer.needs), [scorer],
+                        scores, rep = score_records(_records(frame, scorer.needs), [scorer],
                                                             batch_size=batch_size, progress=progress,
                                                             row_label=judgments.location)
                         skipped = [[int(i), why] for i, _, why in rep.skipped]
@@ -162,12 +162,12 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         values = scores[spec.column].to_numpy(dtype=float)
         explained = set()
         for row, why in skipped:
-            if not why.startswith(metrics.NO_NUMBER):
+            if not why.startswith(NO_NUMBER):
                 explained.add(int(row))
                 report(row, spec.label, why)
         for row in np.flatnonzero(np.isnan(values)):  # NaN or None from the scorer, in this column
             if int(row) not in explained:
-                report(row, spec.label, metrics.NO_NUMBER)
+                report(row, spec.label, NO_NUMBER)
         if len(values) and np.isnan(values).all():
             _no_value_anywhere(spec, judgments.name, len(values),
                                [r["reason"] for r in not_scored if r["measure"] == spec.label])

@@ -41,7 +41,10 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer, batch_references, reference_list
+from sumeval.metrics.registry import check_option_types
 from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
+
+__all__ = ["SENTENCE_SPLITS", "AGGREGATES", "TOKENIZERS", "tokenize", "split_sentences", "RougeScorer"]
 
 # a sentence ends at . ! or ? (possibly followed by closing quotes / brackets) before whitespace
 _SENT_END_RE = re.compile(
@@ -175,8 +178,6 @@ class RougeScorer(Scorer):
     def __init__(self, variant: str = "rouge1", aggregate: str = "mean", use_stemmer: bool = True,
                  strip_tags: bool = True, sentence_split: str = "auto", name: str | None = None,
                  cache_size: int = 200_000, tokenizer: str = "unicode") -> None:
-        from sumeval.metrics import check_option_types
-
         check_option_types(RougeScorer, {k: v for k, v in locals().items() if k not in ("self", "__class__")}, "rouge")
         if not (variant in ("rougeL", "rougeLsum") or _VARIANT_RE.match(variant)):
             raise InputError(

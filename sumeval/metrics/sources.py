@@ -67,6 +67,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
+from sumeval.metrics.catalog import renamed_hint
+from sumeval.metrics.registry import accepted_options, available, get_scorer, registered_class
 from sumeval.metrics.user_scorers import (CLASS_RE, ENTRY_POINT_GROUP, call_user, check_columns, class_identity,
                                           construct_scorer, entry_point_measures, load_entry_point, load_scorer_class,
                                           user_signature)
@@ -172,9 +174,7 @@ def _output_name(scorer: Scorer, column: str) -> str:
 
 
 def _known_listing(judgments) -> str:
-    from sumeval import metrics
-
-    regs = [m.name for m in metrics.available()]
+    regs = [m.name for m in available()]
     eps = sorted(entry_point_measures())
     parts = [f"registered measures: {', '.join(regs)}",
              f"measure columns of {judgments.name}: {', '.join(judgments.measures) or 'none'}",
@@ -207,9 +207,6 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
     a measure needing a text field the data lacks, or two measures with the same label.
     """
-    from sumeval.metrics import accepted_options
-    from sumeval.metrics.catalog import renamed_hint
-
     items = [specs] if isinstance(specs, str) else list(specs)
     items += list(measure_classes)
     if not items:
@@ -253,8 +250,6 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
 
 def _resolve_one(text, head, own, orientation, explicit, output, judgments, lower, built, module_path):
     """One :class:`MeasureSpec` (see :func:`resolve_measures`)."""
-    from sumeval import metrics
-
     columns = set(judgments.measures)
     scored_cols = set(judgments.humans) | set(judgments.annotator_columns)
 
@@ -289,7 +284,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
 
     def registered_spec(info, cls, column=None):
         no_orientation(repr(info.name))
-        scorer = built(cls, text, lambda **o: metrics.get_scorer(info.name, **o))
+        scorer = built(cls, text, lambda **o: get_scorer(info.name, **o))
         name, col = pick(scorer, column)
         if column:
             name = column
@@ -316,7 +311,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
     if explicit is None and CLASS_RE.match(head):
         return class_spec(load_scorer_class(head, module_path), head, "class")
 
-    info, cls = metrics.registered_class(head)
+    info, cls = registered_class(head)
     if info is not None:
         if explicit is None and head in columns:
             raise InputError(f"measure {text!r} is both a registered measure and a measure column of "
@@ -331,7 +326,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         return registered_spec(*parent, column=head.lower())
     if explicit == "measure":
         raise InputError(f"measure {text!r}: no registered measure or measure output {head!r}; "
-                         f"registered measures: {', '.join(m.name for m in metrics.available())}")
+                         f"registered measures: {', '.join(m.name for m in available())}")
     if head in columns | scored_cols:
         return column_spec(head)
     eps = entry_point_measures()
@@ -352,13 +347,11 @@ def _registered_parent(head: str, built, text: str):
     The longest registered name that ``head`` extends with ``-...`` is tried; its scorer is built
     to read its columns.
     """
-    from sumeval import metrics
-
     key = head.lower()
-    for info in sorted(metrics.available(), key=lambda m: -len(m.name)):
+    for info in sorted(available(), key=lambda m: -len(m.name)):
         if key.startswith(info.name + "-"):
-            _, cls = metrics.registered_class(info.name)
-            scorer = built(cls, text, lambda **o: metrics.get_scorer(info.name, **o))
+            _, cls = registered_class(info.name)
+            scorer = built(cls, text, lambda **o: get_scorer(info.name, **o))
             if key in scorer.columns():
                 return info, cls
     return None

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_file
 from sumeval.metrics.base import Scorer
+from sumeval.metrics.registry import accepted_options, get_scorers
 
 __all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "build_scorer_class", "build_scorers",
            "UserCodeError", "is_user_class", "call_user", "check_columns", "CLASS_RE", "construct_scorer",
@@ -259,8 +260,6 @@ def build_scorer_class(path: str, *, options: Mapping[str, Any] | None = None,
     its constructor accepts; its :meth:`~Scorer.signature` also records the class's import path,
     version and source hash (as :func:`resolve_measures` does), so it is signed like a built-in
     measure wherever it is used (``sumeval score --measure-class``)."""
-    from sumeval.metrics import accepted_options
-
     cls = load_scorer_class(path, module_path)
     scorer = construct_scorer(cls, cls, accepted_options(cls, dict(options or {})), path)
     check_columns(scorer, path)
@@ -287,13 +286,11 @@ def build_scorers(names: Sequence[str], classes: Sequence[str], module_path: Seq
     """The measures a command names: registered measures by name, then users' Scorer classes
     (``module:Class``, ``--measure-class``), each given the options its constructor accepts; an
     option no measure accepts is an InputError (``sumeval score``, and each worker of a sharded run)."""
-    from sumeval import metrics
-
     built = [build_scorer_class(p, options=options, module_path=module_path) for p in classes]
-    taken = {k for p in classes for k in metrics.accepted_options(load_scorer_class(p, module_path), options)}
+    taken = {k for p in classes for k in accepted_options(load_scorer_class(p, module_path), options)}
     if not names:
         unused = sorted(set(options) - taken)
         if unused:
             raise InputError(f"option(s) {', '.join(unused)} are not used by any of the measures {', '.join(classes)}")
         return built
-    return metrics.get_scorers(list(names), used_elsewhere=taken, **options) + built
+    return get_scorers(list(names), used_elsewhere=taken, **options) + built

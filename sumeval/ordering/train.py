@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.lm.resolution import default_device
 from sumeval.ordering.documents import OrderingSet
 from sumeval.ordering.metrics import ordering_scores
 from sumeval.ordering.vocabulary import Vocabulary, tokenize
@@ -272,14 +273,6 @@ def set_graphs(oset: OrderingSet, vocab: Vocabulary) -> list[list[tuple[int, dic
     return out
 
 
-def _device(device: str | None):
-    import torch
-
-    if device:
-        return torch.device(device)
-    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-
-
 def evaluate(model, ids, gold, beam: int = 1, max_tokens: int = 60, graphs=None) -> dict[str, float]:
     """Corpus metrics of ``model``'s decoded orders against ``gold``."""
     from sumeval.ordering.decode import predict_orders
@@ -325,7 +318,7 @@ def train_model(
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise InputError(f"run folder {run_dir} is an existing file; give a folder")
-    dev_ = _device(device)
+    dev_ = torch.device(device or default_device())
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(config.seed)
         model = build_model(model_config, embeddings).to(dev_)
@@ -440,12 +433,14 @@ def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_
 
 def load_best(run_dir: str | Path, model_config, device: str | None = None):
     """The model of ``run_dir/best.pt`` (eval mode)."""
+    import torch
+
     from sumeval.ordering.models import build_model
 
     p = Path(run_dir) / "best.pt"
     if not p.is_file():
         raise InputError(f"{p} not found: train_model has not finished an epoch in {run_dir}")
-    dev_ = _device(device)
+    dev_ = torch.device(device or default_device())
     model = build_model(model_config).to(dev_)
     fix = f"train the run again (delete {run_dir}, then `sumeval ordering train ... --out {run_dir}`)"
     state_dict = load_checkpoint(p, dev_, fix=fix)["model"]

@@ -124,7 +124,7 @@ def realsumm_correlation(measure: str = "sera-10", *, index: str = "wikipedia:10
     df = pd.DataFrame({"doc_id": [r["doc_id"] for r in recs], "system": [r["system"] for r in recs],
                        "lp": [r["litepyramid"] for r in recs], "m": frame[measure].to_numpy()})
     corr = stats.correlate(df, "m", "lp", level="system", methods=["pearson", "spearman", "kendall_b"],
-                           n_boot=0).set_index("method")
+                           n_resamples=0).set_index("method")
     return {"measure": measure, "index": index, "n_systems": int(corr.loc["pearson", "n"]), "n_summaries": len(recs),
             "pearson": float(corr.loc["pearson", "value"]),
             "spearman": float(corr.loc["spearman", "value"]),

@@ -10,7 +10,7 @@ Options (every one recorded in the signature):
 - ``model``: packaged name, local folder or Hugging Face id (default
   :data:`sumeval.lm.DEFAULT_MODEL`, ``all-mpnet-base-v2``);
 - ``layer``: the summary layer (index into ``hidden_states``, 0 = embedding output); default
-  :func:`default_layer`: 9 for all-mpnet-base-v2 (its consistency correlations peak at layers
+  :func:`default_estime_layer`: 9 for all-mpnet-base-v2 (its consistency correlations peak at layers
   8-10 and its top layers, tuned for sentence embeddings, degrade: at layer 10 a copied summary
   already draws alarms), otherwise ``floor(0.875 * num_hidden_layers)`` - the reference's depth
   (layer 21 of bert-large's 24), so 5 for all-MiniLM-L6-v2;
@@ -36,15 +36,15 @@ from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.metrics.base import Batch, Scorer
 from sumeval.similarity import measures as M
 
-__all__ = ["EstimeScorer", "EstimeSoftScorer", "SimilarityOrderScorer", "CoherenceScorer", "default_layer",
-           "DEFAULT_LAYERS"]
+__all__ = ["EstimeScorer", "EstimeSoftScorer", "SimilarityOrderScorer", "CoherenceScorer", "default_estime_layer",
+           "DEFAULT_ESTIME_LAYERS"]
 
 
 #: measured defaults for the packaged models (see the module doc); others use the reference's depth
-DEFAULT_LAYERS = {DEFAULT_MODEL: 9}
+DEFAULT_ESTIME_LAYERS = {DEFAULT_MODEL: 9}
 
 
-def default_layer(num_hidden_layers: int, model_name: str | None = None) -> int:
+def default_estime_layer(num_hidden_layers: int, model_name: str | None = None) -> int:
     """The default layer of the paper-000 measures for a model: an index into ``hidden_states``.
 
     Args:
@@ -53,14 +53,14 @@ def default_layer(num_hidden_layers: int, model_name: str | None = None) -> int:
         model_name: the model's canonical name (:attr:`sumeval.lm.ModelSpec.name`).
 
     Returns:
-        :data:`DEFAULT_LAYERS` for a packaged model, else ``floor(0.875 * num_hidden_layers)``
+        :data:`DEFAULT_ESTIME_LAYERS` for a packaged model, else ``floor(0.875 * num_hidden_layers)``
         (21 for 24 layers - the reference's layer of bert-large - 10 for 12, 5 for 6).
 
-    >>> default_layer(24), default_layer(6), default_layer(12, "all-mpnet-base-v2")
+    >>> default_estime_layer(24), default_estime_layer(6), default_estime_layer(12, "all-mpnet-base-v2")
     (21, 5, 9)
     """
-    if model_name in DEFAULT_LAYERS:
-        return DEFAULT_LAYERS[model_name]
+    if model_name in DEFAULT_ESTIME_LAYERS:
+        return DEFAULT_ESTIME_LAYERS[model_name]
     return int(0.875 * num_hidden_layers)
 
 
@@ -81,7 +81,7 @@ class _PointsScorer(Scorer):
         if n_hidden <= 0:
             raise InputError(f"model {self.spec.name!r}: config.json gives no num_hidden_layers")
         self.num_layers = n_hidden
-        self.layer = self._check_layer(default_layer(n_hidden, self.spec.name) if layer is None else layer,
+        self.layer = self._check_layer(default_estime_layer(n_hidden, self.spec.name) if layer is None else layer,
                                         "layer")
         self.text_layer = self._check_layer(self.layer if text_layer is None else text_layer, "text_layer")
         from sumeval.lm.precision import resolve_precision

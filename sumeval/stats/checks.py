@@ -123,8 +123,8 @@ def check_count(value: object, name: str, minimum: int, meaning: str = "") -> in
     return int(value)
 
 
-def check_boot(n_boot: int, ci: float) -> None:
-    check_count(n_boot, "n_boot", 0, " (0: no interval)")
+def check_boot(n_resamples: int, ci: float) -> None:
+    check_count(n_resamples, "n_resamples", 0, " (0: no interval)")
     if not (0.0 < float(ci) < 1.0):
         raise InputError(f"ci must be a coverage strictly between 0 and 1 (e.g. 0.95), got {ci!r}")
 

@@ -39,13 +39,13 @@ def _frame_layout(frame: pd.DataFrame, levels: Sequence[str], doc_col: str,
     return lay
 
 
-def _draws(lay: Layout, resample: str, n_boot: int, seed: int | np.random.Generator,
+def _draws(lay: Layout, resample: str, n_resamples: int, seed: int | np.random.Generator,
            indices: Resamples | None, where: str) -> Draws | None:
     if indices is not None:
         return Draws.of(check_indices(indices, resample, lay.n_sys, lay.n_docs, where))
-    if n_boot == 0:
+    if n_resamples == 0:
         return None
-    return Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_boot, seed))
+    return Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_resamples, seed))
 
 
 def _needs_systems(levels: Sequence[str], resample: str) -> bool:
@@ -54,7 +54,7 @@ def _needs_systems(levels: Sequence[str], resample: str) -> bool:
 
 def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | Sequence[str], *,
               level: str | Sequence[str], methods: str | Sequence[str] = METHODS,
-              doc_col: str = "doc_id", system_col: str = "system", n_boot: int = 1000,
+              doc_col: str = "doc_id", system_col: str = "system", n_resamples: int = 1000,
               ci: float = 0.95, seed: int | np.random.Generator = 0,
               progress: bool = False, resample: str = "inputs",
               indices: Resamples | None = None) -> pd.DataFrame:
@@ -69,16 +69,16 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             ``"summary"``), or a sequence of these; the ``level`` column repeats the name given.
         methods: names from :data:`METHODS` (default: all four).
         doc_col, system_col: the document and system id columns.
-        n_boot: number of bootstrap resamples; 0 for no interval.
+        n_resamples: number of bootstrap resamples; 0 for no interval.
         ci: coverage of the percentile interval.
-        seed: ``int`` or ``numpy.random.Generator``; one set of ``n_boot`` resamples is drawn
+        seed: ``int`` or ``numpy.random.Generator``; one set of ``n_resamples`` resamples is drawn
             from it (:func:`resample_indices`) and shared by every metric, human, level and
             method of the call.
         progress: show a progress bar over (metric, human) pairs.
         resample: ``"inputs"`` (documents; the default, as sumeval always did), ``"systems"`` or
             ``"both"`` (Deutsch, Dror & Roth 2021 recommend both).
         indices: resamples drawn beforehand (:func:`resample_indices`, or arrays of one's own);
-            they replace ``n_boot`` and ``seed``.
+            they replace ``n_resamples`` and ``seed``.
 
     Returns:
         A tidy frame, one row per (metric, human, level, method), in that nesting order, with
@@ -88,7 +88,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         NaN; documents whose correlation is undefined; systems without a usable pair);
         ``n_boot`` = resamples asked, ``n_boot_used`` = those with a defined correlation (the
         interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
-        ``ci_low`` / ``ci_high`` are NaN when ``n_boot == 0``, when no resample gives a defined
+        ``ci_low`` / ``ci_high`` are NaN when ``n_resamples == 0``, when no resample gives a defined
         correlation, or when the correlation itself is undefined (``n_boot_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
         than 2 pairs, fewer than 3 systems with a usable pair at the system level: two points
         always correlate +-1); :func:`~sumeval.stats.undefined_reason` says why. ``frame.attrs``
@@ -101,7 +101,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         canonical_level(lv)
     method_names = [check_method(m) for m in names(methods, "methods")]
     check_resample(resample)
-    check_boot(n_boot, ci)
+    check_boot(n_resamples, ci)
     check_frame(frame)
     check_columns(frame, metric_names, "metric")
     check_columns(frame, human_names, "human")
@@ -109,7 +109,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         lay = _frame_layout(frame, levels, doc_col, system_col)
     else:
         lay = frame_layout(frame, doc_col, system_col, need_systems=False)
-    draws = _draws(lay, resample, int(n_boot), seed, indices, "correlate")
+    draws = _draws(lay, resample, int(n_resamples), seed, indices, "correlate")
     n_asked = 0 if draws is None else draws.n
     seed_rec = None if indices is not None else seed_record(seed)
     metric_values = {c: frame_column(frame, c) for c in metric_names}
@@ -144,7 +144,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
 
 
 def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *, level: str,
-                method: str, n_boot: int = 1000, ci: float = 0.95,
+                method: str, n_resamples: int = 1000, ci: float = 0.95,
                 seed: int | np.random.Generator = 0, doc_col: str = "doc_id",
                 system_col: str = "system", resample: str = "inputs",
                 indices: Resamples | None = None, p_method: str = "percentile") -> dict[str, object]:
@@ -175,7 +175,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
         metric_a, metric_b, human: column names.
         level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``);
             method: one of :data:`METHODS`.
-        n_boot: resamples (0: only the point estimates; interval and p are NaN).
+        n_resamples: resamples (0: only the point estimates; interval and p are NaN).
         ci: coverage of the percentile interval of the difference.
         seed: ``int`` or ``numpy.random.Generator``.
         resample, indices: as for :func:`correlate`.
@@ -193,7 +193,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     canon = canonical_level(level)
     check_method(method)
     check_resample(resample)
-    check_boot(n_boot, ci)
+    check_boot(n_resamples, ci)
     check_frame(frame)
     check_columns(frame, [metric_a, metric_b], "metric")
     check_columns(frame, [human], "human")
@@ -205,7 +205,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
     xa = np.where(common, xa, np.nan)
     xb = np.where(common, xb, np.nan)
-    draws = _draws(lay, resample, int(n_boot), seed, indices, "paired_test")
+    draws = _draws(lay, resample, int(n_resamples), seed, indices, "paired_test")
 
     with small_blas():
         if canon == "input":

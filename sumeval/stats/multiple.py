@@ -184,7 +184,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
             r.update(seed=None if isinstance(seed, np.random.Generator) else int(seed),
                      p_raw=r["p_value"], p_value=r["p_floor"])
         elif test == "bootstrap":
-            r = paired_test(frame, a, b, h, n_boot=n_resamples, seed=seed, resample=resample,
+            r = paired_test(frame, a, b, h, n_resamples=n_resamples, seed=seed, resample=resample,
                             p_method=bootstrap_p, **kw)
             r.update(n_resamples=r["n_boot"], n_resamples_used=r["n_boot_used"],
                      alternative="two-sided", p_value=r["p_floor"])

@@ -146,14 +146,14 @@ def _exact_product(counts: np.ndarray, A: np.ndarray) -> np.ndarray:
     return counts @ A
 
 
-def _kendall_path(n: int, n_groups: int, n_boot: int) -> str:
+def _kendall_path(n: int, n_groups: int, n_resamples: int) -> str:
     """'matrix' (group concordance matrix, ~ n^2 + B n_groups^2 operations) or 'loop' (scipy on
     each expanded resample, ~ B n log n), whichever is estimated to be faster (constants
     measured with documents as the groups)."""
     if _KENDALL_PATH is not None:
         return _KENDALL_PATH
-    matrix = 10e-9 * n * n + 1e-9 * n_boot * n_groups * n_groups
-    loop = 600e-9 * n_boot * n
+    matrix = 10e-9 * n * n + 1e-9 * n_resamples * n_groups * n_groups
+    loop = 600e-9 * n_resamples * n
     return "matrix" if matrix <= loop else "loop"
 
 

@@ -125,13 +125,13 @@ def _counts(idx: np.ndarray) -> np.ndarray:
     return np.bincount(flat, minlength=B * n).reshape(B, n).astype(np.float64)
 
 
-def _resample_counts(n_docs: int, n_boot: int, seed: int | np.random.Generator) -> np.ndarray:
+def _resample_counts(n_docs: int, n_resamples: int, seed: int | np.random.Generator) -> np.ndarray:
     """How often each document is drawn in each bootstrap resample (the inputs resampling).
 
-    Returns: shape (n_boot, n_docs) float64 counts; each row sums to n_docs.
+    Returns: shape (n_resamples, n_docs) float64 counts; each row sums to n_docs.
     """
     rng = np.random.default_rng(seed)
-    return _counts(rng.integers(0, n_docs, size=(n_boot, n_docs)))
+    return _counts(rng.integers(0, n_docs, size=(n_resamples, n_docs)))
 
 
 def percentile_interval(boot: np.ndarray | None, ci: float) -> tuple[float, float]:

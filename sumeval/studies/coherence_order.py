@@ -9,7 +9,7 @@ the same figures are drawn against its human columns.
 Thin: the extraction is :mod:`sumeval.studies.common.embedding_extraction` and the sweep
 :mod:`sumeval.studies.common.layer_pairs` (the same cached sweep as ``estime_layers``).
 """
-from sumeval.similarity.scorers import default_layer  # noqa: F401 (the notebook's S.default_layer)
+from sumeval.similarity.scorers import default_estime_layer  # noqa: F401 (the notebook's S.default_estime_layer)
 from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
     PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs,
 )
@@ -20,4 +20,4 @@ from sumeval.studies.common.study_data import selection_human  # noqa: F401 (the
 
 __all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
            "layer_pair_scores", "layer_correlations", "local_order_correlations", "best_layer", "selection_human",
-           "default_layer"]
+           "default_estime_layer"]

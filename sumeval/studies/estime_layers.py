@@ -10,7 +10,7 @@ Thin: the extraction is :mod:`sumeval.studies.common.embedding_extraction`, the 
 :mod:`sumeval.studies.common.layer_pairs` (shared with ``coherence_order``, which reads the same cached
 sweep) and the ROUGE rows part (a) of ``metric_correlations`` (:mod:`sumeval.studies.common.baseline_tables`).
 """
-from sumeval.similarity.scorers import default_layer  # noqa: F401 (the notebook's S.default_layer)
+from sumeval.similarity.scorers import default_estime_layer  # noqa: F401 (the notebook's S.default_estime_layer)
 from sumeval.studies.common.baseline_tables import part_a  # noqa: F401 (the notebook's S.part_a: the ROUGE rows)
 from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
     PARAMETER_RANGES, QUALITIES, embedder, extract, load_pairs, load_study_pairs,
@@ -21,5 +21,5 @@ from sumeval.studies.common.layer_pairs import (  # noqa: F401 (the notebook's S
 from sumeval.studies.common.study_data import selection_human  # noqa: F401 (the notebook's S.selection_human)
 
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
-           "layer_pair_scores", "layer_correlations", "best_layer", "selection_human", "default_layer", "table1_rows",
+           "layer_pair_scores", "layer_correlations", "best_layer", "selection_human", "default_estime_layer", "table1_rows",
            "table1_beside_rouge", "part_a"]

@@ -140,7 +140,7 @@ def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> 
     from sumeval.studies.common.baseline_rows import TABLE1_ROWS, score_rows
     from sumeval.studies.common.baseline_tables import table2
 
-    _, t2 = table2(n_docs, n_boot=0, progress=progress)
+    _, t2 = table2(n_docs, n_resamples=0, progress=progress)
     real = t2.rename(columns={"ours": "value"})[["human", "metric", "method", "value", "n"]].assign(dataset="realsumm")
     rows = {k: TABLE1_ROWS[k] for k in ("ROUGE-1", "ROUGE-2", "ROUGE-L")}
     scored = score_rows(summeval_pairs(n_docs), rows, dataset="summeval", progress=progress)

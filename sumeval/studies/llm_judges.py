@@ -138,7 +138,7 @@ def human_ceiling(frame: pd.DataFrame, humans: Sequence[str], *, levels: Sequenc
     from sumeval.judges.annotators import annotator_correlations
 
     out = annotator_correlations(frame, list(humans), level=list(levels), methods=list(coefficients),
-                                 n_boot=n_resamples, seed=seed, resample=resample, where=where)
+                                 n_resamples=n_resamples, seed=seed, resample=resample, where=where)
     out = out.rename(columns={"method": "coefficient"})
     out["kind"] = np.where(out["role"] == "annotator", ANNOTATOR, CEILING)
     out["measure"] = np.where(out["role"] == "annotator", out["annotator"], CEILING)
@@ -200,7 +200,7 @@ def score_scales(judgments, judge_cols: dict[tuple[str, str], str], qualities: S
 
 
 def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, str], str],
-        qualities: Sequence[str], *, n_permutations: int = 1000, n_boot: int = 0, seed: int = 0) -> pd.DataFrame:
+        qualities: Sequence[str], *, n_permutations: int = 1000, n_resamples: int = 0, seed: int = 0) -> pd.DataFrame:
     """Soft pairwise accuracy per quality of the offline measures and the judges against the experts'
     mean, and of each expert against the other two's mean (``kind`` annotator), with their average
     (``human ceiling``, no interval): ``measure, kind, human, spa, ci_low, ci_high, n_systems, n_items``."""
@@ -215,7 +215,7 @@ def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, s
         frame = pd.concat([f[["doc_id", "system", q]].reset_index(drop=True),
                            scores.frame[list(offline) + list(own)].reset_index(drop=True)], axis=1)
         res = soft_pairwise_accuracy(frame, list(offline) + list(own), q, n_permutations=n_permutations,
-                                     n_boot=n_boot, seed=seed).rename(columns={"metric": "measure"})
+                                     n_resamples=n_resamples, seed=seed).rename(columns={"metric": "measure"})
         res["kind"] = [JUDGE if m in own else OFFLINE for m in res["measure"]]
         res["measure"] = [own.get(m, m) for m in res["measure"]]
         parts.append(res[cols])
@@ -226,7 +226,7 @@ def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, s
             for k, col in enumerate(ann):
                 one = pd.DataFrame({"doc_id": f["doc_id"].to_numpy(), "system": f["system"].to_numpy(),
                                     "annotator": f[col].to_numpy(float), "others": targets[:, k]})
-                r = soft_pairwise_accuracy(one, "annotator", "others", n_permutations=n_permutations, n_boot=n_boot,
+                r = soft_pairwise_accuracy(one, "annotator", "others", n_permutations=n_permutations, n_resamples=n_resamples,
                                            seed=seed).iloc[0]
                 rows.append({"measure": col.split("/", 1)[1], "kind": ANNOTATOR, "human": q, "spa": r["spa"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"], "n_systems": r["n_systems"],
@@ -251,7 +251,7 @@ def expert_agreement(judgments, judge_cols: dict[tuple[str, str], str], qualitie
         own = _own(judge_cols, q)
         if not experts:
             continue
-        res = stats.correlate(f, list(own) + experts, experts, level=level, methods=[coefficient], n_boot=0)
+        res = stats.correlate(f, list(own) + experts, experts, level=level, methods=[coefficient], n_resamples=0)
         res["value"] = np.where(res["metric"] == res["human"], np.nan, res["value"])
         parts.append(pd.DataFrame({
             "rater": [own.get(m, m.split("/", 1)[-1]) for m in res["metric"]],

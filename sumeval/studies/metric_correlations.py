@@ -49,7 +49,7 @@ __all__ = ["PARAMETER_RANGES", "TABLE1_ROWS", "TABLE2_ROWS", "part_a", "part_b",
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
-                    "n_boot": (">=0", "0 for no intervals")}
+                    "n_resamples": (">=0", "0 for no intervals")}
 
 
 def row_notes(bertscore_model: str = BERTSCORE_MODEL, part: Part | None = None) -> pd.DataFrame:

@@ -114,7 +114,7 @@ def correlations_at(frame: pd.DataFrame, metrics: Sequence[str], human: str, lev
 
     if level == "system":
         return system_correlations(frame, metrics, human, methods)
-    res = stats.correlate(frame, list(metrics), [human], level=level, methods=tuple(methods), n_boot=0)
+    res = stats.correlate(frame, list(metrics), [human], level=level, methods=tuple(methods), n_resamples=0)
     return res[["metric", "human", "method", "value", "n"]]
 
 
@@ -196,7 +196,7 @@ def realsumm_measures(index_name: str, variants: Sequence[str], *, n_docs: int |
     from sumeval.studies.common.baseline_rows import TABLE2_ROWS
     from sumeval.studies.common.baseline_tables import table2
 
-    scored, _ = table2(n_docs, n_boot=0, progress=progress)
+    scored, _ = table2(n_docs, n_resamples=0, progress=progress)
     pairs = realsumm_pairs(n_docs)
     per_ref = per_reference_scores(pairs, open_index(index_name, progress=progress), variants, progress=progress)
     frame = sera_frame(pairs, per_ref)

@@ -15,7 +15,7 @@ LEVEL_NAMES = {"input": "document", "system": "system", "global": "summary"}
 _COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n", "n_skipped"]
 
 
-def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int = 0,
+def level_correlations(part, *, methods=("spearman", "kendall_b"), n_resamples: int = 0,
                        seed: int = 0) -> tuple[pd.DataFrame, list[str]]:
     """Every row of ``part`` (:class:`sumeval.studies.common.baseline_tables.Part`) at the **input**
     level (per document across its systems, then averaged: SummEval's "summary level"), the
@@ -55,10 +55,10 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int =
         return pd.DataFrame(columns=_COLUMNS), skipped
     if all(hs == list(part.humans) for hs in ok.values()):  # one call, every level: as the study always ran
         out = stats.correlate(part.scored, part.metrics, part.humans, level=[LEVEL_NAMES[lv] for lv in ok],
-                              methods=methods, n_boot=n_boot, seed=seed)
+                              methods=methods, n_resamples=n_resamples, seed=seed)
     else:
         out = pd.concat([stats.correlate(part.scored, part.metrics, hs, level=LEVEL_NAMES[lv], methods=methods,
-                                         n_boot=n_boot, seed=seed) for lv, hs in ok.items()], ignore_index=True)
+                                         n_resamples=n_resamples, seed=seed) for lv, hs in ok.items()], ignore_index=True)
         order = {k: {v: i for i, v in enumerate(vals)} for k, vals in
                  (("metric", part.metrics), ("human", part.humans), ("level", [LEVEL_NAMES[lv] for lv in ok]),
                   ("method", list(methods)))}
@@ -69,11 +69,11 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_boot: int =
 
 
 def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
-               methods=("pearson", "spearman", "kendall_b", "kendall_c"), n_boot: int = 0,
+               methods=("pearson", "spearman", "kendall_b", "kendall_c"), n_resamples: int = 0,
                seed: int = 0) -> pd.DataFrame:
     """Correlations at every level (summary, document, system), for the explorer."""
     from sumeval import stats
 
-    frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_boot=n_boot, seed=seed)
+    frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_resamples=n_resamples, seed=seed)
               for level in ("summary", "document", "system")]
     return pd.concat(frames, ignore_index=True)

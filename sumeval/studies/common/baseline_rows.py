@@ -71,10 +71,10 @@ def bertscore_rows(model: str = BERTSCORE_MODEL) -> dict[str, Row]:
     if not model:
         return {}
     from sumeval.lm import resolve_model
-    from sumeval.metrics.bertscore import default_layer
+    from sumeval.metrics.bertscore import default_bertscore_layer
 
     spec = resolve_model(model)
-    note = (f"bert-score, {spec.name} layer {default_layer(spec)}, no idf, best of 11 refs "
+    note = (f"bert-score, {spec.name} layer {default_bertscore_layer(spec)}, no idf, best of 11 refs "
             "(paper: roberta-large layer 17)")
     return {f"BERTScore-{k.upper()} ({spec.name})": Row("bertscore", f"bertscore-{k}",
                                                         options={"model": spec.name}, note=note)

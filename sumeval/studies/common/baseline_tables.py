@@ -90,7 +90,7 @@ def _add_measures(part_scored: pd.DataFrame, rows: Mapping[str, Row], extra) -> 
 
 
 def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = None,
-           n_boot: int = 1000, seed: int = 0, diagnostics: bool = True,
+           n_resamples: int = 1000, seed: int = 0, diagnostics: bool = True,
            bertscore_model: str = BERTSCORE_MODEL, measures: str | list[str] = "",
            module_path: str | list[str] = "", progress: bool = False) -> Part:
     """Paper 000 Table 1 (pooled = global level, Spearman and Kendall tau-c) on ``dataset``.
@@ -134,7 +134,7 @@ def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = 
     labels = _add_measures(scored, rows, extra)
     metrics = list(rows) + labels
     ours = stats.correlate(scored, metrics, hs, level="summary", methods=("spearman", "kendall_c"),
-                           n_boot=n_boot, seed=seed)
+                           n_resamples=n_resamples, seed=seed)
     table = None
     if paper:
         bert = bertscore_rows(bertscore_model)
@@ -144,7 +144,7 @@ def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = 
                 notes, paper)
 
 
-def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = None, n_boot: int = 1000,
+def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = None, n_resamples: int = 1000,
            seed: int = 0, progress: bool = False) -> Part:
     """Paper 001 Table 2 (system level; Pearson, Spearman, Kendall tau-b) on ``dataset``: ROUGE-1-R,
     ROUGE-2-R, ROUGE-L-F (summary-level LCS over the lines of summary and reference: REALSumm's
@@ -175,24 +175,24 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
             raise
     scored = score_rows(judgments.frame, TABLE2_ROWS, dataset=cache_name(judgments), progress=progress)
     ours = stats.correlate(scored, list(TABLE2_ROWS), hs, level="system",
-                           methods=("pearson", "spearman", "kendall_b"), n_boot=n_boot, seed=seed)
+                           methods=("pearson", "spearman", "kendall_b"), n_resamples=n_resamples, seed=seed)
     paper = is_builtin(judgments, "realsumm")
     return Part(judgments, hs, scored, compare(ours, published.paper001_table2() if paper else None),
                 list(TABLE2_ROWS), paper=paper)
 
 
-def table1(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0, diagnostics: bool = True,
+def table1(n_docs: int | None = None, *, n_resamples: int = 1000, seed: int = 0, diagnostics: bool = True,
            bertscore_model: str = BERTSCORE_MODEL,
            progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paper 000 Table 1 rows (ROUGE, BLEU, BERTScore with ``bertscore_model``; ``""`` leaves
     BERTScore out) on SummEval: ``(scored pairs, comparison)`` (:func:`part_a`)."""
-    part = part_a("summeval", n_docs=n_docs, n_boot=n_boot, seed=seed, diagnostics=diagnostics,
+    part = part_a("summeval", n_docs=n_docs, n_resamples=n_resamples, seed=seed, diagnostics=diagnostics,
                   bertscore_model=bertscore_model, progress=progress)
     return part.scored, part.comparison
 
 
-def table2(n_docs: int | None = None, *, n_boot: int = 1000, seed: int = 0,
+def table2(n_docs: int | None = None, *, n_resamples: int = 1000, seed: int = 0,
            progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Paper 001 Table 2 rows (ROUGE, JS-2) on REALSumm: ``(scored pairs, comparison)`` (:func:`part_b`)."""
-    part = part_b("realsumm", n_docs=n_docs, n_boot=n_boot, seed=seed, progress=progress)
+    part = part_b("realsumm", n_docs=n_docs, n_resamples=n_resamples, seed=seed, progress=progress)
     return part.scored, part.comparison

@@ -37,7 +37,7 @@ from sumeval.lm.resolution import DEFAULT_MODEL
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
                     "n_systems": (">=0", "0 means all; at most the data set's systems (checked when it is loaded)"),
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
-                    "n_boot": (">=0", "0 for no intervals")}
+                    "n_resamples": (">=0", "0 for no intervals")}
 
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs",
            "embedder", "extract", "documents", "iter_documents", "pairs_key", "cached_frame", "n_selectable_layers"]

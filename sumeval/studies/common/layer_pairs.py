@@ -184,7 +184,7 @@ def _layer_correlations(scores, pairs, measures, humans, methods) -> pd.DataFram
                                  values=measure, dropna=False) * SIGNS[measure]
         piv.columns = [f"{s}|{t}" for s, t in piv.columns]
         wide, metrics = _wide(piv.reset_index(), ["doc_id", "system"], pairs, humans)
-        c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_boot=0)
+        c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_resamples=0)
         st = c["metric"].str.split("|", expand=True).astype(int)
         frames.append(pd.DataFrame({"measure": measure, "human": c["human"], "method": c["method"],
                                     "summary_layer": st[0], "text_layer": st[1], "value": c["value"],
@@ -218,7 +218,7 @@ def _local_order_correlations(local, pairs, humans, methods) -> pd.DataFrame:
                             dropna=False)
     piv.columns = [f"{k}|{d}" for k, d in piv.columns]
     wide, metrics = _wide(piv.reset_index(), ["doc_id", "system"], pairs, humans)
-    c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_boot=0)
+    c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_resamples=0)
     kd = c["metric"].str.split("|", expand=True).astype(int)
     return pd.DataFrame({"human": c["human"], "method": c["method"], "layer": kd[0], "d": kd[1],
                          "value": c["value"], "n": c["n"]})
@@ -238,7 +238,7 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
         diagonal: only pairs with summary layer = text layer (the paper's Table 1 used one layer
             for both).
         fallback: the layer returned, with value NaN and ``chosen=False``, when no correlation
-            is defined (a constant quality in a tiny subset); e.g. :func:`sumeval.similarity.scorers.default_layer`.
+            is defined (a constant quality in a tiny subset); e.g. :func:`sumeval.similarity.scorers.default_estime_layer`.
 
     Returns:
         ``{"summary_layer", "text_layer", "value", "chosen"}``.
@@ -263,7 +263,7 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
 
 
 def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int], *,
-                model: str, n_boot: int = 1000, seed: int = 0, humans: Sequence[str] = QUALITIES,
+                model: str, n_resamples: int = 1000, seed: int = 0, humans: Sequence[str] = QUALITIES,
                 paper: bool = True) -> pd.DataFrame:
     """ESTIME / ESTIME-soft rows of paper 000 Table 1 at the given (diagonal) layers.
 
@@ -273,7 +273,7 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         layers: ``{"estime_alarms": k, "estime_soft": k2}``.
         model: the model's name, written in the ``model`` column (the paper used
             bert-large-uncased-whole-word-masking at layer 21).
-        n_boot, seed: document-bootstrap intervals (:func:`sumeval.stats.correlate`).
+        n_resamples, seed: document-bootstrap intervals (:func:`sumeval.stats.correlate`).
         humans: the human columns (SummEval: the four qualities).
         paper: put the paper's numbers beside ours (only on SummEval, the paper's data).
 
@@ -292,7 +292,7 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         vals[label] = vals[label] * SIGNS[measure]
         wide, _ = _wide(vals, ["doc_id", "system"], pairs, humans)
         ours = stats.correlate(wide, [label], list(humans), level="summary",
-                               methods=("spearman", "kendall_c"), n_boot=n_boot, seed=seed)
+                               methods=("spearman", "kendall_c"), n_resamples=n_resamples, seed=seed)
         cmp = compare(ours, published.paper000_table1() if paper else None)
         cmp["layer"] = k
         frames.append(cmp)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sumeval.lm.precision import AUTO, normalize_precision
+
 __all__ = ["split", "scorer_options"]
 
 
@@ -17,14 +19,16 @@ def split(text: str) -> tuple[str, ...]:
 
 
 def scorer_options(model: str = "", layer: int = -1, precision: str = "", index: str = "") -> dict[str, Any]:
-    """The scorer options the notebook sets (empty / -1: each measure's own default)."""
+    """The scorer options the notebook sets (empty / -1: each measure's own default); ``precision``
+    in the engine's spelling (``fp32`` -> ``float32``, :func:`sumeval.lm.precision.normalize_precision`;
+    ``auto`` is resolved by the scorers for their device)."""
     options: dict[str, Any] = {}
     if model:
         options["model"] = model
     if layer >= 0:
         options["layer"] = layer
     if precision:
-        options["precision"] = precision
+        options["precision"] = precision if precision == AUTO else normalize_precision(precision)
     if index:
         options["index"] = index
     return options

@@ -169,5 +169,5 @@ def system_correlations(scored: pd.DataFrame, metrics: Sequence[str], human: str
     """
     from sumeval import stats
 
-    res = stats.correlate(scored, list(metrics), [human], level="system", methods=tuple(methods), n_boot=0)
+    res = stats.correlate(scored, list(metrics), [human], level="system", methods=tuple(methods), n_resamples=0)
     return res[["metric", "human", "method", "value", "n"]]
