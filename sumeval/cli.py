@@ -38,7 +38,7 @@ def format_warning(message, category, filename, lineno, line=None) -> str:
 # list / run
 # ------------------------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> int:
-    from sumeval import study_params
+    from sumeval.running import study_params
 
     found = study_params.studies()
     if not found:
@@ -57,18 +57,18 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from sumeval import runner
-    from sumeval import study_params
+    from sumeval.argtypes import parse_overrides
+    from sumeval.running import runner
 
     if args.study == "all":
-        from sumeval import run_all
+        from sumeval.running import run_all
 
         return run_all.cmd_run_all(args)
 
     if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
         raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
                          f"`sumeval run {args.study}` runs one study in this process - drop them")
-    overrides = study_params.parse_overrides(args.param or [])
+    overrides = parse_overrides(args.param or [])
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
     if result.ok:
@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="override one parameter")
     rn.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
     rn.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    from sumeval import run_all, sweep
+    from sumeval.running import run_all, sweep
 
     run_all.add_run_all_arguments(rn)  # --jobs, --scheduler (for `run all`)
     rn.set_defaults(func=cmd_run)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, metrics, score_command, study_params
+from sumeval import argtypes, cli, metrics, score_command
+from sumeval.running import study_params
 from sumeval.errors import InputError
 
 GOOD = {"summary": "the cat sat on the mat", "references": ["the cat was on the mat"]}
@@ -598,7 +599,7 @@ def test_study_parameters_out_of_range_fail_before_the_run(capsys, study, param,
 
 def test_parameter_given_twice_and_range_rules():
     with pytest.raises(InputError, match="-p seed is given twice"):
-        study_params.parse_overrides(["seed=1", "seed=2"])
+        argtypes.parse_overrides(["seed=1", "seed=2"])
     assert study_params.check_range(5, "0..100") and not study_params.check_range(101, "0..100")
     assert study_params.check_range([0, 3], ">=0") and not study_params.check_range([0, -3], ">=0")
     assert not study_params.check_range(0.0, ">0") and study_params.check_range("text", ">0")  # types are checked elsewhere

@@ -5,9 +5,9 @@ import argparse
 
 import pytest
 
-from sumeval import executors
+from sumeval.running import executors
 from sumeval.errors import InputError
-from sumeval.executors import RunSpec, auto_jobs, executor_choice, jobs_arg, thread_env
+from sumeval.running.executors import RunSpec, auto_jobs, executor_choice, jobs_arg, thread_env
 
 
 @pytest.mark.parametrize("cores, memory_gb, expected", [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import run_all
+from sumeval.running import run_all
 from sumeval.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "batch_studies"  # alpha (with an explorer), beta

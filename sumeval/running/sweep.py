@@ -1,10 +1,10 @@
-"""Parameter grids of a study, run by the executors of :mod:`sumeval.executors` (local processes or
-a Dask cluster; their names are re-exported here).
+"""Parameter grids of a study, run by the executors of :mod:`sumeval.running.executors` (local processes or
+a Dask cluster).
 
 ``sumeval sweep STUDY --params NAME -g key=v1,v2 [-g ...] [-p key=value] [--jobs N | --scheduler ADDR]``
 expands the grid (the Cartesian product of the ``-g`` lists) into runs of ``STUDY``: each run is the
 parameter set ``NAME`` plus the ``-p`` overrides plus one grid point, validated up front with
-:func:`sumeval.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
+:func:`sumeval.running.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
 
 Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and the resolved
 parameters), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
@@ -12,8 +12,8 @@ manifest says ``"ok"`` and which has ``results.json`` is finished and is skipped
 runs again - an interrupted sweep resumes where it stopped; an unfinished or failed run is
 removed and run again.
 
-The same code path runs on both executors (:class:`~sumeval.executors.LocalExecutor`,
-:class:`~sumeval.executors.DaskExecutor`): a task is :func:`~sumeval.executors.execute_spec`, which
+The same code path runs on both executors (:class:`~sumeval.running.executors.LocalExecutor`,
+:class:`~sumeval.running.executors.DaskExecutor`): a task is :func:`~sumeval.running.executors.execute_spec`, which
 runs one study in a fresh Python process, so ``$SUMEVAL_RUN_DIR`` is private to the run, and that
 process starts its own kernel over IPC sockets in a private folder, so parallel kernels never race
 for TCP ports. With Dask the workers must see the same files (runs, notebooks, data) at the same
@@ -44,11 +44,15 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.argtypes import positive_int
+from sumeval.cluster import driver_env
 from sumeval.errors import InputError
-from sumeval.executors import (Progress, RunSpec, add_executor_arguments, driver_env, executor_choice, is_finished,
-                               make_executor, run_specs)
 from sumeval.hashing import sha256_json
-from sumeval.runner import read_manifest
+from sumeval.running.executors import (Progress, RunSpec, add_executor_arguments, executor_choice, is_finished,
+                                       make_executor, run_specs)
+from sumeval.running.runner import read_manifest
+
+__all__ = ["parse_grid", "expand_grid", "point_run_id", "flatten_results", "SweepResult", "sweep_id", "plan", "gather",
+           "run_sweep", "cmd_sweep", "add_commands"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -80,7 +84,7 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
 
     Raises InputError for an item without ``=``, an empty value, a repeated key or repeated values.
     """
-    from sumeval.study_params import parse_value
+    from sumeval.argtypes import parse_value
 
     grid: dict[str, list[Any]] = {}
     for item in items:
@@ -175,7 +179,7 @@ def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
          overrides: Mapping[str, Any] | None = None, *, kernel: str | None = None,
          timeout_s: int | None = None) -> tuple[list[dict[str, Any]], list[RunSpec]]:
     """The grid points and their RunSpecs, every point validated before anything runs."""
-    from sumeval import study_params
+    from sumeval.running import study_params
 
     st = study_params.get_study(study)
     overrides = dict(overrides or {})
@@ -314,7 +318,7 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
 # command line
 # ------------------------------------------------------------------------------------------
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from sumeval.study_params import parse_overrides
+    from sumeval.argtypes import parse_overrides
 
     jobs, scheduler = executor_choice(args)
     grid = parse_grid(args.grid or [])

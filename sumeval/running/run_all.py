@@ -1,9 +1,9 @@
 """Run every registered study and write one run report.
 
 ``sumeval run all --params NAME [--jobs N | --scheduler ADDR]`` (and ``make figures``) runs each study
-of :func:`sumeval.study_params.studies` with parameter set ``NAME`` through the executors of
-:mod:`sumeval.executors` (each study in its own process and kernel), then writes
-``runs/report-<timestamp>/index.html`` (:mod:`sumeval.run_report`). A failing study never stops
+of :func:`sumeval.running.study_params.studies` with parameter set ``NAME`` through the executors of
+:mod:`sumeval.running.executors` (each study in its own process and kernel), then writes
+``runs/report-<timestamp>/index.html`` (:mod:`sumeval.running.run_report`). A failing study never stops
 the others; the exit status is 0 only when every study passed (a study that skipped all its parts,
 status ``skipped``, did not pass).
 """
@@ -19,9 +19,9 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
-from sumeval.run_report import StudyOutcome, write_report
+from sumeval.running.run_report import StudyOutcome, write_report
 
-__all__ = ["RunAllResult", "StudyOutcome", "run_all", "cmd_run_all", "add_run_all_arguments", "add_commands"]
+__all__ = ["RunAllResult", "run_all", "cmd_run_all", "add_run_all_arguments", "add_commands"]
 
 
 @dataclass
@@ -52,8 +52,9 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     A study whose parameters do not resolve (no such set, a bad value) is a failed outcome, like a
     study whose notebook fails; the others still run.
     """
-    from sumeval import executors, runner
-    from sumeval import paths, study_params
+    from sumeval import paths
+    from sumeval.cluster import driver_env
+    from sumeval.running import executors, runner, study_params
 
     known = study_params.studies()
     names = list(only) if only else list(known)
@@ -64,7 +65,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         raise InputError(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
                          f"known: {', '.join(known)}")
     started = _dt.datetime.now().astimezone()
-    env = executors.driver_env()
+    env = driver_env()
     outcomes: dict[str, StudyOutcome] = {}
     specs: list[executors.RunSpec] = []
     for name in names:
@@ -132,7 +133,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     if getattr(args, "param", None):
         raise InputError(f"-p {args.param[0]} applies to one study; `run all` runs each study's parameter set "
                          f"{args.params!r} as it is (use `sumeval sweep STUDY` or `sumeval run STUDY -p ...`)")
-    from sumeval.executors import executor_choice
+    from sumeval.running.executors import executor_choice
 
     jobs, scheduler = executor_choice(args)
     res = run_all(args.params, jobs=jobs, scheduler=scheduler,
@@ -148,7 +149,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
 
 def add_run_all_arguments(run_parser: argparse.ArgumentParser) -> None:
     """Add ``--jobs``/``--scheduler`` to ``sumeval run`` (they apply to ``run all``)."""
-    from sumeval.executors import add_executor_arguments
+    from sumeval.running.executors import add_executor_arguments
 
     add_executor_arguments(run_parser)
 
