@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import argtypes, cli, metrics, score_command
+from sumeval import argtypes, cli, metrics
+from sumeval.cli import score
 from sumeval.running import study_params
 from sumeval.errors import InputError
 
@@ -229,7 +230,7 @@ def test_a_failing_write_is_a_message_and_leaves_nothing(tmp_path, good, capsys,
     def full(path, records):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(score_command, "write_jsonl", full)
+    monkeypatch.setattr(score, "write_jsonl", full)
     rc, err = _run(capsys, "score", "rouge-1", "-i", good, "-o", tmp_path / "o.jsonl")
     assert rc == 1 and "No space left on device" in err and "o.jsonl" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]

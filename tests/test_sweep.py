@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sumeval.cli import run as run_cli
 from sumeval.running import executors, sweep
 from sumeval.errors import InputError
 
@@ -194,7 +195,7 @@ def test_cli_sweep_exit_status_failures_and_rerun(own_runs, capsys):
     import argparse
 
     ap = argparse.ArgumentParser(prog="sumeval")
-    sweep.add_commands(ap.add_subparsers(dest="command"))
+    run_cli.add_commands(ap.add_subparsers(dest="command"))
 
     def main(argv):
         args = ap.parse_args(argv)

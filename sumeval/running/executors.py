@@ -15,7 +15,6 @@ runs, and skips a run that :func:`is_finished`.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -30,14 +29,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from sumeval.argtypes import positive_int
 from sumeval.cluster import dask_client
 from sumeval.errors import InputError
 
 __all__ = ["THREAD_ENV", "RUN_MEMORY_GB", "usable_cores", "available_memory_gb", "auto_jobs",
-           "thread_env", "jobs_arg", "RunSpec", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
-           "is_finished", "LocalExecutor", "DaskExecutor", "make_executor", "Progress", "run_specs",
-           "executor_choice", "add_executor_arguments"]
+           "thread_env", "RunSpec", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
+           "is_finished", "LocalExecutor", "DaskExecutor", "make_executor", "Progress", "run_specs"]
 
 _RESULT_MARK = "@@sumeval-run-result@@"
 
@@ -452,34 +449,6 @@ def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = No
         stop_workers()
         raise
     return [o for o in outcomes if o is not None]
-
-
-def executor_choice(args: argparse.Namespace) -> tuple[int, str | None]:
-    """``(jobs, scheduler)`` of parsed ``--jobs`` / ``--scheduler`` (jobs 1 when neither is given,
-    :func:`auto_jobs` for ``--jobs auto``); both together is an InputError (a cluster decides its
-    own parallelism)."""
-    jobs, scheduler = getattr(args, "jobs", None), getattr(args, "scheduler", None)
-    if jobs is not None and scheduler:
-        raise InputError(f"--jobs {jobs} and --scheduler {scheduler} exclude each other: the Dask cluster "
-                         "runs as many runs at a time as it has workers; drop --jobs")
-    if jobs == "auto":
-        jobs = auto_jobs()
-    return (jobs or 1), scheduler
-
-
-def jobs_arg(text: str) -> int | str:
-    """``--jobs``: a positive count or ``auto`` (:func:`auto_jobs`)."""
-    return "auto" if text.strip().lower() == "auto" else positive_int(text)
-
-
-def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--jobs`` and ``--scheduler``, shared by ``sweep`` and ``run all``."""
-    parser.add_argument("--jobs", "-j", type=jobs_arg, default=None, metavar="N|auto",
-                        help="runs at a time on this machine, each in its own process and kernel, the cores "
-                             "split between them (default 1; auto: one per core, as many as the memory holds "
-                             f"at {RUN_MEMORY_GB:g} GB each)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on an existing Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead")
 
 
 if __name__ == "__main__":

@@ -32,27 +32,23 @@ parameters as columns, then ``run_id``, ``status``, ``error`` and the run's scal
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import datetime as _dt
 import itertools
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from sumeval.argtypes import positive_int
 from sumeval.cluster import driver_env
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_json
-from sumeval.running.executors import (Progress, RunSpec, add_executor_arguments, executor_choice, is_finished,
-                                       make_executor, run_specs)
+from sumeval.running.executors import Progress, RunSpec, is_finished, make_executor, run_specs
 from sumeval.running.runner import read_manifest
 
 __all__ = ["parse_grid", "expand_grid", "point_run_id", "flatten_results", "SweepResult", "sweep_id", "plan", "gather",
-           "run_sweep", "cmd_sweep", "add_commands"]
+           "run_sweep"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -312,38 +308,3 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
                           "the others are marked interrupted; run the same command again to finish it",
                           stopped_by)
     return SweepResult(study, sid, folder, frame, len(specs), n_skipped, n_failed)
-
-
-# ------------------------------------------------------------------------------------------
-# command line
-# ------------------------------------------------------------------------------------------
-def cmd_sweep(args: argparse.Namespace) -> int:
-    from sumeval.argtypes import parse_overrides
-
-    jobs, scheduler = executor_choice(args)
-    grid = parse_grid(args.grid or [])
-    res = run_sweep(args.study, args.params, grid, parse_overrides(args.param or []), jobs=jobs,
-                    scheduler=scheduler, kernel=args.kernel, timeout_s=args.timeout, quiet=args.quiet)
-    print(f"sweep {res.study} {res.sweep_id}: {res.n_runs} runs ({res.n_skipped} already finished, "
-          f"{res.n_runs - res.n_skipped} run, {res.n_failed} failed) -> {res.results_path}")
-    if not res.ok:
-        for row in res.frame[res.frame["status"] != "ok"].itertuples():
-            print(f"sumeval: error: run {row.run_id} {row.status}: {row.error}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def add_commands(subparsers) -> None:
-    """Register ``sumeval sweep`` on the CLI's subparsers."""
-    sw = subparsers.add_parser("sweep", help="run a study over a grid of parameters and gather the results")
-    sw.add_argument("study")
-    sw.add_argument("--params", default="default", help="parameter set the grid starts from (default: default)")
-    sw.add_argument("-g", "--grid", action="append", metavar="KEY=V1,V2,...",
-                    help="one grid axis; several -g make the Cartesian product")
-    sw.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="a fixed override for every run")
-    add_executor_arguments(sw)
-    sw.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
-    sw.add_argument("--timeout", type=positive_int, metavar="S", help="seconds a cell may run (default: no limit)")
-    sw.add_argument("--quiet", "-q", action="store_true", help="no progress")
-    sw.set_defaults(func=cmd_sweep)
-

@@ -13,9 +13,9 @@ unless ``$SUMEVAL_VECTORS`` or this names ``spacy-md`` or a GloVe text file).
 
 ``evaluate`` loads a run folder, decodes a test set with beam search and prints PMR, Acc,
 Kendall tau and WLCS-l beside a random order's values
-(``--output`` writes the predicted orders as JSONL). Hook into the main parser with
-:func:`add_commands`; the handlers return an exit status and raise
-:class:`~sumeval.errors.SumevalError` for bad input (the main command prints it and exits 2).
+(``--output`` writes the predicted orders as JSONL). The handlers return an exit status and raise
+:class:`~sumeval.errors.SumevalError` for bad input (the main command prints it and exits 2); the
+training and decoding are :mod:`sumeval.ordering`'s.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from sumeval.errors import InputError
 from sumeval.ordering.models import MODEL_NAMES
 from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS
 
-__all__ = ["add_commands", "cmd_train", "cmd_evaluate"]
+__all__ = ["add_commands", "cmd_train", "cmd_evaluate", "train_sizes"]
 
 
 def _threads(n: int | None) -> None:
@@ -193,24 +193,3 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         p.add_argument("--threads", type=_count, default=0, help="torch CPU threads (0: torch's default)")
         p.add_argument("--quiet", action="store_true", help="no progress bars")
     return ordering
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m sumeval.ordering.cli``) until the main CLI hooks it in."""
-    from sumeval.errors import SumevalError
-
-    ap = argparse.ArgumentParser(prog="sumeval")
-    add_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args(argv)
-    try:
-        return args.func(args)
-    except SumevalError as exc:
-        print(f"sumeval: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as exc:
-        print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
