@@ -47,7 +47,8 @@ def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str |
     from sumeval.ordering.decode import predict_orders
     from sumeval.ordering.entities import with_entities
     from sumeval.ordering.experiment import cap, model_config
-    from sumeval.ordering.train import TrainConfig, _device, set_graphs, set_token_ids, train_model
+    from sumeval.lm.resolution import default_device
+    from sumeval.ordering.train import TrainConfig, set_graphs, set_token_ids, train_model
     from sumeval.studies.common.ordering_runs import model_sizes, resolve_sizes
 
     train = cap(_split(set_name, "train"), n_train, seed=0)
@@ -61,7 +62,7 @@ def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str |
         sizes["emb_dim"] = int(emb.shape[1])
     mc = model_config(model, len(vocab), **sizes)
     tc = TrainConfig(max_epochs=1, batch_size=PAPER_BATCH, patience=5, lr=1e-3)
-    dev_ = _device(device)
+    dev_ = torch.device(device or default_device())
     c0 = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         result = train_model(train, dev, vocab, mc, tc, tmp, embeddings=emb, device=device, progress=False)

@@ -72,8 +72,8 @@ def sha256_text(text: str, length: int | None = None) -> str:
 def sha256_json(obj: object, length: int | None = None) -> str:
     """Hex sha256 of ``json.dumps(obj, sort_keys=True, default=str)``, cut to ``length`` digits.
 
-    The short digests in run and sweep ids (:func:`sumeval.runner.new_run_id`,
-    :mod:`sumeval.sweep`); cache entries use :func:`sumeval.cache.cache_key`, whose canonical
+    The short digests in run and sweep ids (:func:`sumeval.running.runner.new_run_id`,
+    :mod:`sumeval.running.sweep`); cache entries use :func:`sumeval.cache.cache_key`, whose canonical
     form (numpy arrays, no ``str`` fallback, the package version) gives other digests, so the ids
     of existing runs and sweeps keep theirs.
 

@@ -260,7 +260,7 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
 
     from sumeval import metrics
     from sumeval.cache import cache_key
-    from sumeval.executors import dask_client, driver_env
+    from sumeval.cluster import dask_client, driver_env
     from sumeval.hashing import sha256_file
 
     n = len(records)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, metrics, score_command, study_params
+from sumeval import argtypes, cli, metrics
+from sumeval.cli import score
+from sumeval.running import study_params
 from sumeval.errors import InputError
 
 GOOD = {"summary": "the cat sat on the mat", "references": ["the cat was on the mat"]}
@@ -228,7 +230,7 @@ def test_a_failing_write_is_a_message_and_leaves_nothing(tmp_path, good, capsys,
     def full(path, records):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(score_command, "write_jsonl", full)
+    monkeypatch.setattr(score, "write_jsonl", full)
     rc, err = _run(capsys, "score", "rouge-1", "-i", good, "-o", tmp_path / "o.jsonl")
     assert rc == 1 and "No space left on device" in err and "o.jsonl" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]
@@ -598,7 +600,7 @@ def test_study_parameters_out_of_range_fail_before_the_run(capsys, study, param,
 
 def test_parameter_given_twice_and_range_rules():
     with pytest.raises(InputError, match="-p seed is given twice"):
-        study_params.parse_overrides(["seed=1", "seed=2"])
+        argtypes.parse_overrides(["seed=1", "seed=2"])
     assert study_params.check_range(5, "0..100") and not study_params.check_range(101, "0..100")
     assert study_params.check_range([0, 3], ">=0") and not study_params.check_range([0, -3], ">=0")
     assert not study_params.check_range(0.0, ">0") and study_params.check_range("text", ">0")  # types are checked elsewhere

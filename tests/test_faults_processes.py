@@ -664,7 +664,7 @@ def test_interrupted_study_run_is_marked_and_says_one_line(tmp_path, waiting_stu
 
 @pytest.mark.slow
 def test_killed_study_run_reads_as_interrupted_and_its_kernel_ends(tmp_path, waiting_study):
-    from sumeval.runner import read_manifest
+    from sumeval.running.runner import read_manifest
 
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(waiting_study))
     proc = _spawn([PY, "-m", "sumeval.cli", "run", "waiting", "--params", "smoke", "-q",
@@ -743,7 +743,7 @@ def test_ctrl_c_in_run_all_writes_the_report_and_marks_the_study(tmp_path):
 
 
 def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
-    from sumeval import executors
+    from sumeval.running import executors
     from sumeval.runstate import exclusive_lock
 
     runs = tmp_path / "runs"
@@ -754,7 +754,7 @@ def test_a_second_worker_for_the_same_run_waits_for_the_first(tmp_path):
     spec = executors.RunSpec("tiny", "smoke", {}, "g-x", env={"SUMEVAL_RUNS": str(runs)})
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(FIXTURES / "studies"))
     with exclusive_lock(runs / "tiny" / ".locks" / "g-x.lock", what="run g-x"):
-        proc = subprocess.Popen([PY, "-m", "sumeval.executors", "--worker"], stdin=subprocess.PIPE,
+        proc = subprocess.Popen([PY, "-m", "sumeval.running.executors", "--worker"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         proc.stdin.write(spec.to_json())
         proc.stdin.close()
@@ -785,7 +785,7 @@ def test_run_and_sweep_options_are_checked_not_clamped(fixture_studies, tmp_path
 
 
 def test_run_ids_of_the_same_second_do_not_collide(tmp_path, monkeypatch):
-    from sumeval import runner
+    from sumeval.running import runner
 
     monkeypatch.setenv("SUMEVAL_RUNS", str(tmp_path))
     a = runner._claim_run_dir("s", "20250101-000000-smoke-abc", chosen=False)
@@ -796,7 +796,7 @@ def test_run_ids_of_the_same_second_do_not_collide(tmp_path, monkeypatch):
 
 
 def test_manifest_of_a_dead_owner_reads_interrupted_of_a_live_one_running(tmp_path):
-    from sumeval.runner import read_manifest
+    from sumeval.running.runner import read_manifest
     from sumeval.runstate import owner_record
 
     gone = subprocess.Popen([PY, "-c", "pass"])
@@ -812,7 +812,7 @@ def test_manifest_of_a_dead_owner_reads_interrupted_of_a_live_one_running(tmp_pa
 
 
 def test_a_new_run_marks_the_killed_runs_of_its_study(tmp_path, monkeypatch):
-    from sumeval.runner import mark_dead_runs
+    from sumeval.running.runner import mark_dead_runs
     from sumeval.runstate import owner_record
 
     monkeypatch.setenv("SUMEVAL_RUNS", str(tmp_path))

@@ -5,9 +5,10 @@ import argparse
 
 import pytest
 
-from sumeval import executors
+from sumeval.running import executors
 from sumeval.errors import InputError
-from sumeval.executors import RunSpec, auto_jobs, executor_choice, jobs_arg, thread_env
+from sumeval.cli.run import add_executor_arguments, executor_choice, jobs_arg
+from sumeval.running.executors import RunSpec, auto_jobs, thread_env
 
 
 @pytest.mark.parametrize("cores, memory_gb, expected", [
@@ -44,7 +45,7 @@ def test_jobs_argument():
     with pytest.raises(argparse.ArgumentTypeError):
         jobs_arg("many")
     parser = argparse.ArgumentParser()
-    executors.add_executor_arguments(parser)
+    add_executor_arguments(parser)
     with pytest.raises(SystemExit):
         parser.parse_args(["--jobs", "lots"])
 

@@ -131,7 +131,7 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                         "never `playwright install`)")
     from playwright.sync_api import sync_playwright
 
-    from sumeval import study_params
+    from sumeval.running import study_params
 
     url, token, root = lab_server
     study = study_params.get_study(LAB_STUDY)
@@ -195,7 +195,7 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
 # every registered study shows an explorer when interactive=True (no browser needed)
 # ------------------------------------------------------------------------------------------
 def _studies() -> list[str]:
-    from sumeval import study_params
+    from sumeval.running import study_params
 
     return list(study_params.studies())
 
@@ -225,8 +225,8 @@ def _quiet_output_widgets(monkeypatch) -> None:
 def test_every_study_shows_its_explorer_when_interactive(name, tmp_path, monkeypatch):
     import papermill
 
-    from sumeval import runner
-    from sumeval import study_params
+    from sumeval.running import runner
+    from sumeval.running import study_params
 
     study = study_params.get_study(name)
     params = {k: v for k, v in study_params.resolve_parameters(study, "smoke").items() if k != "interactive"}

@@ -333,11 +333,11 @@ def test_write_across_and_the_tables(three_sets, tmp_path):
 
 
 def test_the_command_line(three_sets, tmp_path, capsys):
-    from sumeval.meta_eval import command
+    from sumeval.cli import meta_eval as meta_eval_cli
 
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers()
-    command.add_command(sub)  # wires the across options into `sumeval meta-eval`
+    meta_eval_cli.add_commands(sub)  # wires the across options into `sumeval meta-eval`
     plain = parser.parse_args(["meta-eval", "news", "--human", "overall", "--measures", "rouge-1", "--out", "x"])
     assert (plain.data, plain.dataset, plain.human) == ("news", None, ["overall"])  # one set: as before
     out = tmp_path / "cli"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import study_params
+from sumeval.running import study_params
 from sumeval.paths import project_root
 
 NOTEBOOKS = sorted((project_root() / "notebooks").glob("*.ipynb"))
@@ -69,7 +69,7 @@ def test_cells_call_the_package(path: Path):
 @pytest.fixture(scope="module")
 def smoke_batch():
     """`sumeval run all --params smoke`, once for this module: every study through the runner."""
-    from sumeval import run_all
+    from sumeval.running import run_all
 
     return run_all.run_all("smoke", quiet=True)
 

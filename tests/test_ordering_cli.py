@@ -1,5 +1,5 @@
-"""``sumeval ordering train | evaluate`` through a parser built here (the integrator hooks
-:func:`sumeval.ordering.cli.add_commands` into ``sumeval.cli``)."""
+"""``sumeval ordering train | evaluate`` through a parser built here with
+:func:`sumeval.cli.ordering.add_commands`, and through the ``sumeval`` command itself."""
 from __future__ import annotations
 
 import argparse
@@ -10,12 +10,13 @@ import pytest
 pytest.importorskip("torch")
 
 from sumeval.errors import SumevalError  # noqa: E402
-from sumeval.ordering import cli  # noqa: E402
+from sumeval.cli import main  # noqa: E402
+from sumeval.cli import ordering  # noqa: E402
 
 
 def _parser():
     ap = argparse.ArgumentParser(prog="sumeval")
-    cli.add_commands(ap.add_subparsers(dest="command", required=True))
+    ordering.add_commands(ap.add_subparsers(dest="command", required=True))
     return ap
 
 
@@ -66,5 +67,5 @@ def test_bad_arguments():
 def test_evaluate_names_a_missing_run(tmp_path, capsys):
     with pytest.raises(SumevalError, match="not a finished"):
         _run(["ordering", "evaluate", "--run-dir", str(tmp_path / "nothing"), "--quiet"])
-    assert cli.main(["ordering", "evaluate", "--run-dir", str(tmp_path / "nothing"), "--quiet"]) == 2
+    assert main(["ordering", "evaluate", "--run-dir", str(tmp_path / "nothing"), "--quiet"]) == 2
     assert "not a finished" in capsys.readouterr().err

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from sumeval import published  # noqa: E402
 from sumeval.errors import InputError  # noqa: E402
-from sumeval.ordering import cli  # noqa: E402
+from sumeval.cli import ordering as ordering_cli  # noqa: E402
 from sumeval.ordering.models import MODEL_NAMES, ModelConfig, build_model, count_parameters, parameter_groups  # noqa: E402
 from sumeval.ordering.sizes import count_sizes, default_heads, paper_sizes, size_table, vocabulary_size  # noqa: E402
 from sumeval.ordering.vocabulary import (load_glove_text, load_spacy_vectors, load_vectors,  # noqa: E402
@@ -137,21 +137,21 @@ def test_parameter_sets_smoke_default_keep_todays_sizes(study):
 
 def _train_args(*extra):
     ap = argparse.ArgumentParser()
-    cli.add_commands(ap.add_subparsers(dest="command"))
+    ordering_cli.add_commands(ap.add_subparsers(dest="command"))
     return ap.parse_args(["ordering", "train", *extra])
 
 
 def test_cli_sizes_and_heads_default():
-    assert cli.train_sizes(_train_args("--model", "lstm_ptrnet", "--dataset", "nips")) == {"hidden": 128, "dropout": 0.1}
-    assert cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips")) == {
+    assert ordering_cli.train_sizes(_train_args("--model", "lstm_ptrnet", "--dataset", "nips")) == {"hidden": 128, "dropout": 0.1}
+    assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips")) == {
         "hidden": 128, "dropout": 0.1, "layers": 2, "heads": 8}
-    assert cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300"))["heads"] == 4
-    assert cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300",
+    assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300"))["heads"] == 4
+    assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300",
                                        "--heads", "2"))["heads"] == 2
-    paper = cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "sind", "--paper-sizes"))
+    paper = ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "sind", "--paper-sizes"))
     assert paper == {**paper_sizes("attordernet", "sind"), "dropout": 0.1}
     with pytest.raises(InputError, match="--paper-sizes sets the sizes itself; drop --hidden"):
-        cli.train_sizes(_train_args("--model", "se_graph", "--dataset", "nips", "--paper-sizes", "--hidden", "64"))
+        ordering_cli.train_sizes(_train_args("--model", "se_graph", "--dataset", "nips", "--paper-sizes", "--hidden", "64"))
 
 
 # ---- word vectors ---------------------------------------------------------------------------------

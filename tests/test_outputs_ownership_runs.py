@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import cli, figures, paths, runner, study_params
+from sumeval import argtypes, cli, paths
+from sumeval.running import publish, runner, study_params
 from sumeval.errors import InputError, NotebookFailed
 
 FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
@@ -56,7 +57,7 @@ def studies(tmp_path, monkeypatch):
     tiny = nbf.read(FIXTURE_NB, as_version=4)
     nb = nbf.v4.new_notebook(metadata=tiny.metadata)
     nb.cells = [nbf.v4.new_code_cell(PUB_PARAMS, metadata={"tags": ["parameters"]}),
-                nbf.v4.new_code_cell("from sumeval import run_context\n"
+                nbf.v4.new_code_cell("from sumeval.running import run_context\n"
                                      "ctx = run_context.context('pub', params=dict(dataset=dataset, n=n, mode=mode))"),
                 nbf.v4.new_code_cell(PUB_WORK),
                 nbf.v4.new_code_cell("ctx.write_results({'n': n, 'dataset': dataset})")]
@@ -81,7 +82,7 @@ def _digest(folder: Path) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 def test_a_failing_run_leaves_the_published_figures_byte_identical(studies):
     ok = runner.run_study("pub", "smoke", run_id="ok1")
-    folder = figures.published_folder("pub")
+    folder = publish.published_folder("pub")
     before = _digest(folder)
     assert sorted(before) == ["plot.pdf", "plot.png", "tab.csv", "tab.html", "tab.md", "tab.tex"]
     assert before["plot.png"] == _digest(ok.run_dir / "figures")["plot.png"]  # the run's own copy, published
@@ -97,7 +98,7 @@ def test_a_failing_run_leaves_the_published_figures_byte_identical(studies):
 
 def test_a_run_on_another_data_set_never_replaces_summevals_figures(studies, capsys):
     runner.run_study("pub", "smoke", run_id="se1")
-    root = figures.published_folder("pub")
+    root = publish.published_folder("pub")
     summeval = _digest(root)
     assert cli.main(["run", "pub", "--params", "smoke", "-p", "dataset=no", "-p", "n=5", "-q"]) == 0  # P8 too
     assert _digest(root) == {**summeval, **{f"no/{k}": v for k, v in _digest(root / "no").items()}}
@@ -113,16 +114,16 @@ def test_a_run_on_another_data_set_never_replaces_summevals_figures(studies, cap
 
 def test_output_label_names_only_changed_data_sets():
     defaults = {"dataset": '"summeval"', "system_dataset": '"realsumm"', "n": "1"}
-    assert figures.output_label({"dataset": "summeval", "system_dataset": "realsumm", "n": 5}, defaults) is None
-    assert figures.output_label({"dataset": "mine", "system_dataset": "realsumm"}, defaults) == "mine"
-    assert figures.output_label({"dataset": "summeval", "system_dataset": "other"}, defaults) == \
+    assert publish.output_label({"dataset": "summeval", "system_dataset": "realsumm", "n": 5}, defaults) is None
+    assert publish.output_label({"dataset": "mine", "system_dataset": "realsumm"}, defaults) == "mine"
+    assert publish.output_label({"dataset": "summeval", "system_dataset": "other"}, defaults) == \
         "system_dataset-other"
-    assert figures.output_label({"dataset": "a", "system_dataset": "b"}, defaults) == "a+system_dataset-b"
-    one = figures.output_label({"dataset": "/x/my judg #2.csv"}, defaults)
-    two = figures.output_label({"dataset": "/y/my judg #2.csv"}, defaults)
+    assert publish.output_label({"dataset": "a", "system_dataset": "b"}, defaults) == "a+system_dataset-b"
+    one = publish.output_label({"dataset": "/x/my judg #2.csv"}, defaults)
+    two = publish.output_label({"dataset": "/y/my judg #2.csv"}, defaults)
     assert one.startswith("my-judg-2-") and two.startswith("my-judg-2-") and one != two  # paths apart
     assert "/" not in one and len(one) == len("my-judg-2-") + 8
-    assert figures.output_label({"dataset": "mine"}, {}) == "mine"  # no known default: changed
+    assert publish.output_label({"dataset": "mine"}, {}) == "mine"  # no known default: changed
 
 
 def test_publishing_prunes_only_its_own_folder(tmp_path, monkeypatch):
@@ -130,12 +131,12 @@ def test_publishing_prunes_only_its_own_folder(tmp_path, monkeypatch):
     run = tmp_path / "run"
     run.mkdir()
     (run / "a.png").write_bytes(b"new")
-    root = figures.published_folder("s")
+    root = publish.published_folder("s")
     (root / "mine").mkdir(parents=True)
     (root / "mine" / "a.png").write_bytes(b"user's")
     (root / "old.png").write_bytes(b"stale")
     (root / "notes.txt").write_text("kept")
-    assert figures.publish("s", [run / "a.png"]) == [root / "a.png"]
+    assert publish.publish("s", [run / "a.png"]) == [root / "a.png"]
     assert not (root / "old.png").exists() and (root / "notes.txt").read_text() == "kept"
     assert (root / "mine" / "a.png").read_bytes() == b"user's"  # a data set's folder is not the study's
 
@@ -152,8 +153,8 @@ def test_a_study_that_skipped_all_its_parts_is_never_ok(studies, capsys):
     results = json.loads((run_dir / "results.json").read_text())
     assert manifest["status"] == "skipped" and results["status"] == "skipped"
     assert manifest["skipped_reason"] == results["skipped_reason"] == "summeval has nothing this study needs"
-    assert not figures.published_folder("pub").exists()  # nothing to publish, nothing pruned
-    from sumeval import run_all
+    assert not publish.published_folder("pub").exists()  # nothing to publish, nothing pruned
+    from sumeval.running import run_all
 
     res = run_all.run_all("skip", only=["pub"], quiet=True)
     (o,) = res.outcomes
@@ -170,7 +171,7 @@ def test_a_studys_notes_reach_the_command_line_manifest_and_report(studies, caps
     (run_dir,) = (paths.runs_dir() / "pub").glob("*-note-*")
     assert json.loads((run_dir / "manifest.json").read_text())["notes"] == [said]
     assert json.loads((run_dir / "results.json").read_text())["notes"] == [said]
-    from sumeval import run_all
+    from sumeval.running import run_all
 
     res = run_all.run_all("note", only=["pub"], quiet=True)
     (o,) = res.outcomes
@@ -178,7 +179,7 @@ def test_a_studys_notes_reach_the_command_line_manifest_and_report(studies, caps
 
 
 def test_a_note_needs_text(tmp_path):
-    from sumeval.run_context import RunContext
+    from sumeval.running.run_context import RunContext
 
     ctx = RunContext("s", tmp_path)
     with pytest.raises(ValueError, match="needs its text"):
@@ -252,15 +253,15 @@ def test_list_says_which_studies_take_dataset(studies, capsys):
 ])
 def test_a_str_parameter_keeps_the_text_typed(fixture_studies, typed, expected):
     study = study_params.get_study("tiny")
-    params = study_params.resolve_parameters(study, "default", study_params.parse_overrides([f"label={typed}"]))
+    params = study_params.resolve_parameters(study, "default", argtypes.parse_overrides([f"label={typed}"]))
     assert params["label"] == expected and isinstance(params["label"], str)
 
 
 def test_hash_is_text_not_a_yaml_comment():
-    assert study_params.parse_value("judg #2.csv") == "judg #2.csv"  # YAML alone reads 'judg'
-    assert study_params.parse_value("5 # five") == "5 # five"  # kept whole: an int parameter then says so
-    assert study_params.parse_value("[1, 2] # c") == "[1, 2] # c"
-    assert study_params.parse_value("[1, 2]") == [1, 2] and study_params.parse_value("7") == 7
+    assert argtypes.parse_value("judg #2.csv") == "judg #2.csv"  # YAML alone reads 'judg'
+    assert argtypes.parse_value("5 # five") == "5 # five"  # kept whole: an int parameter then says so
+    assert argtypes.parse_value("[1, 2] # c") == "[1, 2] # c"
+    assert argtypes.parse_value("[1, 2]") == [1, 2] and argtypes.parse_value("7") == 7
 
 
 def test_a_non_string_from_elsewhere_says_it_was_read_as_yaml(fixture_studies):
@@ -271,7 +272,7 @@ def test_a_non_string_from_elsewhere_says_it_was_read_as_yaml(fixture_studies):
     assert "must be str" in msg and "read as YAML, as the boolean false" in msg
     assert "-p 'label=\"...\"'" in msg
     with pytest.raises(InputError, match="must be int"):
-        study_params.resolve_parameters(study, "default", study_params.parse_overrides(["x=no"]))  # only str keeps text
+        study_params.resolve_parameters(study, "default", argtypes.parse_overrides(["x=no"]))  # only str keeps text
 
 
 def test_a_params_file_value_read_as_yaml_is_explained(studies):
@@ -287,19 +288,19 @@ def test_publishing_removes_only_what_an_earlier_publication_wrote(tmp_path, mon
     run.mkdir()
     for name in ("a.png", "b.png", "t.md"):
         (run / name).write_bytes(name.encode())
-    root = figures.published_folder("s")
+    root = publish.published_folder("s")
     record = tmp_path / "figures" / ".published" / "s.json"
-    assert figures.published_record(root) == record
-    assert figures.published_record(root / "mine") == tmp_path / "figures" / ".published" / "s" / "mine.json"
-    assert figures.publish("s", [run / "a.png", run / "b.png", run / "t.md"]) == [root / n for n in ("a.png", "b.png",
+    assert publish.published_record(root) == record
+    assert publish.published_record(root / "mine") == tmp_path / "figures" / ".published" / "s" / "mine.json"
+    assert publish.publish("s", [run / "a.png", run / "b.png", run / "t.md"]) == [root / n for n in ("a.png", "b.png",
                                                                                                     "t.md")]
     assert json.loads(record.read_text())["files"] == ["a.png", "b.png", "t.md"]
     (root / "my_notes.md").write_text("what I saw")  # the user's, after that run
     (root / "my_edit.png").write_bytes(b"mine")
-    assert figures.publish("s", [run / "a.png"]) == [root / "a.png"]  # a run that writes a.png only
+    assert publish.publish("s", [run / "a.png"]) == [root / "a.png"]  # a run that writes a.png only
     assert sorted(p.name for p in root.iterdir()) == ["a.png", "my_edit.png", "my_notes.md"]  # b.png, t.md: stale
     assert json.loads(record.read_text())["files"] == ["a.png"]
     record.write_text("{not json")  # a damaged record names nothing: nothing is removed
     (root / "b.png").write_bytes(b"b")
-    assert figures.publish("s", [run / "t.md"]) == [root / "t.md"]
+    assert publish.publish("s", [run / "t.md"]) == [root / "t.md"]
     assert (root / "a.png").exists() and (root / "b.png").exists() and (root / "my_notes.md").exists()

@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from sumeval import runner
+from sumeval.running import runner
 from sumeval.errors import InputError
 from sumeval.lm import engine, precision
 from sumeval.lm.precision import SlowPrecisionWarning, native_on_cpu, slow_precision_note

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sumeval import run_all
+from sumeval.cli import main as cli_main
+from sumeval.cli import run as run_cli
 from sumeval.errors import InputError
+from sumeval.running import run_all
 
 FIXTURES = Path(__file__).parent / "fixtures" / "batch_studies"  # alpha (with an explorer), beta
 
@@ -23,10 +25,7 @@ def batch_studies(tmp_path, monkeypatch):
 
 
 def _cli(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="sumeval")
-    run_all.add_commands(ap.add_subparsers(dest="command"))
-    args = ap.parse_args(argv)
-    return args.func(args)
+    return cli_main(argv)
 
 
 def summary_has_table(runs: Path) -> bool:
@@ -40,7 +39,7 @@ def _links(page: str) -> list[str]:
 
 
 def test_run_all_smoke_writes_the_report(batch_studies, capsys):
-    assert _cli(["run-all", "--params", "smoke", "--jobs", "2"]) == 0
+    assert _cli(["run", "all", "--params", "smoke", "--jobs", "2"]) == 0
     out, err = capsys.readouterr()
     assert "2 of 2 studies ok; report:" in out
     assert re.search(r"\[run all --params smoke\] 2/2 (alpha|beta): ok", err)  # CI-style progress lines
@@ -78,7 +77,7 @@ def test_a_failed_study_does_not_stop_the_others(batch_studies, capsys):
 
 
 def test_a_study_without_the_parameter_set_fails_alone(batch_studies, capsys):
-    assert _cli(["run-all", "--params", "partial", "-q"]) == 1
+    assert _cli(["run", "all", "--params", "partial", "-q"]) == 1
     out, err = capsys.readouterr()
     assert "1 of 2 studies ok" in out
     assert "beta" in err and "no parameter set 'partial'" in err
@@ -96,4 +95,4 @@ def test_unknown_or_no_studies(batch_studies, tmp_path, monkeypatch):
 def test_run_all_refuses_per_study_overrides():
     args = argparse.Namespace(params="smoke", param=["seed=1"], jobs=1, scheduler=None, kernel=None, quiet=True)
     with pytest.raises(InputError, match="-p seed=1 applies to one study"):
-        run_all.cmd_run_all(args)
+        run_cli.cmd_run_all(args)

@@ -5,13 +5,13 @@ import json
 
 import pytest
 
-from sumeval import run_context
+from sumeval.running import run_context
 from sumeval.errors import InputError
 
 
 def _cell(namespace: dict) -> run_context.RunContext:
     """Run the study cell ``ctx = run_context.context('tiny')`` in ``namespace`` (a notebook's globals)."""
-    exec("from sumeval import run_context\nctx = run_context.context('tiny')", namespace)
+    exec("from sumeval.running import run_context\nctx = run_context.context('tiny')", namespace)
     return namespace["ctx"]
 
 

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from sumeval import cli, paths, runner, study_params
+from sumeval import argtypes, cli, paths
+from sumeval.running import runner, study_params
 from sumeval.errors import InputError, NotebookFailed
 from pathlib import Path
 
@@ -13,12 +14,12 @@ FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
 
 
 def test_parse_overrides_types():
-    assert study_params.parse_overrides(["x=3", "scale=0.25", "flag=true", "name=abc", "xs=[1, 2]"]) == {
+    assert argtypes.parse_overrides(["x=3", "scale=0.25", "flag=true", "name=abc", "xs=[1, 2]"]) == {
         "x": 3, "scale": 0.25, "flag": True, "name": "abc", "xs": [1, 2]}
     with pytest.raises(InputError, match="key=value"):
-        study_params.parse_overrides(["novalue"])
+        argtypes.parse_overrides(["novalue"])
     # an empty value is the empty string (e.g. no paragraph sets), an explicit null stays None
-    assert study_params.parse_overrides(["sets=", "blank= ", "nothing=null"]) == {"sets": "", "blank": "", "nothing": None}
+    assert argtypes.parse_overrides(["sets=", "blank= ", "nothing=null"]) == {"sets": "", "blank": "", "nothing": None}
 
 
 def test_unknown_parameter_is_an_error(fixture_studies):
@@ -194,11 +195,11 @@ def test_stale_tables_are_pruned_with_stale_figures(fixture_studies):
 
 
 def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies, tmp_path):
-    from sumeval import figures
+    from sumeval.running import publish
     from sumeval.paths import figures_dir
 
     (tmp_path / "from_another_set.png").write_bytes(b"old")
-    figures.publish("tiny", [tmp_path / "from_another_set.png"])  # an earlier run's figure (recorded)
+    publish.publish("tiny", [tmp_path / "from_another_set.png"])  # an earlier run's figure (recorded)
     stale = figures_dir() / "tiny" / "from_another_set.png"
     other = figures_dir() / "tiny" / "notes.txt"   # not a figure: left alone
     other.write_text("mine")

@@ -17,7 +17,8 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from sumeval import cli, runner, table_frames
+from sumeval import cli, table_frames
+from sumeval.running import runner
 from sumeval.errors import InputError
 from sumeval.studies import metric_correlations as mc
 from sumeval.studies.common import study_data
@@ -389,7 +390,7 @@ def test_workers_table_puts_all_workers_last():
 
 
 def test_annotators_part_saves_each_annotated_column_or_skips_with_the_reason(tmp_path, monkeypatch):
-    from sumeval import run_context
+    from sumeval.running import run_context
     from sumeval.studies import annotator_impact as ai
 
     judgments = _annotated(tmp_path)

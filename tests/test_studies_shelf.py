@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from sumeval import runner
+from sumeval.running import runner
 from sumeval.datasets import shelf
 from sumeval.errors import DataNotFoundError, InputError
 from sumeval.studies import annotator_impact as ai

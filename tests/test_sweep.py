@@ -13,7 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sumeval import executors, sweep
+from sumeval.cli import run as run_cli
+from sumeval.running import executors, sweep
 from sumeval.errors import InputError
 
 
@@ -149,7 +150,7 @@ def _finished(runs: Path) -> dict[str, int]:
 def test_killed_sweep_resumes_without_redoing_finished_runs(own_runs, tmp_path, monkeypatch):
     runtime = tmp_path / "jupyter_runtime"
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(runtime))
-    code = ("from sumeval import sweep; "
+    code = ("from sumeval.running import sweep; "
             "sweep.run_sweep('tiny', 'smoke', {'x': [1, 2, 3, 4, 5]}, jobs=1, quiet=True)")
     proc = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ), start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -194,7 +195,7 @@ def test_cli_sweep_exit_status_failures_and_rerun(own_runs, capsys):
     import argparse
 
     ap = argparse.ArgumentParser(prog="sumeval")
-    sweep.add_commands(ap.add_subparsers(dest="command"))
+    run_cli.add_commands(ap.add_subparsers(dest="command"))
 
     def main(argv):
         args = ap.parse_args(argv)

@@ -77,7 +77,7 @@ def test_write_table_refuses_names_that_are_not_plain_files(tmp_path, frame, nam
 
 
 def test_study_context_saves_tables_in_the_run_and_publishes_none(tmp_path, monkeypatch, frame):
-    from sumeval import run_context
+    from sumeval.running import run_context
 
     monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("SUMEVAL_FIGURES", str(tmp_path / "figures"))

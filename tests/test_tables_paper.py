@@ -148,7 +148,7 @@ def test_labels_name_the_table_the_data_set_and_who_wrote_it(tmp_path):
 
 
 def test_a_study_table_is_labelled_by_study_and_data_set(tmp_path, monkeypatch):
-    from sumeval import run_context
+    from sumeval.running import run_context
 
     monkeypatch.setenv("SUMEVAL_RUN_DIR", str(tmp_path / "run"))
     ctx = run_context.context("estime_layers", params={"dataset": "realsumm"})

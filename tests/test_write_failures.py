@@ -142,7 +142,7 @@ def test_score_output_that_cannot_be_replaced_names_the_given_path(tmp_path, mon
 
 def test_score_output_on_a_full_disk_names_the_given_path(tmp_path, monkeypatch, capsys):
     inp = _input(tmp_path)
-    import sumeval.score_command as sc
+    from sumeval.cli import score as sc
 
     def full(path, records):
         with atomic_path(path) as tmp:
@@ -159,7 +159,7 @@ def test_score_output_on_a_full_disk_names_the_given_path(tmp_path, monkeypatch,
 
 
 def test_an_immutable_output_is_refused_before_scoring(tmp_path, monkeypatch):
-    import sumeval.score_command as sc
+    from sumeval.cli import score as sc
 
     out = tmp_path / "immut.jsonl"
     out.write_text("x\n")

@@ -11,7 +11,8 @@
   and their average as the human ceiling.
 - :mod:`sumeval.judges.ppi`: prediction-powered inference (Angelopoulos et al. 2023): how many human
   labels a judge saves when estimating a system's mean score.
-- :mod:`sumeval.judges.command`: ``sumeval alt-test``; :mod:`sumeval.judges.plots`: its figures.
+- :mod:`sumeval.judges.alt_test_output`: what ``sumeval alt-test`` (:mod:`sumeval.cli.judges`) writes;
+  :mod:`sumeval.judges.plots`: its figures.
 
 Judges and annotators are columns of a judgments frame (:mod:`sumeval.judges.columns`).
 """

@@ -19,7 +19,7 @@ values before any test, and states the missing-value rule (pairwise-complete);
 item-level acc23) and the ranking by SPA; :mod:`~sumeval.meta_eval.ranking` the rankings;
 :mod:`~sumeval.meta_eval.output` writes the results into their folder (CSV files,
 :mod:`~sumeval.meta_eval.tables`, :mod:`~sumeval.meta_eval.figures`,
-:mod:`~sumeval.meta_eval.manifest`); :mod:`~sumeval.meta_eval.command` is the command line.
+:mod:`~sumeval.meta_eval.manifest`); the command line is :mod:`sumeval.cli.meta_eval`.
 """
 from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, META_METRICS, TESTS, MetaEvaluation, Settings,
                                         meta_evaluate, parse_test)

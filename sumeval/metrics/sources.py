@@ -117,7 +117,7 @@ class MeasureSpec:
 # --------------------------------------------------------------------------------------------
 def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None, str | None]:
     """``(head, options, orientation, explicit source, output column)`` of one measure spec."""
-    from sumeval.study_params import parse_value
+    from sumeval.argtypes import parse_value
 
     raw = text.strip()
     if not raw:

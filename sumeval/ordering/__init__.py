@@ -14,5 +14,5 @@ Modules (import the one you need; nothing heavy is imported here):
 - :mod:`sumeval.ordering.sizes` — paper 002's model sizes per model and data set (``paper_sizes``),
   ATTOrderNet's heads rule (``default_heads``), parameter counts against Table 2 (``size_table``).
 - :mod:`sumeval.ordering.experiment` — train-or-reuse through the model cache, evaluate, random floor.
-- :mod:`sumeval.ordering.cli` — ``sumeval ordering train | evaluate`` (``add_commands``).
+- the command ``sumeval ordering train | evaluate`` is :mod:`sumeval.cli.ordering`.
 """

@@ -218,7 +218,7 @@ def annotator_section(judgments, human: str, measures: pd.DataFrame, metrics: Se
 def save_annotator_section(ctx, section: dict[str, Any], human: str, *, data_name: str,
                            what: str = "annotators") -> pd.DataFrame:
     """Save what :func:`annotator_section` found of the annotators of ``human`` in the run ``ctx``
-    (a :class:`~sumeval.run_context.RunContext`): the figure and table ``workers_<human>`` (the
+    (a :class:`~sumeval.running.run_context.RunContext`): the figure and table ``workers_<human>`` (the
     correlations over the number of annotators drawn, :func:`~sumeval.studies.common.annotator_subsets.save_workers`),
     the table ``annotators_<human>`` (Pearson with the mean of all annotators and of all but one) and the
     table ``rankings_<human>`` (:func:`rank_table`, its caption with the Kendall tau-b of each
@@ -249,7 +249,7 @@ def annotators_part(ctx, judgments, humans: Sequence[str], measures: pd.DataFram
                     summeval_run: bool = False) -> tuple[dict[str, dict[str, Any]], dict[str, pd.DataFrame],
                                                           list[tuple[str, str]]]:
     """Part (b) of the study on the data set's own annotators, recorded in the run ``ctx`` (a
-    :class:`~sumeval.run_context.RunContext`): :func:`annotator_section` of every human column of
+    :class:`~sumeval.running.run_context.RunContext`): :func:`annotator_section` of every human column of
     ``humans`` with 2 or more ``<human>/<annotator>`` columns, saved by :func:`save_annotator_section`.
 
     The promised outputs ``annotators_*`` and ``rankings_*`` (and ``workers_*``, but in the SummEval

@@ -255,7 +255,7 @@ def workers_table(summary: pd.DataFrame, method: str = "pearson") -> pd.DataFram
 def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name: str = "",
                  level: str = "system") -> None:
     """Save the curves of the correlations over the number of annotators drawn per summary as the
-    figure and the table ``workers_<human>`` of the run ``ctx`` (a :class:`~sumeval.run_context.RunContext`).
+    figure and the table ``workers_<human>`` of the run ``ctx`` (a :class:`~sumeval.running.run_context.RunContext`).
 
     Args:
         summary: :func:`worker_summary`'s frame (per metric, method and ``n_workers``: the mean, min

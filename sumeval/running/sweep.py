@@ -1,10 +1,10 @@
-"""Parameter grids of a study, run by the executors of :mod:`sumeval.executors` (local processes or
-a Dask cluster; their names are re-exported here).
+"""Parameter grids of a study, run by the executors of :mod:`sumeval.running.executors` (local processes or
+a Dask cluster).
 
 ``sumeval sweep STUDY --params NAME -g key=v1,v2 [-g ...] [-p key=value] [--jobs N | --scheduler ADDR]``
 expands the grid (the Cartesian product of the ``-g`` lists) into runs of ``STUDY``: each run is the
 parameter set ``NAME`` plus the ``-p`` overrides plus one grid point, validated up front with
-:func:`sumeval.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
+:func:`sumeval.running.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
 
 Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and the resolved
 parameters), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
@@ -12,8 +12,8 @@ manifest says ``"ok"`` and which has ``results.json`` is finished and is skipped
 runs again - an interrupted sweep resumes where it stopped; an unfinished or failed run is
 removed and run again.
 
-The same code path runs on both executors (:class:`~sumeval.executors.LocalExecutor`,
-:class:`~sumeval.executors.DaskExecutor`): a task is :func:`~sumeval.executors.execute_spec`, which
+The same code path runs on both executors (:class:`~sumeval.running.executors.LocalExecutor`,
+:class:`~sumeval.running.executors.DaskExecutor`): a task is :func:`~sumeval.running.executors.execute_spec`, which
 runs one study in a fresh Python process, so ``$SUMEVAL_RUN_DIR`` is private to the run, and that
 process starts its own kernel over IPC sockets in a private folder, so parallel kernels never race
 for TCP ports. With Dask the workers must see the same files (runs, notebooks, data) at the same
@@ -32,23 +32,23 @@ parameters as columns, then ``run_id``, ``status``, ``error`` and the run's scal
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import datetime as _dt
 import itertools
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
-from sumeval.argtypes import positive_int
+from sumeval.cluster import driver_env
 from sumeval.errors import InputError
-from sumeval.executors import (Progress, RunSpec, add_executor_arguments, driver_env, executor_choice, is_finished,
-                               make_executor, run_specs)
 from sumeval.hashing import sha256_json
-from sumeval.runner import read_manifest
+from sumeval.running.executors import Progress, RunSpec, is_finished, make_executor, run_specs
+from sumeval.running.runner import read_manifest
+
+__all__ = ["parse_grid", "expand_grid", "point_run_id", "flatten_results", "SweepResult", "sweep_id", "plan", "gather",
+           "run_sweep"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def parse_grid(items: Sequence[str]) -> dict[str, list[Any]]:
 
     Raises InputError for an item without ``=``, an empty value, a repeated key or repeated values.
     """
-    from sumeval.study_params import parse_value
+    from sumeval.argtypes import parse_value
 
     grid: dict[str, list[Any]] = {}
     for item in items:
@@ -175,7 +175,7 @@ def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
          overrides: Mapping[str, Any] | None = None, *, kernel: str | None = None,
          timeout_s: int | None = None) -> tuple[list[dict[str, Any]], list[RunSpec]]:
     """The grid points and their RunSpecs, every point validated before anything runs."""
-    from sumeval import study_params
+    from sumeval.running import study_params
 
     st = study_params.get_study(study)
     overrides = dict(overrides or {})
@@ -308,38 +308,3 @@ def run_sweep(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
                           "the others are marked interrupted; run the same command again to finish it",
                           stopped_by)
     return SweepResult(study, sid, folder, frame, len(specs), n_skipped, n_failed)
-
-
-# ------------------------------------------------------------------------------------------
-# command line
-# ------------------------------------------------------------------------------------------
-def cmd_sweep(args: argparse.Namespace) -> int:
-    from sumeval.study_params import parse_overrides
-
-    jobs, scheduler = executor_choice(args)
-    grid = parse_grid(args.grid or [])
-    res = run_sweep(args.study, args.params, grid, parse_overrides(args.param or []), jobs=jobs,
-                    scheduler=scheduler, kernel=args.kernel, timeout_s=args.timeout, quiet=args.quiet)
-    print(f"sweep {res.study} {res.sweep_id}: {res.n_runs} runs ({res.n_skipped} already finished, "
-          f"{res.n_runs - res.n_skipped} run, {res.n_failed} failed) -> {res.results_path}")
-    if not res.ok:
-        for row in res.frame[res.frame["status"] != "ok"].itertuples():
-            print(f"sumeval: error: run {row.run_id} {row.status}: {row.error}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def add_commands(subparsers) -> None:
-    """Register ``sumeval sweep`` on the CLI's subparsers."""
-    sw = subparsers.add_parser("sweep", help="run a study over a grid of parameters and gather the results")
-    sw.add_argument("study")
-    sw.add_argument("--params", default="default", help="parameter set the grid starts from (default: default)")
-    sw.add_argument("-g", "--grid", action="append", metavar="KEY=V1,V2,...",
-                    help="one grid axis; several -g make the Cartesian product")
-    sw.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="a fixed override for every run")
-    add_executor_arguments(sw)
-    sw.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
-    sw.add_argument("--timeout", type=positive_int, metavar="S", help="seconds a cell may run (default: no limit)")
-    sw.add_argument("--quiet", "-q", action="store_true", help="no progress")
-    sw.set_defaults(func=cmd_sweep)
-

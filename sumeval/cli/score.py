@@ -4,8 +4,8 @@ of what was scored (``<output>.meta.json``).
     sumeval score rouge-1 bleu --input pairs.jsonl --output scored.jsonl
 
 The input and output paths are checked before anything is scored (:func:`check_input_path`,
-:func:`check_output_path`); the output is written whole or not at all. :mod:`sumeval.cli` builds
-the command line and re-exports these names.
+:func:`check_output_path`); the output is written whole or not at all (:func:`write_output`, which
+``sumeval data export`` uses too). Scoring in shards on a Dask cluster: :mod:`sumeval.sharded`.
 """
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 
-__all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output"]
+__all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output",
+           "add_commands"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -277,3 +278,36 @@ def write_output(given: str, write, *, what: str = "--output") -> None:
         lost = " (the scores were computed but not saved)" if what == "--output" else ""
         raise OSError(exc.errno, f"{reason}; {what} could not be written, nothing was written there{lost}: "
                       f"{hint}", given) from exc
+
+
+# ------------------------------------------------------------------------------------------
+# the sub-parser
+# ------------------------------------------------------------------------------------------
+def add_commands(sub) -> None:
+    """Add ``score`` to the ``sumeval`` command's sub-parsers ``sub``."""
+    sc = sub.add_parser("score", help="score summaries in a JSONL file")
+    sc.add_argument("measures", nargs="*", help="measure names (see --list)")
+    sc.add_argument("--list", action="store_true", help="list the measures and exit")
+    sc.add_argument("--input", "-i", help="JSONL (UTF-8; .gz read too): one object per line with 'summary' "
+                    "(a string), and 'text' (a string) and/or 'references' (a list of strings) as the measures need")
+    sc.add_argument("--output", "-o", help="JSONL to write (a new or regular file, not the input; .gz compressed): "
+                    "each input line plus one field per measure output")
+    sc.add_argument("--model", help="model name or path (model-based measures)")
+    sc.add_argument("--layer", type=int, help="layer of the summary embeddings, 0 (embedding output) to the "
+                    "model's last (model-based measures)")
+    sc.add_argument("--text-layer", type=int, dest="text_layer", help="layer of the text embeddings (as --layer)")
+    sc.add_argument("--index", help="retrieval index (SERA measures)")
+    sc.add_argument("--aggregate", choices=["mean", "max"], help="how to combine several references (ROUGE)")
+    sc.add_argument("--option", "-O", action="append", metavar="KEY=VALUE",
+                    help="any other scorer option, its value read as YAML (true, 4, 0.5, text)")
+    sc.add_argument("--measure-class", dest="measure_class", action="append", default=[], metavar="MOD:CLASS",
+                    help="a user's Scorer subclass to import and score with (repeatable; see examples/README.md)")
+    sc.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
+                    help="a folder searched first when importing a --measure-class (repeatable)")
+    sc.add_argument("--progress", action="store_true", help="show progress bars")
+    sc.add_argument("--scheduler", metavar="ADDRESS",
+                    help="score in shards on the workers of a Dask distributed cluster (e.g. tcp://10.0.0.5:8786); "
+                    "the output is the same as a local run's, and a rerun resumes from the finished shards")
+    sc.add_argument("--shard-size", dest="shard_size", type=int, metavar="N",
+                    help="lines per shard with --scheduler (default 512)")
+    sc.set_defaults(func=cmd_score)

@@ -1,27 +1,25 @@
 """Run every registered study and write one run report.
 
 ``sumeval run all --params NAME [--jobs N | --scheduler ADDR]`` (and ``make figures``) runs each study
-of :func:`sumeval.study_params.studies` with parameter set ``NAME`` through the executors of
-:mod:`sumeval.executors` (each study in its own process and kernel), then writes
-``runs/report-<timestamp>/index.html`` (:mod:`sumeval.run_report`). A failing study never stops
-the others; the exit status is 0 only when every study passed (a study that skipped all its parts,
-status ``skipped``, did not pass).
+of :func:`sumeval.running.study_params.studies` with parameter set ``NAME`` through the executors of
+:mod:`sumeval.running.executors` (each study in its own process and kernel), then writes
+``runs/report-<timestamp>/index.html`` (:mod:`sumeval.running.run_report`). A failing study never stops
+the others; the command (:mod:`sumeval.cli.run`) exits 0 only when every study passed (a study that
+skipped all its parts, status ``skipped``, did not pass).
 """
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
-from sumeval.run_report import StudyOutcome, write_report
+from sumeval.running.run_report import StudyOutcome, write_report
 
-__all__ = ["RunAllResult", "StudyOutcome", "run_all", "cmd_run_all", "add_run_all_arguments", "add_commands"]
+__all__ = ["RunAllResult", "run_all"]
 
 
 @dataclass
@@ -52,8 +50,9 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     A study whose parameters do not resolve (no such set, a bad value) is a failed outcome, like a
     study whose notebook fails; the others still run.
     """
-    from sumeval import executors, runner
-    from sumeval import paths, study_params
+    from sumeval import paths
+    from sumeval.cluster import driver_env
+    from sumeval.running import executors, runner, study_params
 
     known = study_params.studies()
     names = list(only) if only else list(known)
@@ -64,7 +63,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         raise InputError(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
                          f"known: {', '.join(known)}")
     started = _dt.datetime.now().astimezone()
-    env = executors.driver_env()
+    env = driver_env()
     outcomes: dict[str, StudyOutcome] = {}
     specs: list[executors.RunSpec] = []
     for name in names:
@@ -122,42 +121,3 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         raise Interrupted(f"run all --params {params_name} stopped by {stopped_by}: {n_ok} of {len(ordered)} "
                           f"studies ok, the others interrupted; report: {report}", stopped_by)
     return RunAllResult(params_name, report, ordered)
-
-
-# ------------------------------------------------------------------------------------------
-# command line: `sumeval run all`
-# ------------------------------------------------------------------------------------------
-def cmd_run_all(args: argparse.Namespace) -> int:
-    """``sumeval run all --params NAME``: exit 0 when every study passed, else 1."""
-    if getattr(args, "param", None):
-        raise InputError(f"-p {args.param[0]} applies to one study; `run all` runs each study's parameter set "
-                         f"{args.params!r} as it is (use `sumeval sweep STUDY` or `sumeval run STUDY -p ...`)")
-    from sumeval.executors import executor_choice
-
-    jobs, scheduler = executor_choice(args)
-    res = run_all(args.params, jobs=jobs, scheduler=scheduler,
-                  kernel=getattr(args, "kernel", None), quiet=getattr(args, "quiet", False))
-    for o in res.outcomes:
-        dur = f" in {o.duration_s:.1f}s" if o.duration_s is not None else ""
-        line = f"{o.study:<28} {o.status}{dur}"
-        print(line if o.ok else f"{line}: {o.error}", file=sys.stdout if o.ok else sys.stderr)
-    n_ok = sum(o.ok for o in res.outcomes)
-    print(f"{n_ok} of {len(res.outcomes)} studies ok; report: {res.report}")
-    return 0 if res.ok else 1
-
-
-def add_run_all_arguments(run_parser: argparse.ArgumentParser) -> None:
-    """Add ``--jobs``/``--scheduler`` to ``sumeval run`` (they apply to ``run all``)."""
-    from sumeval.executors import add_executor_arguments
-
-    add_executor_arguments(run_parser)
-
-
-def add_commands(subparsers) -> None:
-    """A standalone ``sumeval run-all`` (same as ``sumeval run all``), for CLIs without the hook."""
-    ra = subparsers.add_parser("run-all", help="run every study with one parameter set and write a report")
-    ra.add_argument("--params", default="default", help="parameter set name (default: default)")
-    add_run_all_arguments(ra)
-    ra.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
-    ra.add_argument("--quiet", "-q", action="store_true", help="no progress")
-    ra.set_defaults(func=cmd_run_all)

@@ -9,7 +9,8 @@ with its parameter sets beside it in ``notebooks/<study>.params.yaml``::
     default:  {}
 
 :func:`resolve_parameters` validates every name against the notebook (papermill itself only
-warns on an unknown name). :mod:`sumeval.runner` runs the notebook and re-exports these names.
+warns on an unknown name); :mod:`sumeval.running.runner` runs the notebook. The ``-p key=value``
+pairs are read by :func:`sumeval.argtypes.parse_overrides`.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from typing import Any, Mapping, Sequence
 from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
 
-__all__ = ["StudyNotebook", "studies", "get_study", "parse_value", "parse_overrides",
-           "parameter_ranges", "check_range", "resolve_parameters", "RUNNER_SET", "PROMISE_KEYS", "Overrides",
+__all__ = ["StudyNotebook", "studies", "get_study", "parameter_ranges", "check_range", "resolve_parameters",
+           "RUNNER_SET", "PROMISE_KEYS",
            "FIGURES_KEY", "TABLES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
 
 # parameters the runner sets itself; a notebook declares them, a user may not override them
@@ -152,73 +153,6 @@ def get_study(name: str) -> StudyNotebook:
     return known[name]
 
 
-_COMMENT_MARK = "SUMEVALHASHc0ffee"  # stands for "#" while YAML reads a value again
-
-
-def _unmark(value: Any) -> Any:
-    """``value`` with :data:`_COMMENT_MARK` turned back into ``#`` (in every string it holds)."""
-    if isinstance(value, str):
-        return value.replace(_COMMENT_MARK, "#")
-    if isinstance(value, list):
-        return [_unmark(v) for v in value]
-    if isinstance(value, dict):
-        return {_unmark(k): _unmark(v) for k, v in value.items()}
-    return value
-
-
-def parse_value(text: str) -> Any:
-    """A ``-p key=value`` value as YAML: ``5`` -> 5, ``true`` -> True, ``[1, 2]`` -> list; an empty
-    value (``-p paragraph_sets=``) is the empty string, not YAML's null.
-
-    ``#`` is text, never a YAML comment: ``-p 'dataset=/data/judg #2.csv'`` is the whole path
-    (YAML alone would cut the value at `` #``). A value that YAML cannot read is kept as text.
-    """
-    import yaml
-
-    if not text.strip():
-        return ""
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
-    if "#" in text:  # did YAML drop a comment? read it again with '#' hidden and compare
-        try:
-            literal = _unmark(yaml.safe_load(text.replace("#", _COMMENT_MARK)))
-        except yaml.YAMLError:
-            literal = text.strip()
-        if literal != value:
-            return literal if isinstance(literal, (str, list, dict)) else text.strip()
-    return value
-
-
-class Overrides(dict):
-    """``{name: value}`` of ``-p`` pairs (a plain dict to every reader), that also keeps the text
-    each value was typed as (:attr:`texts`), so :func:`resolve_parameters` can keep a ``str``
-    parameter's text when YAML read it as something else (``-p dataset=no`` is ``"no"``, not False)."""
-
-    def __init__(self, values: Mapping[str, Any] = (), texts: Mapping[str, str] | None = None):
-        super().__init__(values)
-        self.texts: dict[str, str] = dict(texts or {})
-
-
-def parse_overrides(pairs: list[str], flag: str = "-p") -> dict[str, Any]:
-    """``["seed=1", "model=bert"]`` -> ``{"seed": 1, "model": "bert"}`` (an :class:`Overrides`, which
-    remembers each typed text); ``flag`` is the option the pairs came from, for messages. A key
-    given twice is an error (not the last one silently)."""
-    out = Overrides()
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            example = "seed=1" if flag == "-p" else "use_stemmer=false"
-            raise InputError(f"{flag} {pair!r} is not of the form key=value (e.g. {flag} {example})")
-        if key.strip() in out:
-            raise InputError(f"{flag} {key.strip()} is given twice ({key.strip()}={out[key.strip()]!r} and "
-                             f"{pair!r}); give it once")
-        out[key.strip()] = parse_value(value)
-        out.texts[key.strip()] = value.strip()
-    return out
-
-
 def _yaml_reading(name: str, value: Any) -> str:
     """Why a value is not a string: how YAML read it and how to quote it (for messages)."""
     if isinstance(value, bool):
@@ -299,7 +233,7 @@ def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mappin
 
     A ``str`` parameter given on the command line keeps the text typed when YAML reads it as a
     boolean, a number, a date or null (``-p dataset=no`` is the data set ``"no"``, ``-p humans=1.0``
-    the column ``"1.0"``), when ``overrides`` come from :func:`parse_overrides`; elsewhere (a
+    the column ``"1.0"``), when ``overrides`` come from :func:`sumeval.argtypes.parse_overrides`; elsewhere (a
     parameter file, a sweep grid) such a value is refused with how to quote it.
     """
     sets = study.parameter_sets()

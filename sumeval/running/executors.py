@@ -1,7 +1,7 @@
 """Running studies in processes of their own: the executors of ``sumeval sweep`` and ``sumeval run all``.
 
 A run is a :class:`RunSpec` (study, parameter set, overrides, run id, kernel, environment).
-:func:`execute_spec` runs one in a fresh Python process (``python -m sumeval.executors --worker``),
+:func:`execute_spec` runs one in a fresh Python process (``python -m sumeval.running.executors --worker``),
 so ``$SUMEVAL_RUN_DIR`` is private to the run, and that process starts its own kernel over IPC
 sockets in a private folder, so parallel kernels never race for TCP ports. The same task runs on
 both executors: :class:`LocalExecutor` (``--jobs N`` processes on this machine) and
@@ -15,7 +15,6 @@ runs, and skips a run that :func:`is_finished`.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -30,21 +29,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from sumeval.argtypes import positive_int
+from sumeval.cluster import dask_client
 from sumeval.errors import InputError
 
-__all__ = ["FORWARDED_ENV", "THREAD_ENV", "RUN_MEMORY_GB", "usable_cores", "available_memory_gb", "auto_jobs",
-           "thread_env", "jobs_arg", "RunSpec", "driver_env", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
-           "is_finished", "LocalExecutor", "DaskExecutor", "dask_client", "make_executor", "Progress", "run_specs",
-           "executor_choice", "add_executor_arguments"]
+__all__ = ["THREAD_ENV", "RUN_MEMORY_GB", "usable_cores", "available_memory_gb", "auto_jobs",
+           "thread_env", "RunSpec", "execute_spec", "stop_workers", "ipc_kernel_manager_class",
+           "is_finished", "LocalExecutor", "DaskExecutor", "make_executor", "Progress", "run_specs"]
 
-# environment the driver hands to every run (a Dask worker may have been started elsewhere)
-FORWARDED_ENV = ("SUMEVAL_HOME", "SUMEVAL_DATA", "SUMEVAL_CACHE", "SUMEVAL_MODELS", "SUMEVAL_RUNS",
-                 "SUMEVAL_FIGURES", "SUMEVAL_NOTEBOOKS", "SUMEVAL_KERNEL", "MPLBACKEND")
 _RESULT_MARK = "@@sumeval-run-result@@"
 
 def _manifest(run_dir: Path) -> dict[str, Any]:
-    from sumeval.runner import read_manifest
+    from sumeval.running.runner import read_manifest
 
     return read_manifest(run_dir)
 
@@ -78,19 +73,8 @@ class RunSpec:
         return cls(**json.loads(text))
 
 
-def driver_env() -> dict[str, str]:
-    """The locations of this process (resolved), handed to every run so that workers agree."""
-    from sumeval import paths
-
-    env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
-    env.update(SUMEVAL_HOME=str(paths.project_root()), SUMEVAL_RUNS=str(paths.runs_dir()),
-               SUMEVAL_FIGURES=str(paths.figures_dir()), SUMEVAL_CACHE=str(paths.cache_dir()),
-               SUMEVAL_NOTEBOOKS=str(paths.notebooks_dir()), SUMEVAL_MODELS=str(paths.models_dir()))
-    return env
-
-
 def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
-    """Run ``spec`` in a fresh ``python -m sumeval.executors --worker`` process; the task of every executor.
+    """Run ``spec`` in a fresh ``python -m sumeval.running.executors --worker`` process; the task of every executor.
 
     Returns ``{"study", "run_id", "run_dir", "status", "duration_s", "error", "host", "pid"}``; a worker
     that dies without answering gives status ``failed`` with the tail of its stderr.
@@ -102,7 +86,7 @@ def execute_spec(spec: RunSpec, python: str | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     # the worker writes into files, not pipes: if this process dies, its last words still land
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
-        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.executors", "--worker"],
+        proc = subprocess.Popen([python or sys.executable, "-m", "sumeval.running.executors", "--worker"],
                                 stdin=subprocess.PIPE, stdout=out, stderr=err, text=True, env=env)
         with _WORKERS_LOCK:
             _WORKERS.add(proc)
@@ -179,7 +163,7 @@ def ipc_kernel_manager_class():
 
 
 def _worker_main() -> int:
-    """``python -m sumeval.executors --worker``: read a RunSpec (JSON) from stdin, run it, print the outcome."""
+    """``python -m sumeval.running.executors --worker``: read a RunSpec (JSON) from stdin, run it, print the outcome."""
     import platform
 
     from sumeval.runstate import die_with_parent, exclusive_lock, signals_interrupt
@@ -189,7 +173,7 @@ def _worker_main() -> int:
     with signals_interrupt():
         spec = RunSpec.from_json(sys.stdin.read())
         os.environ.update(spec.env)
-        from sumeval import runner
+        from sumeval.running import runner
         from sumeval.paths import runs_dir
 
         run_dir = runs_dir() / spec.study / spec.run_id
@@ -305,21 +289,6 @@ class LocalExecutor:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
-
-
-def dask_client(address: str, timeout_s: float = 30):
-    """A ``distributed.Client`` of the scheduler at ``address`` (``--scheduler``), not made the
-    default client; InputError naming the address when dask distributed is missing or the
-    scheduler cannot be reached within ``timeout_s`` seconds."""
-    try:
-        from distributed import Client
-    except ImportError as exc:  # pragma: no cover
-        raise InputError("--scheduler needs dask distributed: pip install 'dask[distributed]'") from exc
-    try:
-        return Client(address, timeout=timeout_s, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address!r} ({exc}); "
-                         "start one (dask scheduler) or drop --scheduler to run locally") from None
 
 
 class DaskExecutor:
@@ -482,36 +451,8 @@ def run_specs(specs: Sequence[RunSpec], executor, progress: Progress | None = No
     return [o for o in outcomes if o is not None]
 
 
-def executor_choice(args: argparse.Namespace) -> tuple[int, str | None]:
-    """``(jobs, scheduler)`` of parsed ``--jobs`` / ``--scheduler`` (jobs 1 when neither is given,
-    :func:`auto_jobs` for ``--jobs auto``); both together is an InputError (a cluster decides its
-    own parallelism)."""
-    jobs, scheduler = getattr(args, "jobs", None), getattr(args, "scheduler", None)
-    if jobs is not None and scheduler:
-        raise InputError(f"--jobs {jobs} and --scheduler {scheduler} exclude each other: the Dask cluster "
-                         "runs as many runs at a time as it has workers; drop --jobs")
-    if jobs == "auto":
-        jobs = auto_jobs()
-    return (jobs or 1), scheduler
-
-
-def jobs_arg(text: str) -> int | str:
-    """``--jobs``: a positive count or ``auto`` (:func:`auto_jobs`)."""
-    return "auto" if text.strip().lower() == "auto" else positive_int(text)
-
-
-def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--jobs`` and ``--scheduler``, shared by ``sweep`` and ``run all``."""
-    parser.add_argument("--jobs", "-j", type=jobs_arg, default=None, metavar="N|auto",
-                        help="runs at a time on this machine, each in its own process and kernel, the cores "
-                             "split between them (default 1; auto: one per core, as many as the memory holds "
-                             f"at {RUN_MEMORY_GB:g} GB each)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on an existing Dask distributed cluster (e.g. tcp://10.0.0.5:8786) instead")
-
-
 if __name__ == "__main__":
     if sys.argv[1:] == ["--worker"]:
         raise SystemExit(_worker_main())
-    raise SystemExit("usage: python -m sumeval.executors --worker  "
+    raise SystemExit("usage: python -m sumeval.running.executors --worker  "
                      "(internal; use `sumeval sweep` or `sumeval run all`)")

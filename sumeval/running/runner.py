@@ -1,7 +1,7 @@
 """Running a study notebook through papermill, and the run's folder and manifest.
 
-The studies and their parameters (:class:`StudyNotebook`, :func:`studies`,
-:func:`resolve_parameters`, ...) live in :mod:`sumeval.study_params` and are re-exported here.
+The studies and their parameters (``StudyNotebook``, ``studies``, ``resolve_parameters``, ...) live
+in :mod:`sumeval.running.study_params`.
 ``run_study("metric_correlations", "smoke", overrides={"seed": 1})`` validates every name against
 the notebook (papermill itself only warns on an unknown name), executes it with an explicit
 kernel and working directory, and writes ``runs/<study>/<run-id>/`` with ``executed.ipynb``,
@@ -11,7 +11,7 @@ flag, package versions, data checksums, seed, device, timings). A failing notebo
 
 The notebook writes its figures and tables into the run folder; only a run that succeeds
 publishes them to ``figures/<study>/`` (a data-set folder below it for a run on another data set
-than the notebook's own: :mod:`sumeval.figures`), so a failing run leaves the published figures
+than the notebook's own: :mod:`sumeval.running.publish`), so a failing run leaves the published figures
 as they were.
 
 The manifest says ``"status": "running"`` with its ``owner`` (pid, host, process start) while the
@@ -41,8 +41,12 @@ from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError, NotebookFailed
 from sumeval.hashing import sha256_json
 from sumeval.paths import project_root, runs_dir
-from sumeval.run_context import RUN_DIR_ENV
-from sumeval.study_params import PROMISE_KEYS, get_study, resolve_parameters
+from sumeval.running.run_context import RUN_DIR_ENV
+from sumeval.running.study_params import PROMISE_KEYS, get_study, resolve_parameters
+
+__all__ = ["DEFAULT_KERNEL", "KERNEL_ENV", "TRACKED_PACKAGES", "package_versions", "parameter_notes", "kernel_name",
+           "new_run_id", "read_manifest", "run_lock_path", "mark_dead_runs", "RunResult", "run_study",
+           "prune_stale_figures"]
 
 DEFAULT_KERNEL = "sumeval"
 KERNEL_ENV = "SUMEVAL_KERNEL"
@@ -257,7 +261,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
-    from sumeval import figures
+    from sumeval.running import publish
     from sumeval.runstate import (Interrupted, finish_manifest, now_iso, owner_record, signal_name,
                                   signals_interrupt, storage_note)
 
@@ -340,7 +344,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         status = "skipped"  # it wrote no figure and no table: every part was skipped, for the reasons given
     published: dict[str, Any] = {}
     if status == "ok":  # publish to figures/ only now: a failing run leaves the last successful one's
-        published, error = figures.publish_run(study, params, results)
+        published, error = publish.publish_run(study, params, results)
         status = "failed" if error else status
     study_notes = [n for n in results.get("notes", []) if n not in notes]
     for note in study_notes:  # what the notebook said the reader must know (ctx.note): never only in the notebook
@@ -383,13 +387,13 @@ def prune_stale_figures(study: str, written: Sequence[str], tables: Sequence[str
     write (those of an earlier parameter set), so that the folder shows one run's output; every
     run keeps its own copies in ``<run dir>/figures/`` and ``<run dir>/tables/``. ``tables`` are
     the run's table paths (one file per table, any suffix). Returns the removed paths. The runner
-    does this when it publishes a run (:func:`sumeval.figures.publish`)."""
-    from sumeval import figures
+    does this when it publishes a run (:func:`sumeval.running.publish.publish`)."""
+    from sumeval.running import publish
     from sumeval.tables import FORMATS
 
     keep = {Path(p).name for p in written}
     keep |= {f"{Path(t).stem}.{suffix}" for t in tables for suffix in FORMATS}
-    return figures.prune_stale(figures.published_folder(study, label), keep)
+    return publish.prune_stale(publish.published_folder(study, label), keep)
 
 
 def _cell_durations(executed: Path) -> list[float | None]:

@@ -7,8 +7,11 @@
     sumeval meta-eval summeval --human coherence --measures rouge-2 bleu --meta-metric correlation spa \\
         --item-acc23 --tune-split validation --out out/      # annotator rows: on by default
 
+    sumeval meta-eval --dataset summeval frank rank19 --measures rouge-2 bleu --out out/   # across sets
+
 Everything is checked before any work starts (settings, output folder, data, measures); the
-results are written only when all of them are computed (:mod:`sumeval.meta_eval.output`).
+results are written only when all of them are computed (:mod:`sumeval.meta_eval.output`; across
+data sets: :mod:`sumeval.meta_eval.across_output`).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ import sys
 from sumeval.argtypes import scorer_options, split_measures, split_values
 from sumeval.errors import InputError
 
-__all__ = ["add_command", "cmd_meta_eval"]
+__all__ = ["settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments", "add_commands"]
 
 
 def settings_from_args(args: argparse.Namespace):
@@ -45,8 +48,6 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     from sumeval.metrics.sources import resolve_measures
 
     if getattr(args, "dataset", None):
-        from sumeval.meta_eval.across_output import run_across
-
         return run_across(args)
     if not args.data:
         raise InputError("name the judgments: a data set or file as the first argument (e.g. `sumeval meta-eval "
@@ -101,8 +102,78 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_command(subparsers) -> None:
-    """Add ``meta-eval`` to the ``sumeval`` command."""
+def run_across(args) -> int:
+    """``sumeval meta-eval --dataset A B ...``: run and write; 0 when every result was written."""
+    from sumeval import tables
+    from sumeval.meta_eval import LEVELS, across
+    from sumeval.meta_eval.across import AcrossSettings
+    from sumeval.meta_eval.across_output import check_across_out, parse_humans, parse_weights, ranking_table, write_across
+
+    if getattr(args, "data", None):
+        raise InputError(f"give the data set either as the first argument ({args.data!r}) or with --dataset, not both")
+    meta_metric = tuple(split_values(args.meta_metric) or ("correlation",))
+    settings = AcrossSettings(levels=tuple(split_values(args.level) or LEVELS),
+                              coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
+                              ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
+                              correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
+                              bootstrap_p=args.bootstrap_p, annotators=not args.no_annotators,
+                              annotators_compete=args.annotators_compete, meta_metric=meta_metric,
+                              spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
+                              item_acc23=args.item_acc23, tune_split=args.tune_split,
+                              detection_validation=args.validation, weights=parse_weights(args.weight),
+                              missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
+    settings.check()
+    out = check_across_out(args.out, overwrite=args.overwrite)
+    measures = split_measures(args.measures) + split_values(args.measure_class)
+    if not measures and args.no_own_columns:
+        raise InputError("name at least one measure (--measures), or leave out --no-own-columns to use each set's "
+                         "own measure columns")
+    result = across.meta_evaluate_across(args.dataset, measures, settings, humans=parse_humans(args.human),
+                                         options=scorer_options(args), own_columns=not args.no_own_columns,
+                                         n_docs=args.n_docs, module_path=args.module_path or (),
+                                         progress=not args.quiet, cache=not args.no_cache)
+    written = write_across(result, out, figures=not args.no_figures, overwrite=args.overwrite,
+                           command=["sumeval", *sys.argv[1:]] if sys.argv else None)
+    for coef in settings.coefficients:
+        print(f"\nacross data sets, {coef}: mean rank (significance cluster) and mean score over the tasks")
+        table, bold = ranking_table(result, coef)
+        print(tables.to_markdown(table, bold=bold))
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
+          f"to {out} in {result.timings['total_s']:.1f} s", file=sys.stderr)
+    return 0
+
+
+def add_across_arguments(parser) -> None:
+    """Add the across options to the ``sumeval meta-eval`` parser: the positional data set and
+    ``--human`` become optional (``--dataset`` names the sets), and ``--dataset``, ``--weight``,
+    ``--missing``, ``--min-sets``, ``--ties``, ``--no-own-columns``, ``--jobs`` are added."""
+    for action in parser._actions:
+        if action.dest == "data":
+            action.nargs, action.required, action.default = "?", False, None
+        if action.dest == "human":
+            action.required = False
+    parser.add_argument("--dataset", nargs="+", metavar="NAME",
+                        help="meta-evaluate across these data sets (names or files; `shelf`: every built-in judged "
+                             "set): each set's own results in OUT/<set>/, then across.csv and the across tables")
+    parser.add_argument("--weight", nargs="+", metavar="SET=W", help="data set weights of the across means "
+                        "(default 1 each; normalised)")
+    parser.add_argument("--missing", default="available", choices=["available", "all"],
+                        help="means over the tasks a measure has (available, default) or only for measures on every "
+                             "task (all: mt-metrics-eval's rule)")
+    parser.add_argument("--min-sets", dest="min_sets", type=int, default=2,
+                        help="the fewest data sets a measure needs for an across mean (default 2)")
+    parser.add_argument("--ties", default="wrong", choices=["wrong", "half"],
+                        help="a tie on a pairwise set (rank19) counts as wrong (default, as BARTScore) or half")
+    parser.add_argument("--no-own-columns", dest="no_own_columns", action="store_true",
+                        help="do not add each set's precomputed measure columns")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes for the statistics, one unit per (set, human column) (default 1)")
+
+
+def add_commands(subparsers) -> None:
+    """Add ``meta-eval`` to the ``sumeval`` command's sub-parsers."""
     from sumeval.meta_eval import LEVELS, TESTS
 
     me = subparsers.add_parser(
@@ -189,7 +260,5 @@ def add_command(subparsers) -> None:
     me.add_argument("--no-figures", dest="no_figures", action="store_true", help="skip the figures")
     me.add_argument("--no-cache", dest="no_cache", action="store_true", help="recompute every measure")
     me.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
-    from sumeval.meta_eval.across_output import wire
-
-    wire(me)
+    add_across_arguments(me)
     me.set_defaults(func=cmd_meta_eval)

