@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sumeval.errors import InputError
+from sumeval.running import run_context
 from sumeval.studies import shelf
 
 DATA = Path(__file__).parent / "data"
@@ -70,7 +71,7 @@ def test_key_results_are_the_summarys(two_sets):
     assert set(key["sets"]) == {"news", "other"} and key["sets"]["news"]["status"] == "ok"
     frame = shelf.explorer_frame(r)
     assert (frame["status"] == "ok").all() and set(frame["task"]) == {"news/overall", "other/overall"}
-    json.dumps(__import__("sumeval").run_context._jsonable(key))  # results.json can hold it
+    json.dumps(run_context._jsonable(key))  # results.json can hold it
 
 
 def _have(*relpaths: str) -> bool:
