@@ -10,8 +10,10 @@ These machines reach only package registries, so the default encoders come from 
   carries the model files inside its package folder.
 
 ``python -m sumeval.models install`` does both (``make setup`` calls it); ``python -m
-sumeval.models verify`` checks them. Elsewhere, any Hugging Face id or local folder works too
-(see :mod:`sumeval.lm`).
+sumeval.models verify`` checks them, and GeSERA's part-of-speech tagger model
+(:data:`PERCEPTRON_MODEL`, a file of the PyPI package ``textblob-aptagger``, which ``make setup``
+installs; :func:`sumeval.retrieval.queries.perceptron_tagger` runs it). Elsewhere, any Hugging
+Face id or local folder works too (see :mod:`sumeval.lm`).
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ from sumeval.errors import ModelNotFoundError
 from sumeval.hashing import sha256_file
 from sumeval.paths import models_dir
 
+__all__ = ["PackagedModel", "MPNET_PARTS", "PACKAGED", "ALIASES", "PERCEPTRON_MODEL", "canonical_name", "packaged_path",
+           "perceptron_model_file", "install_parts_model", "install", "verify", "main"]
 
 @dataclass(frozen=True)
 class PackagedModel:
@@ -96,6 +100,27 @@ def packaged_path(name: str) -> Path:
             f"`python -m sumeval.models install` (set $SUMEVAL_MODELS to install elsewhere)"
         )
     return folder
+
+
+#: GeSERA's part-of-speech tagger, an averaged-perceptron model: (distribution, version, file inside it)
+PERCEPTRON_MODEL = ("textblob-aptagger", "0.2.0", "textblob_aptagger/trontagger-0.1.0.pickle")
+
+
+def perceptron_model_file() -> Path:
+    """The file of :data:`PERCEPTRON_MODEL` in its installed package (read as data; the package
+    itself is never imported); raises :class:`ModelNotFoundError`, naming the fix, if it is not there."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    dist_name, version, member = PERCEPTRON_MODEL
+    fix = f"install it with `pip install --no-deps {dist_name}=={version}` (make setup does)"
+    try:
+        path = Path(str(distribution(dist_name).locate_file(member)))
+    except PackageNotFoundError:
+        raise ModelNotFoundError(f"GeSERA's part-of-speech tagger needs the package {dist_name}; {fix}") from None
+    if not path.is_file():
+        raise ModelNotFoundError(f"tagger model {member} missing from the installed {dist_name} ({path}); "
+                                 f"reinstall: `pip install --force-reinstall --no-deps {dist_name}=={version}`")
+    return path
 
 
 def _pip(*args: str) -> None:
@@ -180,9 +205,7 @@ def verify() -> bool:
             ok = False
             print(f"FAIL {exc}")
     try:  # GeSERA's part-of-speech tagger (a model read from a PyPI package)
-        from sumeval.retrieval.queries import PERCEPTRON_MODEL, perceptron_tagger
-
-        perceptron_tagger()
+        perceptron_model_file()
         print(f"ok   part-of-speech tagger: {PERCEPTRON_MODEL[0]}=={PERCEPTRON_MODEL[1]}")
     except ModelNotFoundError as exc:
         ok = False

@@ -124,6 +124,21 @@ def test_across_settings_carry_every_setting_of_one_set():
     assert (s.bootstrap_p, s.n_resamples, s.humans, s.levels) == ("sacrerouge", 7, ("q",), ("system",))
 
 
+
+def test_across_settings_and_one_sets_settings_share_the_statistics_options():
+    # one definition of the statistics fields: both classes are StatisticsOptions, with its defaults (spa aside)
+    from dataclasses import MISSING, fields
+
+    from sumeval.meta_eval.analysis import StatisticsOptions
+
+    assert issubclass(meta_eval.Settings, StatisticsOptions) and issubclass(across.AcrossSettings, StatisticsOptions)
+    base = {f.name: f.default for f in fields(StatisticsOptions)}
+    one = {f.name: f.default for f in fields(meta_eval.Settings) if f.name in base}
+    many = {f.name: f.default for f in fields(across.AcrossSettings) if f.name in base}
+    assert MISSING not in base.values() and one == base
+    assert many == {**base, "spa": False}  # soft pairwise accuracy on every set costs minutes: off across sets
+    assert [f.name for f in fields(meta_eval.Settings)][0] == "humans"  # still first: Settings(("q",), ...) works
+
 def test_settings_errors_name_the_value():
     with pytest.raises(InputError, match="'summeval'.*-1"):
         across.AcrossSettings(weights={"summeval": -1}).check()

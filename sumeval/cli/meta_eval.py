@@ -19,6 +19,7 @@ import argparse
 import sys
 
 from sumeval.argtypes import scorer_options, split_measures, split_values
+from sumeval.cli.judgments_parser import add_judgments_parser
 from sumeval.errors import InputError
 
 __all__ = ["settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments", "add_commands"]
@@ -176,18 +177,18 @@ def add_commands(subparsers) -> None:
     """Add ``meta-eval`` to the ``sumeval`` command's sub-parsers."""
     from sumeval.meta_eval import LEVELS, TESTS
 
-    me = subparsers.add_parser(
-        "meta-eval", help="correlate measures with human judgments, test them against each other, rank them",
+    me = add_judgments_parser(
+        subparsers, "meta-eval",
+        help="correlate measures with human judgments, test them against each other, rank them",
         description="Meta-evaluate measures on a judgments data set: correlations with bootstrap intervals at "
                     "the input, system and global levels, a test of every pair of measures with Holm or "
                     "Benjamini-Hochberg correction, significance clusters, pairwise accuracy (acc23, soft pairwise "
                     "accuracy, plain accuracy with a chance baseline), the annotators as measures and the human "
                     "ceiling where the data has annotator columns, and tables (CSV, LaTeX, Markdown), figures "
-                    "and a manifest in --out.")
-    me.add_argument("data", help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a "
-                    "judgments file (.jsonl .csv .tsv .parquet)")
-    me.add_argument("--human", nargs="+", required=True, metavar="COL",
-                    help="the human columns (space- or comma-separated)")
+                    "and a manifest in --out.",
+        data_help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a judgments file "
+                  "(.jsonl .csv .tsv .parquet)",
+        human_help="the human columns (space- or comma-separated)")
     me.add_argument("--measures", nargs="+", default=[], metavar="M",
                     help="registered measures (sumeval score --list), columns of the data, module:Class, "
                          "entry points; `rouge-2[use_stemmer=false]` sets one measure's options, `col:lower` "

@@ -40,7 +40,8 @@ is the command line.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, fields as dc_fields
+from dataclasses import dataclass, field
+from dataclasses import fields as dc_fields
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -48,6 +49,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.meta_eval.across_sets import SetOutcome
+from sumeval.meta_eval.analysis import Settings, StatisticsOptions
 
 __all__ = ["DEFAULT_HUMANS", "MISSING", "AcrossSettings", "SetOutcome", "AcrossResult", "expand_datasets",
            "task_weights", "summarize", "meta_evaluate_across"]
@@ -74,10 +76,10 @@ SUMMARY_COLUMNS = ["coefficient", "scope", "measure", "position", "mean_rank", "
 
 
 @dataclass(frozen=True)
-class AcrossSettings:
-    """What an across-sets meta-evaluation computes: every field of
-    :class:`~sumeval.meta_eval.Settings` but the human columns (chosen per set), with its defaults
-    but one, and
+class AcrossSettings(StatisticsOptions):
+    """What an across-sets meta-evaluation computes: the
+    :class:`~sumeval.meta_eval.analysis.StatisticsOptions` of every set's meta-evaluation (the
+    human columns are chosen per set), with their defaults but one, and
 
     meta_metric: must include ``correlation`` (the across ranking is by correlation).
     spa: off by default here (unlike one set's meta-evaluation): the across ranking is by correlation, and soft
@@ -90,36 +92,16 @@ class AcrossSettings:
     jobs: processes for the statistics (one unit per (data set, human column); 1: this process).
     """
 
-    levels: tuple[str, ...] = ("input", "system", "global")
-    coefficients: tuple[str, ...] = ("kendall_b",)
-    test: str = "permutation-both"
-    ci_resampling: str = "both"
-    n_resamples: int = 1000
-    seed: int = 0
-    correction: str = "holm"
-    alpha: float = 0.05
-    ci: float = 0.95
-    early_stop: int | None = None
-    bootstrap_p: str = "percentile"
-    detection_validation: float = 0.5
-    annotators: bool = True
-    annotators_compete: bool = False
-    meta_metric: tuple[str, ...] = ("correlation",)
     spa: bool = False
-    spa_permutations: int = 1000
-    item_acc23: bool = False
-    tune_split: str | None = None
     weights: Mapping[str, float] = field(default_factory=dict)
     missing: str = "available"
     min_sets: int = 2
     ties: str = "wrong"
     jobs: int = 1
 
-    def for_set(self, humans: Sequence[str], levels: Sequence[str]):
+    def for_set(self, humans: Sequence[str], levels: Sequence[str]) -> Settings:
         """The :class:`~sumeval.meta_eval.Settings` of one set's meta-evaluation (checked)."""
-        from sumeval.meta_eval import Settings
-
-        shared = {f.name: getattr(self, f.name) for f in dc_fields(Settings) if f.name not in ("humans", "levels")}
+        shared = {f.name: getattr(self, f.name) for f in dc_fields(StatisticsOptions) if f.name != "levels"}
         settings = Settings(humans=tuple(humans), levels=tuple(levels), **shared)
         settings.check()
         return settings

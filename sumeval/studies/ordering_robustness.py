@@ -22,7 +22,7 @@ from sumeval.errors import InputError
 from sumeval.ordering.entities import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, model_sizes, random_rows, train_config,
+    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
 )
 
 __all__ = ["PARAMETER_RANGES", "TEST_FORMS", "clean_split", "noisy_splits", "robustness", "summary"]
@@ -61,8 +61,7 @@ def robustness(models: list[str], sets: list[str], ps: list[float], *, max_train
     bad = [t for t in test_forms if t not in TEST_FORMS]
     if bad or not test_forms:
         raise InputError(f"test forms {list(test_forms)}: choose one or both of {', '.join(TEST_FORMS)}")
-    tc = train_config(epochs, patience, batch_size, lr, seed)
-    sizes = model_sizes(hidden)
+    tc, sizes = training_setup(epochs, patience, batch_size, lr, seed, hidden)
     rows: list[dict[str, Any]] = []
     for name in sets:
         level = level_of(name)

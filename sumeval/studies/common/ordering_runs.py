@@ -2,8 +2,9 @@
 ``ordering_robustness``) run their models.
 
 - :func:`parse_list` for the notebooks' comma-separated parameters;
-- :func:`model_sizes`: the models' sizes from the notebooks' ``hidden`` (0: paper 002's sizes per
-  model and data set, :func:`sumeval.ordering.sizes.paper_sizes`, the ``paper`` parameter sets);
+- :func:`training_setup`: the training configuration and the models' sizes (:func:`model_sizes`)
+  from the notebooks' parameters (``hidden`` 0: paper 002's sizes per model and data set,
+  :func:`sumeval.ordering.sizes.paper_sizes`, the ``paper`` parameter sets);
 - :func:`fit_and_test`: train a model (through the model cache) and score it on test sets,
   returning tidy rows.
 
@@ -29,7 +30,7 @@ from sumeval.ordering.sizes import default_heads, paper_sizes
 from sumeval.ordering.train import TrainConfig
 
 __all__ = ["METRICS", "PARAMETER_RANGES", "parse_list", "parse_numbers", "parse_models", "parse_sets", "level_of",
-           "load_capped", "set_threads", "PAPER_SIZES", "model_sizes", "resolve_sizes", "train_config", "fit_and_test",
+           "load_capped", "set_threads", "PAPER_SIZES", "model_sizes", "resolve_sizes", "training_setup", "fit_and_test",
            "random_rows", "long_format"]
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
@@ -112,8 +113,12 @@ def resolve_sizes(sizes: dict[str, Any], model: str, dataset: str) -> dict[str, 
     return {**{k: v for k, v in sizes.items() if k != "paper"}, **paper_sizes(model, dataset)}
 
 
-def train_config(epochs: int, patience: int, batch_size: int, lr: float, seed: int) -> TrainConfig:
-    return TrainConfig(max_epochs=epochs, patience=patience, batch_size=batch_size, lr=lr, seed=seed)
+def training_setup(epochs: int, patience: int, batch_size: int, lr: float, seed: int,
+                   hidden: int) -> tuple[TrainConfig, dict[str, Any]]:
+    """What every run of an ordering study trains with, from the notebooks' parameters: the
+    training configuration and the model sizes (:func:`model_sizes`), for :func:`fit_and_test`."""
+    return (TrainConfig(max_epochs=epochs, patience=patience, batch_size=batch_size, lr=lr, seed=seed),
+            model_sizes(hidden))
 
 
 def fit_and_test(model: str, train: OrderingSet, dev: OrderingSet, tests: dict[str, OrderingSet], *,

@@ -1,0 +1,16 @@
+"""The head of the sub-commands that read a judgments data set (``sumeval meta-eval``,
+``sumeval alt-test``): the sub-parser, its data set argument and its human columns."""
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_judgments_parser"]
+
+
+def add_judgments_parser(subparsers, name: str, *, help: str, description: str, data_help: str,
+                         human_help: str) -> argparse.ArgumentParser:
+    """Add sub-command ``name`` with the positional ``data`` and the required ``--human COL ...``."""
+    parser = subparsers.add_parser(name, help=help, description=description)
+    parser.add_argument("data", help=data_help)
+    parser.add_argument("--human", nargs="+", required=True, metavar="COL", help=human_help)
+    return parser
