@@ -80,11 +80,11 @@ def test_same_numbers_as_stats_correlate():
     ours = annotator_correlations(FRAME, "q", **kw)
     ours = ours[ours.metric == "q/b"].reset_index(drop=True)
     ref = stats.correlate(framed, "q/b", "target_b", **kw)
-    for col in ("value", "ci_low", "ci_high", "n", "n_skipped", "n_boot_used"):
+    for col in ("value", "ci_low", "ci_high", "n", "n_skipped", "n_resamples_used"):
         np.testing.assert_array_equal(ours[col].to_numpy(), ref[col].to_numpy(), err_msg=col)
     ceiling = annotator_correlations(FRAME, "q", **kw)
     ceiling = ceiling[ceiling.metric == HUMAN_CEILING]
-    assert len(ceiling) == 6 and (ceiling.n_boot_used > 0).all()
+    assert len(ceiling) == 6 and (ceiling.n_resamples_used > 0).all()
     assert ((ceiling.ci_low <= ceiling.value + 1e-12) & (ceiling.value <= ceiling.ci_high + 1e-12)).all()
 
 

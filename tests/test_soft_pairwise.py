@@ -123,7 +123,7 @@ def test_soft_pairwise_accuracy_on_a_frame():
 
 def test_spa_bootstrap_interval():
     out = soft_pairwise_accuracy(_frame(X, m=M), "m", "h", n_resamples=50, seed=1).iloc[0]
-    assert out.ci_low <= out.spa <= out.ci_high and out.n_boot == 50
+    assert out.ci_low <= out.spa <= out.ci_high and out.n_resamples == 50
     # 12 identical items: every resample is the data itself, so the interval is the point
     same = np.repeat(X[:, :1], 12, axis=1) + np.arange(4)[:, None] * 0.5
     flat = soft_pairwise_accuracy(_frame(same, m=same * 2), "m", "h", n_resamples=20).iloc[0]

@@ -197,14 +197,14 @@ def test_correlate_tidy_layout():
     out = correlate(frame, ["m", "m2"], ["h", "h2"], level=["summary", "system"],
                     methods=["pearson", "kendall_c"], n_resamples=20, seed=1)
     assert list(out.columns) == ["metric", "human", "level", "method", "value", "ci_low",
-                                 "ci_high", "n", "n_skipped", "resampling", "n_boot",
-                                 "n_boot_used", "seed"]
-    assert set(out["resampling"]) == {"inputs"} and set(out["n_boot"]) == {20}
+                                 "ci_high", "n", "n_skipped", "resampling", "n_resamples",
+                                 "n_resamples_used", "seed"]
+    assert set(out["resampling"]) == {"inputs"} and set(out["n_resamples"]) == {20}
     assert set(out["seed"]) == {1}
     assert len(out) == 2 * 2 * 2 * 2
     assert list(out[["metric", "human", "level", "method"]].iloc[1]) == [
         "m", "h", "summary", "kendall_c"]
-    assert out.attrs["n_boot"] == 20 and out.attrs["seed"] == 1
+    assert out.attrs["n_resamples"] == 20 and out.attrs["seed"] == 1
     # a negated metric flips the sign (lower-is-better metrics are passed negated)
     v = out.set_index(["metric", "human", "level", "method"])["value"]
     assert v[("m2", "h", "system", "pearson")] == pytest.approx(-v[("m", "h", "system", "pearson")])
@@ -298,7 +298,7 @@ def test_paired_test_of_a_metric_with_itself():
     frame = _random_frame()
     res = paired_test(frame, "good", "good", "h", level="system", method="kendall_b", n_resamples=100)
     assert res["diff"] == 0 and res["ci_low"] == 0 and res["ci_high"] == 0
-    assert res["p_value"] == 1.0 and res["n_boot_used"] == 100
+    assert res["p_value"] == 1.0 and res["n_resamples_used"] == 100
 
 
 def test_paired_test_uses_the_same_resamples_as_correlate():

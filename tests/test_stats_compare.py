@@ -126,7 +126,7 @@ def test_compare_measures_is_the_single_tests_corrected():
     assert boot["p_value"].iloc[0] == single["p_value"] == single["p_floor"]
     assert boot["p_raw"].iloc[0] == single["p_raw"]
     assert (boot["ci_low"].iloc[0], boot["ci_high"].iloc[0]) == (single["ci_low"], single["ci_high"])
-    assert boot["n_resamples_used"].iloc[0] == single["n_boot_used"]
+    assert boot["n_resamples_used"].iloc[0] == single["n_resamples_used"]
     will = compare_measures(f, ["good", "noise"], ["h", "fair"], test="williams",
                             level=["system", "global"], method="pearson")
     assert len(will) == 4 and set(will["human"]) == {"h", "fair"}

@@ -122,7 +122,7 @@ def test_bootstrap_identical_with_the_same_indices(resample, level, coef):
                           indices=indices)
     assert out["ci_low"].iloc[0] == pytest.approx(want.lower, abs=1e-12)
     assert out["ci_high"].iloc[0] == pytest.approx(want.upper, abs=1e-12)
-    assert out["n_boot"].iloc[0] == B and out["resampling"].iloc[0] == resample
+    assert out["n_resamples"].iloc[0] == B and out["resampling"].iloc[0] == resample
 
 
 @pytest.mark.parametrize("resample", ["inputs", "systems", "both"])
@@ -139,7 +139,7 @@ def test_bootstrap_identical_with_ties_and_missing_cells(resample, level):
                               indices=indices)
         assert out["ci_low"].iloc[0] == pytest.approx(want.lower, abs=1e-12), coef
         assert out["ci_high"].iloc[0] == pytest.approx(want.upper, abs=1e-12), coef
-        assert out["n_boot_used"].iloc[0] == len(want.samples)
+        assert out["n_resamples_used"].iloc[0] == len(want.samples)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -68,7 +68,7 @@ CORRELATE_PINS = {
 }
 
 # paired_test(frame, "good", "tied", "h", level=level, method=method, n_resamples=100, seed=4):
-# "level|method" -> [corr_a, corr_b, ci_low, ci_high, p_value (hex), n, n_boot_used]
+# "level|method" -> [corr_a, corr_b, ci_low, ci_high, p_value (hex), n, n_resamples_used]
 PAIRED_PINS = {
     "summary|spearman": ("0x1.abbf8e2f7e753p-1", "0x1.5650e18231446p-5", "0x1.35ff79bb567c0p-1", "0x1.e9629ba458ae9p-1", "0x1.446f86562d9fbp-6", 204, 100),
     "summary|kendall_b": ("0x1.5178b07091163p-1", "0x1.fe5e2d676637fp-6", "0x1.f05ae1f27f7cdp-2", "0x1.82401ebe75de8p-1", "0x1.446f86562d9fbp-6", 204, 100),
@@ -107,7 +107,7 @@ def test_paired_test_equals_the_pre_split_code(key):
     *want, n, used = PAIRED_PINS[key]
     for k, pinned in zip(("corr_a", "corr_b", "ci_low", "ci_high", "p_value"), want):
         assert _close(float(res[k]), pinned), (key, k, float(res[k]).hex(), pinned)
-    assert (res["n"], res["n_boot_used"]) == (n, used)
+    assert (res["n"], res["n_resamples_used"]) == (n, used)
 
 
 def test_canonical_level_names_give_the_same_numbers_as_the_old_names():

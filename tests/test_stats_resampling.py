@@ -206,7 +206,7 @@ def test_paired_test_resamples_systems(resample, level):
     d = d[np.isfinite(d)]
     lo, hi = np.quantile(d, [0.1, 0.9])
     assert (got["ci_low"], got["ci_high"]) == pytest.approx((lo, hi), abs=1e-12)
-    assert got["resampling"] == resample and got["n_boot_used"] == d.size
+    assert got["resampling"] == resample and got["n_resamples_used"] == d.size
     assert got["seed"] is None  # indices given
 
 
@@ -228,8 +228,8 @@ def test_correlate_records_the_resampling():
     out = correlate(_frame(), "good", "h", level=["input", "summary"], methods="pearson",
                     resample="both", n_resamples=30, seed=2)
     assert list(out["level"]) == ["input", "summary"]  # the names given
-    assert set(out["resampling"]) == {"both"} and set(out["n_boot"]) == {30}
-    assert (out["n_boot_used"] <= 30).all() and set(out["seed"]) == {2}
+    assert set(out["resampling"]) == {"both"} and set(out["n_resamples"]) == {30}
+    assert (out["n_resamples_used"] <= 30).all() and set(out["seed"]) == {2}
     assert out.attrs["resample"] == "both"
 
 

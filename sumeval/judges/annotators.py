@@ -35,7 +35,7 @@ __all__ = ["leave_one_out_targets", "annotator_correlations", "HUMAN_CEILING"]
 #: the ``metric`` label of the annotators' average
 HUMAN_CEILING = "human ceiling"
 COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n", "n_skipped", "resampling",
-           "n_boot", "n_boot_used", "seed", "role", "annotator", "target", "n_annotators"]
+           "n_resamples", "n_resamples_used", "seed", "role", "annotator", "target", "n_annotators"]
 
 
 def leave_one_out_targets(annotations: np.ndarray) -> np.ndarray:
@@ -83,7 +83,7 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
         if c == "system":
             check_system_count(lay, lv)
     draws = None if n_resamples == 0 else Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_resamples, seed))
-    common = {"resampling": resample, "n_boot": int(n_resamples), "seed": seed_record(seed)}
+    common = {"resampling": resample, "n_resamples": int(n_resamples), "seed": seed_record(seed)}
     rows = []
     for h in human_names:
         cols = require_annotators(frame.columns, h, where)
@@ -99,7 +99,7 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
                     lo, hi = percentile_interval(e.boot, ci)
                     rows.append({"metric": col, "human": h, "level": lv, "method": m, "value": e.value,
                                  "ci_low": lo, "ci_high": hi, "n": e.n, "n_skipped": e.n_skipped,
-                                 "n_boot_used": 0 if e.boot is None else int(np.isfinite(e.boot).sum()),
+                                 "n_resamples_used": 0 if e.boot is None else int(np.isfinite(e.boot).sum()),
                                  "role": "annotator", "annotator": annotator_name(col, h),
                                  "target": "mean of " + ", ".join(others), "n_annotators": 1, **common})
                 vals = np.array([e.value for e in per], dtype=np.float64)
@@ -108,7 +108,7 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
                 rows.append({"metric": HUMAN_CEILING, "human": h, "level": lv, "method": m,
                              "value": float(vals.mean()), "ci_low": lo, "ci_high": hi,
                              "n": int(min(e.n for e in per)), "n_skipped": int(max(e.n_skipped for e in per)),
-                             "n_boot_used": 0 if boot is None else int(np.isfinite(boot).sum()),
+                             "n_resamples_used": 0 if boot is None else int(np.isfinite(boot).sum()),
                              "role": "human_ceiling", "annotator": "",
                              "target": f"each of {k} annotators against the mean of the others",
                              "n_annotators": k, **common})

@@ -46,9 +46,9 @@ __all__ = ["permutation_signs", "pairwise_pvalues", "spa_from_pvalues", "soft_pa
            "system_pairwise_accuracy", "complete_grids", "pvalues_upper", "pvalues_stack"]
 
 SPA_COLUMNS = ["metric", "human", "level", "spa", "ci_low", "ci_high", "n_systems", "n_items", "n_items_dropped",
-               "n_permutations", "perm_seed", "n_boot", "seed"]
+               "n_permutations", "perm_seed", "n_resamples", "seed"]
 PA_COLUMNS = ["metric", "human", "level", "accuracy", "ci_low", "ci_high", "chance", "chance_p", "n_systems",
-              "n_pairs", "n_human_ties", "n_items", "n_items_dropped", "n_chance", "n_boot", "seed"]
+              "n_pairs", "n_human_ties", "n_items", "n_items_dropped", "n_chance", "n_resamples", "seed"]
 _TOL = 1e-12
 
 
@@ -207,7 +207,7 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
             lo, hi = percentile_interval(boot, ci)
         rows.append({"metric": mc, "human": human, "level": "system", "spa": value, "ci_low": lo, "ci_high": hi,
                      "n_systems": h.shape[0], "n_items": h.shape[1], "n_items_dropped": dropped,
-                     "n_permutations": int(n_permutations), "perm_seed": perm_seed, "n_boot": int(n_resamples),
+                     "n_permutations": int(n_permutations), "perm_seed": perm_seed, "n_resamples": int(n_resamples),
                      "seed": seed_record(seed), "boot": boot})
     return pd.DataFrame(rows, columns=SPA_COLUMNS + (["boot"] if return_boot else []))
 
@@ -262,6 +262,6 @@ def system_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], 
         rows.append({"metric": mc, "human": human, "level": "system", "accuracy": value, "ci_low": lo,
                      "ci_high": hi, "chance": chance, "chance_p": chance_p, "n_systems": hm.size,
                      "n_pairs": int(i.size), "n_human_ties": int(np.sum(hm[i] == hm[j])), "n_items": h.shape[1],
-                     "n_items_dropped": dropped, "n_chance": int(n_chance), "n_boot": int(n_resamples),
+                     "n_items_dropped": dropped, "n_chance": int(n_chance), "n_resamples": int(n_resamples),
                      "seed": seed_record(seed), "boot": boot})
     return pd.DataFrame(rows, columns=PA_COLUMNS + (["boot"] if return_boot else []))

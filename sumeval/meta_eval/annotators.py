@@ -120,7 +120,7 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
                                  resample=s.ci_resampling, where=f"data set {judgments.name!r}")
     is_ann = out["role"] == "annotator"
     out["measure"] = np.where(is_ann, ANNOTATOR_PREFIX + out["annotator"], HUMAN_CEILING)
-    out = out.rename(columns={"method": "coefficient", "n_boot": "n_resamples"})
+    out = out.rename(columns={"method": "coefficient"})
     reasons: dict[tuple[str, str, str], str] = {}
     frames = {h: _leave_one_out_frame(judgments, h, cols) for h, cols in sets.columns.items()}
     for r in out[out["value"].isna()].itertuples():
@@ -133,7 +133,7 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
         else:
             reasons[key] = "the correlation of an annotator with the others' mean is undefined at this level"
     out["reason"] = [reasons.get((m, h, lv), math.nan) for m, h, lv in zip(out["metric"], out["human"], out["level"])]
-    return out.drop(columns=["metric", "annotator", "n_annotators", "n_boot_used"])
+    return out.drop(columns=["metric", "annotator", "n_annotators", "n_resamples_used"])
 
 
 def _mean_boot(boots: list) -> np.ndarray | None:

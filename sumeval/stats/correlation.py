@@ -26,7 +26,7 @@ __all__ = ["correlate", "paired_test", "P_METHODS"]
 P_METHODS = ("percentile", "sacrerouge")
 
 CORRELATE_COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n",
-                     "n_skipped", "resampling", "n_boot", "n_boot_used", "seed"]
+                     "n_skipped", "resampling", "n_resamples", "n_resamples_used", "seed"]
 
 
 def _frame_layout(frame: pd.DataFrame, levels: Sequence[str], doc_col: str,
@@ -83,16 +83,16 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
     Returns:
         A tidy frame, one row per (metric, human, level, method), in that nesting order, with
         columns ``metric, human, level, method, value, ci_low, ci_high, n, n_skipped,
-        resampling, n_boot, n_boot_used, seed``: ``n`` = pairs (global level), documents (input
+        resampling, n_resamples, n_resamples_used, seed``: ``n`` = pairs (global level), documents (input
         level) or systems (system level) used; ``n_skipped`` = the ones excluded (pairs with a
         NaN; documents whose correlation is undefined; systems without a usable pair);
-        ``n_boot`` = resamples asked, ``n_boot_used`` = those with a defined correlation (the
+        ``n_resamples`` = resamples asked, ``n_resamples_used`` = those with a defined correlation (the
         interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
         ``ci_low`` / ``ci_high`` are NaN when ``n_resamples == 0``, when no resample gives a defined
-        correlation, or when the correlation itself is undefined (``n_boot_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
+        correlation, or when the correlation itself is undefined (``n_resamples_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
         than 2 pairs, fewer than 3 systems with a usable pair at the system level: two points
         always correlate +-1); :func:`~sumeval.stats.undefined_reason` says why. ``frame.attrs``
-        records ``n_boot``, ``ci``, ``seed`` (when an int) and ``resample``.
+        records ``n_resamples``, ``ci``, ``seed`` (when an int) and ``resample``.
     """
     metric_names = names(metrics, "metric columns")
     human_names = names(humans, "human columns")
@@ -135,9 +135,9 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
                     rows.append({"metric": mc, "human": hc, "level": lv, "method": m,
                                  "value": e.value, "ci_low": lo, "ci_high": hi,
                                  "n": e.n, "n_skipped": e.n_skipped, "resampling": resample,
-                                 "n_boot": n_asked, "n_boot_used": used, "seed": seed_rec})
+                                 "n_resamples": n_asked, "n_resamples_used": used, "seed": seed_rec})
     out = pd.DataFrame(rows, columns=CORRELATE_COLUMNS)
-    out.attrs.update({"n_boot": n_asked, "ci": float(ci), "resample": resample})
+    out.attrs.update({"n_resamples": n_asked, "ci": float(ci), "resample": resample})
     if seed_rec is not None:
         out.attrs["seed"] = seed_rec
     return out
@@ -185,7 +185,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
         corr_b), ``ci_low, ci_high`` (interval of diff), ``p_value`` (the p of ``p_method``),
         ``p_raw``, ``p_floor``, ``p_method``, ``n`` (pairs / documents / systems used),
-        ``n_skipped``, ``resampling``, ``n_boot`` (resamples asked), ``n_boot_used`` (resamples
+        ``n_skipped``, ``resampling``, ``n_resamples`` (resamples asked), ``n_resamples_used`` (resamples
         where both correlations are defined) and ``seed``.
     """
     if p_method not in P_METHODS:
@@ -242,8 +242,8 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
             "method": method, "corr_a": corr_a, "corr_b": corr_b, "diff": diff,
             "ci_low": lo, "ci_high": hi, "p_value": p, "p_raw": p_raw, "p_floor": p_floor,
             "p_method": p_method, "n": n, "n_skipped": n_skipped,
-            "resampling": resample, "n_boot": 0 if draws is None else draws.n,
-            "n_boot_used": used, "seed": None if indices is not None else seed_record(seed)}
+            "resampling": resample, "n_resamples": 0 if draws is None else draws.n,
+            "n_resamples_used": used, "seed": None if indices is not None else seed_record(seed)}
 
 
 def _bootstrap_p(d: np.ndarray, diff: float, p_method: str) -> tuple[float, float, float]:

@@ -186,8 +186,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         elif test == "bootstrap":
             r = paired_test(frame, a, b, h, n_resamples=n_resamples, seed=seed, resample=resample,
                             p_method=bootstrap_p, **kw)
-            r.update(n_resamples=r["n_boot"], n_resamples_used=r["n_boot_used"],
-                     alternative="two-sided", p_value=r["p_floor"])
+            r.update(alternative="two-sided", p_value=r["p_floor"])
         else:
             r = williams_test(frame, a, b, h, alternative=alternative, **kw)
             r.update(seed=None, p_raw=r["p_value"])
