@@ -229,3 +229,106 @@ def test_the_same_scores_wanted_twice_at_once_are_computed_once(tmp_path, monkey
     assert len(calls) == 1  # the second waited for the first and read its scores
     assert sorted(g.from_cache["rouge-1"] for g in got) == [False, True]
     assert np.array_equal(got[0].frame["rouge-1"].to_numpy(), got[1].frame["rouge-1"].to_numpy())
+
+
+def _tiny_judgments(tmp_path, summaries=None):
+    import pandas as pd
+
+    from sumeval.datasets import judgments as jd
+
+    rows = [{"doc_id": f"d{i}", "system": s, "summary": f"the {s} cat sat on mat {i}",
+             "references": json.dumps([f"a cat sat on the mat {i}", f"the mat {i} had a cat"]),
+             "overall": float((i + k) % 3)}
+            for i in range(4) for k, s in enumerate("AB")]
+    for i, text in (summaries or {}).items():
+        rows[i]["summary"] = text
+    path = tmp_path / "j.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return jd.load_judgments(path, human=["overall"])
+
+
+def test_the_baseline_rows_and_meta_eval_share_one_scoring(tmp_path, monkeypatch):
+    """A paper's baseline row (scored by the studies) and the same measure in ``sumeval meta-eval``
+    on the same data set read one cached scoring: BERTScore on SummEval is computed once per
+    ``run all``, not once per route (issue 19)."""
+    from sumeval.metrics import judgment_scores
+    from sumeval.metrics.sources import resolve_measures
+    from sumeval.studies.common.baseline_rows import Row, score_rows
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    j = _tiny_judgments(tmp_path)
+    real, calls = judgment_scores.score_records, []
+    monkeypatch.setattr(judgment_scores, "score_records", lambda *a, **k: calls.append(1) or real(*a, **k))
+    rows = {"R1": Row("rouge-1", "rouge-1-f"), "R1 recall": Row("rouge-1", "rouge-1-r")}
+    scored = score_rows(j.frame, rows, dataset="tiny", judgments=j)
+    assert len(calls) == 1  # one scorer, two rows
+    got = judgment_scores.score_judgments(j, resolve_measures(["rouge-1"], j))
+    assert len(calls) == 1 and got.from_cache["rouge-1"] is True  # meta-eval read the rows' scoring
+    assert np.array_equal(got.frame["rouge-1"].to_numpy(), scored["R1"].to_numpy())
+    # by hand: the summary "the A cat sat on mat 0" (7 tokens, "a" lowercased) holds every token of
+    # "a cat sat on the mat 0" (F1 1) and 5 of the 6 of "the mat 0 had a cat" (P 5/7, R 5/6: F1
+    # 10/13); rouge-1 is their mean
+    assert scored.loc[0, "R1"] == pytest.approx((1 + 10 / 13) / 2)
+    # a row that drops the first reference is its own scoring (SummEval's diagnostic BLEU row)
+    later = score_rows(j.frame, {"R1 later refs": Row("rouge-1", "rouge-1-f", first_reference=1)},
+                       dataset="tiny", judgments=j)
+    assert later.loc[0, "R1 later refs"] == pytest.approx(10 / 13)
+
+
+def test_baseline_rows_with_a_summary_not_scored_name_the_row(tmp_path, monkeypatch):
+    from sumeval.errors import InputError
+    from sumeval.studies.common.baseline_rows import Row, score_rows
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    j = _tiny_judgments(tmp_path, summaries={3: " "})
+    with pytest.raises(InputError, match=r"tiny: rouge-1 not scored on 1 rows .*j\.csv"):
+        score_rows(j.frame, {"R1": Row("rouge-1", "rouge-1-f")}, dataset="tiny", judgments=j)
+    with pytest.raises(ValueError, match="not judgments.frame"):
+        score_rows(j.frame.copy(), {"R1": Row("rouge-1", "rouge-1-f")}, dataset="tiny", judgments=j)
+
+
+# ------------------------------------------------------------------------------------------
+# the layer-pair sweep: estime_layers and coherence_order ask for it at the same moment
+# ------------------------------------------------------------------------------------------
+@needs_minilm
+def test_two_callers_of_the_layer_pair_sweep_share_its_parts(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from sumeval.studies.common import embedding_extraction as X
+    from sumeval.studies.common import layer_pairs as P
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(P, "PART_DOCS", 1)  # one document per part: 3 parts
+    pairs = X.load_pairs(3, 2, text_words=40)
+    X.extract(pairs, "all-MiniLM-L6-v2")
+    want = P.layer_pair_scores(pairs, "all-MiniLM-L6-v2", max_d=5, cache=False)
+    real, done = P._document_frames, []
+
+    def slow(doc_id, *args):  # long enough for the other caller to meet a held part
+        done.append(doc_id)
+        time.sleep(0.5)
+        return real(doc_id, *args)
+
+    monkeypatch.setattr(P, "_document_frames", slow)
+    done.clear()
+    got: list = [None, None]
+
+    def sweep(i: int) -> None:
+        got[i] = P.layer_pair_scores(pairs, "all-MiniLM-L6-v2", max_d=5)
+
+    threads = [threading.Thread(target=sweep, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+        time.sleep(0.1)
+    for t in threads:
+        t.join(120)
+    assert sorted(done) == sorted(pairs["doc_id"].unique())  # each document once, between the two
+    for scores, local in got:  # both have the whole sweep, exactly as one caller alone computes it
+        pd.testing.assert_frame_equal(scores, want[0], check_exact=True)
+        pd.testing.assert_frame_equal(local, want[1], check_exact=True)
+    cache = tmp_path / "cache"
+    assert not [p for p in cache.rglob("*-part*") if p.is_file()]  # the parts are gone
+    assert not list(cache.rglob("claims/*.lock"))
+    done.clear()
+    P.layer_pair_scores(pairs, "all-MiniLM-L6-v2", max_d=5)
+    assert done == []  # the whole sweep is read from the cache

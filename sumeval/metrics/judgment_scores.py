@@ -22,7 +22,7 @@ from sumeval.runstate import claim
 if TYPE_CHECKING:
     from sumeval.metrics.sources import MeasureSpec
 
-__all__ = ["MeasureScores", "score_judgments"]
+__all__ = ["MeasureScores", "score_judgments", "scorer_outputs"]
 
 
 @dataclass
@@ -91,6 +91,43 @@ def _cached_scores(store, key: str):
     return (scores, skipped, True) if scores is not None and skipped is not None else (None, None, False)
 
 
+def scorer_outputs(judgments, scorer, *, signature: str | None = None, cache: bool = True,
+                   progress: bool = False, batch_size: int = 256) -> tuple[pd.DataFrame, list[list], bool]:
+    """One scorer's raw outputs on every row of ``judgments``: ``(scores, skipped, from_cache)``.
+
+    ``scores`` has the scorer's columns, one row per row of ``judgments.frame`` (NaN where not
+    scored); ``skipped`` is ``[[row, reason], ...]``. Cached in ``Store("scores")`` under
+    ``cache_key(dataset=judgments.sha256, rows=judgments.row_ids(), signature=..., inputs=sha256
+    of the texts it reads)``: every caller scoring the same rows with the same scorer (the
+    meta-evaluation, the LLM-judges study, the baseline rows of papers 000 and 001) reads the
+    same numbers, computed once. Another process computing them (two studies of ``run all
+    --jobs 2``) holds a claim: this waits for it and reads its scores.
+
+    ``signature``: the scorer's signature when the caller has it (a user class's includes its
+    import path); default ``scorer.signature()``.
+    """
+    from sumeval.cache import Store, cache_key
+
+    frame = judgments.frame
+    store = Store("scores")
+    key = cache_key(dataset=judgments.sha256, rows=judgments.row_ids(),
+                    signature=signature if signature is not None else scorer.signature(),
+                    inputs=_inputs_digest(frame, scorer.needs))
+    scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
+    if hit:
+        return scores, skipped, True
+    with claim(store.folder / "claims" / f"{key}.lock", wait=True) if cache else nullcontext():
+        scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
+        if not hit:
+            scores, rep = score_records(_records(frame, scorer.needs), [scorer], batch_size=batch_size,
+                                        progress=progress, row_label=judgments.location)
+            skipped = [[int(i), why] for i, _, why in rep.skipped]
+            if cache:
+                store.put_json(key, skipped)
+                store.put_frame(key, scores)
+    return scores, skipped, hit
+
+
 def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: bool = False,
                     cache: bool = True, batch_size: int = 256) -> MeasureScores:
     """Score ``judgments`` with ``measures`` (from :func:`resolve_measures`).
@@ -111,11 +148,7 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
         measure with no number on any row is an InputError naming it and why (a column with no
         value is not a measure column of the data set in the first place).
     """
-    from sumeval.cache import Store, cache_key
-
     frame = judgments.frame
-    ids = judgments.row_ids()
-    store = Store("scores")
     outputs: dict[str, tuple[pd.DataFrame, list, bool]] = {}
     result = pd.DataFrame(index=frame.index)
     signatures: dict[str, str] = {}
@@ -137,24 +170,8 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
             from_cache[spec.label] = False
             continue
         if spec.signature not in outputs:
-            scorer = spec.scorer
-            key = cache_key(dataset=judgments.sha256, rows=ids, signature=spec.signature,
-                            inputs=_inputs_digest(frame, scorer.needs))
-            scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
-            if not hit:
-                # another process scoring the same rows with the same scorer (two studies of
-                # `run all --jobs 2`) holds the claim: wait for it and read its scores
-                with claim(store.folder / "claims" / f"{key}.lock", wait=True) if cache else nullcontext():
-                    scores, skipped, hit = _cached_scores(store, key) if cache else (None, None, False)
-                    if not hit:
-                        scores, rep = score_records(_records(frame, scorer.needs), [scorer],
-                                                            batch_size=batch_size, progress=progress,
-                                                            row_label=judgments.location)
-                        skipped = [[int(i), why] for i, _, why in rep.skipped]
-                        if cache:
-                            store.put_json(key, skipped)
-                            store.put_frame(key, scores)
-            outputs[spec.signature] = (scores, skipped, hit)
+            outputs[spec.signature] = scorer_outputs(judgments, spec.scorer, signature=spec.signature, cache=cache,
+                                                     progress=progress, batch_size=batch_size)
         scores, skipped, hit = outputs[spec.signature]
         if spec.column not in scores.columns:
             raise InputError(f"measure {spec.spec!r}: the scorer returned no column {spec.column!r} "

@@ -19,7 +19,7 @@ from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
 from sumeval.running.run_report import StudyOutcome, write_report
 
-__all__ = ["RunAllResult", "run_all"]
+__all__ = ["RunAllResult", "run_all", "longest_first"]
 
 
 @dataclass
@@ -40,6 +40,17 @@ def _read_json(path: Path) -> dict[str, Any]:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return {}
+
+
+def longest_first(specs: Sequence[Any], known: dict[str, Any], params_name: str) -> list[Any]:
+    """``specs`` with the studies expected to take longest first (their parameter file's
+    ``minutes:`` for ``params_name``; a study without it keeps its place after those with it).
+
+    With several runs side by side the long studies then start at once and the short ones fill the
+    cores at the end, instead of a long study starting last and running alone.
+    """
+    expected = {s.study: known[s.study].expected_minutes(params_name) for s in specs}
+    return sorted(specs, key=lambda s: (expected[s.study] is None, -(expected[s.study] or 0.0)))
 
 
 def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, jobs: int = 1,
@@ -75,6 +86,7 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
         run_id = runner.new_run_id(params_name, params)
         outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=params)
         specs.append(executors.RunSpec(name, params_name, {}, run_id, kernel, timeout_s, env, label=name))
+    specs = longest_first(specs, known, params_name)
     stopped_by = None
     if specs:
         from sumeval.runstate import signal_name, signals_interrupt

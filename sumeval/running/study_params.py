@@ -23,7 +23,7 @@ from sumeval.paths import notebooks_dir
 
 __all__ = ["StudyNotebook", "studies", "get_study", "parameter_ranges", "check_range", "resolve_parameters",
            "RUNNER_SET", "PROMISE_KEYS",
-           "FIGURES_KEY", "TABLES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
+           "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
 
 # parameters the runner sets itself; a notebook declares them, a user may not override them
 RUNNER_SET = {"interactive": False}
@@ -32,6 +32,8 @@ RUNNER_SET = {"interactive": False}
 FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, not a parameter set
 TABLES_KEY = "tables"  # likewise the tables (ctx.save_table) it promises
 PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
+MINUTES_KEY = "minutes"  # rough minutes of a cold run per parameter set: `run all` starts the longest first
+NOT_SETS = (*PROMISE_KEYS, MINUTES_KEY)
 
 
 @dataclass(frozen=True)
@@ -49,13 +51,34 @@ class StudyNotebook:
             data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
-        sets = {k: v for k, v in data.items() if k not in PROMISE_KEYS} if isinstance(data, dict) else None
+        sets = {k: v for k, v in data.items() if k not in NOT_SETS} if isinstance(data, dict) else None
         if sets is None or not all(isinstance(v, (dict, type(None))) for v in sets.values()):
             raise InputError(
                 f"{self.params_file}: expected a mapping of parameter-set names to mappings "
-                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' and 'tables:' (lists of names)"
+                "(e.g. 'smoke: {n_docs: 5}'), and optionally 'figures:' and 'tables:' (lists of names) "
+                "and 'minutes:' (a set's rough minutes)"
             )
         return {str(k): dict(v or {}) for k, v in sets.items()}
+
+    def expected_minutes(self, params_name: str) -> float | None:
+        """The rough minutes of a cold run of ``params_name`` that the parameter file's ``minutes:``
+        states (``minutes: {default: 25}``), else None. ``run all`` starts the longest studies
+        first, so that the short ones fill the cores at the end."""
+        import yaml
+
+        try:
+            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        minutes = data.get(MINUTES_KEY) if isinstance(data, dict) else None
+        if minutes is None:
+            return None
+        if not isinstance(minutes, dict) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in minutes.values()):
+            raise InputError(f"{self.params_file}: '{MINUTES_KEY}' must map parameter-set names to minutes "
+                             f"(numbers >= 0), e.g. '{MINUTES_KEY}: {{default: 25}}'; got {minutes!r}")
+        value = minutes.get(params_name)
+        return None if value is None else float(value)
 
     def promised(self, kind: str = FIGURES_KEY) -> list[str]:
         """The figures (``kind="figures"``) or tables (``"tables"``) the study promises: that list

@@ -91,20 +91,26 @@ TABLE2_ROWS: Mapping[str, Row] = {
 
 
 def score_rows(frame: pd.DataFrame, rows: Mapping[str, Row], *, dataset: str, progress: bool = False,
-               cache: bool = True) -> pd.DataFrame:
+               cache: bool = True, judgments=None) -> pd.DataFrame:
     """``frame`` (one row per summary: ``doc_id, system, summary, references``) plus one column
     per table row (named by the row label, sign applied).
 
     Each distinct (measure, options, references) is scored once and cached under ``dataset``
     (the data set's name in cache keys, :func:`sumeval.studies.common.study_data.cache_name`), the rows
-    scored and the scorer's signature.
+    scored and the scorer's signature. When ``frame`` is ``judgments.frame`` (pass ``judgments``),
+    a row that reads every reference is scored through
+    :func:`sumeval.metrics.judgment_scores.scorer_outputs` instead: the numbers ``sumeval meta-eval``
+    and the other studies score on that data set with the same scorer, computed once and shared.
 
     Raises:
         InputError: a summary the scorer could not score (an empty summary, a row without
             references), naming the rows.
     """
     from sumeval import metrics
+    from sumeval.metrics.judgment_scores import scorer_outputs
 
+    if judgments is not None and frame is not judgments.frame:
+        raise ValueError("score_rows: frame is not judgments.frame; pass judgments only with its own frame")
     out = frame.reset_index(drop=True).copy()
     groups: dict[tuple, list[str]] = {}
     for label, row in rows.items():
@@ -114,6 +120,15 @@ def score_rows(frame: pd.DataFrame, rows: Mapping[str, Row], *, dataset: str, pr
     for labels in groups.values():
         row = rows[labels[0]]
         scorer = metrics.get_scorer(row.measure, **row.options)
+        if judgments is not None and row.first_reference == 0:
+            scores, skipped, _ = scorer_outputs(judgments, scorer, cache=cache, progress=progress)
+            if skipped:
+                why = sorted({reason for _, reason in skipped})
+                raise InputError(f"{dataset}: {row.measure} not scored on {len(skipped)} rows "
+                                 f"({judgments.location(skipped[0][0])}: {'; '.join(why[:3])})")
+            for label in labels:
+                out[label] = rows[label].sign * scores[rows[label].column].to_numpy()
+            continue
         key = cache_key(dataset=dataset, rows=ids, signature=scorer.signature(),
                         first_reference=row.first_reference)
         scores = store.get_frame(key) if cache else None

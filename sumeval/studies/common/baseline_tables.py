@@ -129,7 +129,8 @@ def part_a(dataset: str = "summeval", *, humans: str = "", n_docs: int | None = 
                               "reads the text)")
         raise InputError(f"{judgments.name}: nothing to correlate: {'; '.join(notes)}, and it has no measure columns; "
                          "name measures with the parameter measures=...")
-    scored = (score_rows(judgments.frame, rows, dataset=cache_name(judgments), progress=progress) if rows
+    scored = (score_rows(judgments.frame, rows, dataset=cache_name(judgments), progress=progress,
+                        judgments=judgments) if rows
               else judgments.frame.reset_index(drop=True).copy())
     labels = _add_measures(scored, rows, extra)
     metrics = list(rows) + labels
@@ -173,7 +174,8 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
             if judgments.format == "builtin":
                 raise PartSkipped(f"(b) Table 2: {exc}") from exc
             raise
-    scored = score_rows(judgments.frame, TABLE2_ROWS, dataset=cache_name(judgments), progress=progress)
+    scored = score_rows(judgments.frame, TABLE2_ROWS, dataset=cache_name(judgments), progress=progress,
+                        judgments=judgments)
     ours = stats.correlate(scored, list(TABLE2_ROWS), hs, level="system",
                            methods=("pearson", "spearman", "kendall_b"), n_resamples=n_resamples, seed=seed)
     paper = is_builtin(judgments, "realsumm")

@@ -26,6 +26,7 @@ Sec.3).
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Sequence
 
 import numpy as np
@@ -34,8 +35,8 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.common.embedding_extraction import (QUALITIES, SCHEME, STORE, cached_frame, embedder,
-                                                         iter_documents, pairs_key)
+from sumeval.studies.common.embedding_extraction import (QUALITIES, SCHEME, STORE, cached_frame, documents,
+                                                         embedder, pairs_key)
 
 __all__ = ["MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
            "local_order_correlations", "best_layer", "table1_rows", "table1_beside_rouge"]
@@ -75,7 +76,6 @@ def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision
         InputError: a document whose text has no words.
     """
     from sumeval.lm import raw_embedding_table, resolve_model
-    from sumeval.similarity import measures as M
 
     emb = embedder(model, precision)
     raw_spec = resolve_model(raw_model) if raw_model else None
@@ -83,46 +83,37 @@ def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision
     key = cache_key(kind="layer_pair_scores", scheme=SCHEME, engine=emb.params(),
                     raw=None if raw_spec is None else raw_spec.identity(), pairs=pairs_key(pairs),
                     max_d=int(max_d))
-    if cache:
-        scores, local = store.get_frame(key + "-scores"), store.get_frame(key + "-local")
-        if scores is not None and local is not None:
-            return scores, local
+    if cache and (whole := _whole(store, key)) is not None:
+        return whole
     table = raw_embedding_table(raw_spec or emb.spec, contextual=emb.spec)
-    score_parts, local_parts = [], []
-    it = iter_documents(pairs, emb)
+    docs = documents(pairs)
+    bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        it = tqdm(it, total=pairs["doc_id"].nunique(), desc="layer pairs", unit="doc")
-    for doc_id, et, sums, rows in it:
-        if et.n_words == 0:
-            raise InputError(f"document {doc_id!r}: the text has no words")
-        sizes = [s.n_words for s in sums]
-        L = et.n_layers
-        S = np.concatenate([s.emb for s in sums], axis=0) if sum(sizes) else np.zeros((0, L, et.emb.shape[2]))
-        P_all = M.layer_pair_points(S, et.emb, backend="torch")
-        phi_t = table[et.first_ids]
-        at = 0
-        for s_emb, n, row in zip(sums, sizes, rows):
-            P = P_all[:, :, at:at + n]
-            at += n
-            in_text = M.in_text_mask(s_emb.words, et.words)
-            cos = M.raw_cosines(table[s_emb.first_ids], phi_t) if n else None
-            r = M.scores_from_points(P, s_emb.first_ids, et.first_ids, in_text=in_text, raw_cos=cos)
-            if n == 0:
-                r["estime_soft"] = np.full((L, L), np.nan)
-            sl, tl = np.meshgrid(np.arange(L), np.arange(L), indexing="ij")
-            score_parts.append(pd.DataFrame({
-                "doc_id": doc_id, "system": pairs.at[row, "system"], "summary_layer": sl.ravel(),
-                "text_layer": tl.ravel(), "estime_alarms": r["alarms"].ravel(),
-                "estime_soft": r["estime_soft"].ravel(), "similarity_order": r["similarity_order"].ravel(),
-                "n_words": n, "n_in_text": int(in_text.sum())}))
-            diag = P[np.arange(L), np.arange(L)] if n else np.zeros((L, 0), dtype=np.int64)
-            prof = M.local_order_profile(diag, max_d)  # (L, max_d)
-            lay, dd = np.meshgrid(np.arange(L), np.arange(1, max_d + 1), indexing="ij")
-            local_parts.append(pd.DataFrame({"doc_id": doc_id, "system": pairs.at[row, "system"],
-                                             "layer": lay.ravel(), "d": dd.ravel(),
-                                             "tau_d": prof.ravel()}))
+        bar = tqdm(total=len(docs), desc="layer pairs", unit="doc")
+
+    def compute(part: list) -> tuple[pd.DataFrame, pd.DataFrame]:
+        s_parts, l_parts = [], []
+        for doc_id, text, sums, rows in part:
+            got = emb.embed_many([text, *sums])
+            _document_frames(doc_id, got[0], got[1:], rows, pairs, table, max_d, s_parts, l_parts)
+            if bar is not None:
+                bar.update(1)
+        return pd.concat(s_parts, ignore_index=True), pd.concat(l_parts, ignore_index=True)
+
+    # documents in parts of PART_DOCS; two processes asking at once (`run all --jobs 2`: estime_layers
+    # and coherence_order) share the parts through claims, as the extraction shares its chunks
+    chunks = [docs[i:i + PART_DOCS] for i in range(0, len(docs), PART_DOCS)]
+    done = _shared_parts(store if cache else None, key, chunks, compute)
+    if isinstance(done, tuple):  # the other process finished the whole sweep meanwhile
+        if bar is not None:
+            bar.close()
+        return done
+    if bar is not None:
+        bar.close()
+    score_parts = [sc for sc, _ in done]
+    local_parts = [lo for _, lo in done]
     scores = pd.concat(score_parts, ignore_index=True)
     local = pd.concat(local_parts, ignore_index=True)
     for col in ("summary_layer", "text_layer", "n_words", "n_in_text"):
@@ -132,7 +123,103 @@ def layer_pair_scores(pairs: pd.DataFrame, model: str = DEFAULT_MODEL, precision
     if cache:
         store.put_frame(key + "-scores", scores)
         store.put_frame(key + "-local", local)
+        for i in range(len(chunks)):  # the parts are in the whole frames now
+            for what in ("scores", "local"):
+                with contextlib.suppress(OSError):
+                    store.path(_part_key(key, i, len(chunks), what), "parquet").unlink()
     return scores, local
+
+
+#: documents per part of :func:`layer_pair_scores` (the unit two processes share)
+PART_DOCS = 10
+
+
+def _part_key(key: str, i: int, n: int, what: str) -> str:
+    return f"{key}-part{i}of{n}-{what}"
+
+
+def _whole(store, key: str):
+    """The finished sweep ``(scores, local)`` in the cache, else None."""
+    scores, local = store.get_frame(key + "-scores"), store.get_frame(key + "-local")
+    return (scores, local) if scores is not None and local is not None else None
+
+
+def _shared_parts(store, key: str, chunks: list, compute):
+    """Every part of ``chunks`` as ``compute(part) -> (scores, local)``, in order.
+
+    Without a store each part is computed here. With one, each part is claimed
+    (:func:`sumeval.runstate.claim`): a part another process holds is left to it, then read from
+    the cache once its claim is free (computed here if that process died without it). Returns the
+    whole sweep ``(scores, local)`` instead when another process finished it meanwhile.
+    """
+    from sumeval.runstate import claim
+
+    if store is None:
+        return [compute(c) for c in chunks]
+    n = len(chunks)
+    out: list = [None] * n
+    deferred = []
+
+    def read(i: int):
+        sc = store.get_frame(_part_key(key, i, n, "scores"))
+        lo = store.get_frame(_part_key(key, i, n, "local"))
+        return (sc, lo) if sc is not None and lo is not None else None
+
+    def make(i: int):
+        got = read(i)
+        if got is None:
+            got = compute(chunks[i])
+            store.put_frame(_part_key(key, i, n, "scores"), got[0])
+            store.put_frame(_part_key(key, i, n, "local"), got[1])
+        return got
+
+    for i in range(n):
+        with claim(store.folder / "claims" / f"{_part_key(key, i, n, 'part')}.lock") as mine:
+            if mine:
+                out[i] = make(i)
+            else:
+                deferred.append(i)
+    for i in deferred:
+        with claim(store.folder / "claims" / f"{_part_key(key, i, n, 'part')}.lock", wait=True):
+            whole = _whole(store, key)
+            if whole is not None:
+                return whole
+            out[i] = make(i)
+    return out
+
+
+def _document_frames(doc_id, et, sums, rows, pairs, table, max_d, score_parts, local_parts) -> None:
+    """Append one document's rows of the sweep to ``score_parts`` and ``local_parts``."""
+    from sumeval.similarity import measures as M
+
+    if et.n_words == 0:
+        raise InputError(f"document {doc_id!r}: the text has no words")
+    sizes = [s.n_words for s in sums]
+    L = et.n_layers
+    S = np.concatenate([s.emb for s in sums], axis=0) if sum(sizes) else np.zeros((0, L, et.emb.shape[2]))
+    P_all = M.layer_pair_points(S, et.emb, backend="torch")
+    phi_t = table[et.first_ids]
+    at = 0
+    for s_emb, n, row in zip(sums, sizes, rows):
+        P = P_all[:, :, at:at + n]
+        at += n
+        in_text = M.in_text_mask(s_emb.words, et.words)
+        cos = M.raw_cosines(table[s_emb.first_ids], phi_t) if n else None
+        r = M.scores_from_points(P, s_emb.first_ids, et.first_ids, in_text=in_text, raw_cos=cos)
+        if n == 0:
+            r["estime_soft"] = np.full((L, L), np.nan)
+        sl, tl = np.meshgrid(np.arange(L), np.arange(L), indexing="ij")
+        score_parts.append(pd.DataFrame({
+            "doc_id": doc_id, "system": pairs.at[row, "system"], "summary_layer": sl.ravel(),
+            "text_layer": tl.ravel(), "estime_alarms": r["alarms"].ravel(),
+            "estime_soft": r["estime_soft"].ravel(), "similarity_order": r["similarity_order"].ravel(),
+            "n_words": n, "n_in_text": int(in_text.sum())}))
+        diag = P[np.arange(L), np.arange(L)] if n else np.zeros((L, 0), dtype=np.int64)
+        prof = M.local_order_profile(diag, max_d)  # (L, max_d)
+        lay, dd = np.meshgrid(np.arange(L), np.arange(1, max_d + 1), indexing="ij")
+        local_parts.append(pd.DataFrame({"doc_id": doc_id, "system": pairs.at[row, "system"],
+                                         "layer": lay.ravel(), "d": dd.ravel(),
+                                         "tau_d": prof.ravel()}))
 
 
 def _wide(values: pd.DataFrame, index_cols: Sequence[str], pairs: pd.DataFrame,
