@@ -52,8 +52,11 @@ NAMES: dict[str, str] = {
     # meta-eval's judges: soft pairwise accuracy, its test, the annotators' mean (sumeval.meta_eval.annotators)
     "spa": "SPA", "spa-permutation": "permutation test of SPA (mt-metrics-eval)",
     "human ceiling": "Human ceiling (mean of annotators)",
-    # data sets
-    "summeval": "SummEval", "realsumm": "REALSumm",
+    # data sets (the shelf: sumeval.datasets.shelf) and the human columns only they have
+    "summeval": "SummEval", "realsumm": "REALSumm", "dialsummeval": "DialSummEval", "frank": "FRANK",
+    "qags-c": "QAGS-C", "qags-x": "QAGS-X", "xsumfaith": "XSumFaith", "newsroom": "Newsroom", "rank19": "Rank19",
+    "rose": "RoSE", "prior": "Prior", "ref_free": "Ref-free", "ref_based": "Ref-based",
+    "no_hallucination": "No hallucination",
     # ordering (paper 002): data sets, quantities
     "nips": "NIPS", "sind": "SIND", "roc": "ROCStories", "wikipedia": "Wikipedia", "bbc": "BBC", "reuters": "Reuters",
     "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "acc": "Accuracy", "tau": "Kendall tau",

@@ -384,15 +384,23 @@ def test_plots_draw_the_cells(three_sets):
 
     r = across.meta_evaluate_across(three_sets, MEASURES, across.AcrossSettings(n_resamples=20, levels=("global",)),
                                     humans={"news": ["overall"]}, module_path=[str(EXAMPLES)])
-    fig, ax = splots.across_heatmap(r.cells, coefficient="kendall_b", level="global", measure_order=r.given)
+    fig, ax = splots.across_heatmap(r.cells, coefficient="kendall_b", level="global", measure_order=r.given,
+                                    test="permutation-both", correction="holm")
     grid = ax.images[0].get_array()
     cells = r.cells.set_index(["measure", "dataset"])
     assert grid.shape == (3, 3)  # rouge-1, js-2, fragments x news, norefs, notext
     assert grid[0, 0] == pytest.approx(cells.loc[("rouge-1", "news"), "value"])
     assert np.ma.is_masked(grid[0, 1]) or np.isnan(grid[0, 1])  # rouge-1 cannot run on norefs
+    # readable names, not code names: rows, the coefficient, the test that made the clusters
+    assert [t.get_text() for t in ax.get_yticklabels()][:2] == ["ROUGE-1", "JS-2 (negated)"]
+    assert "Kendall tau-b" in ax.get_title(loc="left") and "permutation test" in ax.get_title(loc="left")
     plt.close(fig)
-    fig, axes = splots.across_ranking(r.summary, coefficient="kendall_b")
+    fig, axes = splots.across_ranking(r.summary, coefficient="kendall_b", test="williams", correction="holm",
+                                      alpha=0.05)
     assert len(axes[0].lines[0].get_xdata()) == r.summary.query("scope == 'all'")["mean_rank"].notna().sum()
+    title = fig._suptitle.get_text()
+    assert "Kendall tau-b" in title and "clusters: Williams' test, Holm correction, alpha 0.05" in title
+    assert not any(t.get_text().startswith(("rouge-1", "js-2")) for t in axes[0].get_yticklabels())
     plt.close(fig)
 
 

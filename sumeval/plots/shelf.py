@@ -10,12 +10,20 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.display_names import display
+
 __all__ = ["across_heatmap", "across_ranking", "reason_letter", "REASON_LETTERS"]
 
 
 def _task_label(dataset: str, human: str, kind: str, n: float) -> str:
     size = f" (n={int(n)})" if np.isfinite(n) else ""
-    return f"{dataset}\n{human}" + (" acc." if kind == "accuracy" else "") + size
+    return f"{display(dataset)}\n{display(human)}" + (" acc." if kind == "accuracy" else "") + size
+
+
+def _how(test: str, correction: str, alpha: float | None) -> str:
+    """``"permutation test (systems and inputs), Holm correction, alpha 0.05"``: how the clusters were made."""
+    return ", ".join(x for x in (display(test) if test else "", f"{display(correction)} correction" if correction else "",
+                                 f"alpha {alpha:g}" if alpha is not None else "") if x)
 
 
 def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure_order: Sequence[str] | None = None,
@@ -71,18 +79,18 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     size = sub.groupby(["dataset", "human"], sort=False)["n"].max()
     ax.set_xticks(range(len(tasks)), [_task_label(d, h, k, size.get((d, h), np.nan)) for d, h, k in tasks],
                   rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
-    ax.set_yticks(range(len(measures)), measures, fontsize=7)
+    ax.set_yticks(range(len(measures)), [display(m) for m in measures], fontsize=7)
     ax.set_xticks(np.arange(len(tasks) + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(len(measures) + 1) - 0.5, minor=True)
     ax.tick_params(which="minor", length=0)
     ax.grid(False)
     ax.grid(which="minor", color="white", lw=0.8)
     fig.colorbar(im, ax=ax, shrink=min(1.0, 6 / max(len(measures), 1) + 0.3), pad=0.02,
-                 label=coefficient + (" (accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""))
-    how = ", ".join(x for x in (test, f"{correction} correction" if correction else "", f"alpha {alpha}") if x)
+                 label=display(coefficient) + (" (accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""))
+    how = _how(test, correction, alpha)
     unit = {"input": "documents", "system": "systems", "global": "summaries"}.get(level, "items")
     pairs = "; an accuracy's: pairs" if any(k == "accuracy" for *_, k in tasks) else ""
-    ax.set_title(title or f"{level} level: {coefficient} with each set's human column (n: {unit}{pairs})\n"
+    ax.set_title(title or f"{display(level)} level: {display(coefficient)} with each set's human column (n: {unit}{pairs})\n"
                           f"superscript: significance cluster on the task ({how}); framed: cluster 1",
                  fontsize=8, loc="left")
     letters = sorted({reason_letter(r.reason, r.status) for r in sub.itertuples() if r.status != "ok"})
@@ -109,12 +117,14 @@ def reason_letter(reason: str | None, status: str) -> str:
     return "x"
 
 
-def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all", title: str | None = None):
+def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all", title: str | None = None,
+                   test: str = "", correction: str = "", alpha: float | None = None):
     """The across-sets ranking: each measure's mean rank (weighted mean significance cluster; lower
     is better) and mean score ((r + 1) / 2, accuracy as is), with its coverage of the tasks' weight.
 
     Args:
         summary: ``across_summary.csv`` rows; only measures with a mean are drawn, best first.
+        test, correction, alpha: how the clusters behind the mean rank were made, named in the title.
 
     Returns:
         ``(fig, axes)``: mean rank (left) and mean score (right).
@@ -126,7 +136,7 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     y = np.arange(len(sub))
     fig, axes = plt.subplots(1, 2, sharey=True, figsize=(7.6, 0.28 * len(sub) + 1.7))
     axes[0].plot(sub["mean_rank"].to_numpy(float), y, "o", color="C0")
-    axes[0].set_yticks(y, [f"{m}  ({c:.0%}, {n} set{'s' if n != 1 else ''})" for m, c, n in
+    axes[0].set_yticks(y, [f"{display(m)}  ({c:.0%}, {n} set{'s' if n != 1 else ''})" for m, c, n in
                            zip(sub["measure"], sub["coverage"], sub["n_sets"])], fontsize=7)
     axes[0].invert_yaxis()
     axes[0].set_xlabel("mean rank (weighted mean cluster;\n1 = top cluster everywhere)", fontsize=8)
@@ -136,8 +146,10 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     axes[1].plot(sub["mean_score"].to_numpy(float), y, "o", color="C1")
     axes[1].axvline(0.5, color="0.6", lw=0.8)
     axes[1].set_xlabel("mean score ((r + 1) / 2, accuracy as is;\n0.5: no agreement)", fontsize=8)
-    fig.suptitle(title or f"across data sets ({coefficient}, {'every level' if scope == 'all' else scope + ' level'}): "
+    how = _how(test, correction, alpha)
+    fig.suptitle(title or f"across data sets ({display(coefficient)}, "
+                          f"{'every level' if scope == 'all' else display(scope) + ' level'}): "
                           "weighted means over the tasks each measure has\n(in brackets: its share of the tasks' "
-                          "weight, and its data sets)", fontsize=8)
+                          "weight, and its data sets)" + (f"\nclusters: {how}" if how else ""), fontsize=8)
     fig.tight_layout()
     return fig, axes
