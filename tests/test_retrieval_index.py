@@ -50,6 +50,19 @@ def test_length_byte_matches_whoosh():
     assert sb.byte_to_length(sb.length_to_byte(1000)) == 1032
 
 
+def test_a_query_is_analysed_once_per_process():
+    """Queries are remembered (the size sweep searches the same summaries in 44 indexes); the
+    terms are Whoosh's StemmingAnalyzer's: lower case, stop words and 1-letter words out, stems."""
+    q = "The runners were running in the rain, a RACE of races"
+    terms = wb.analyze_query(q)
+    assert terms == tuple(wb.analyze(q))
+    assert terms[0] == "runner" and terms.count("race") == 2 and "rain" in terms  # "RACE", "races": one stem
+    assert not {"the", "in", "a", "of"} & set(terms)  # stop words and 1-letter words
+    hits = wb.analyze_query.cache_info().hits
+    wb.analyze_query(q)
+    assert wb.analyze_query.cache_info().hits == hits + 1
+
+
 def test_sparse_scores_equal_whoosh(small_corpus, cache_root):
     s = build_index(small_corpus, 100, 3, "sparse", root=cache_root)
     w = build_index(small_corpus, 100, 3, "whoosh", root=cache_root)

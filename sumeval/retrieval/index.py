@@ -164,9 +164,9 @@ class Index:
 
     def terms(self, query: str) -> list[str]:
         """The distinct analysed terms of an (escaped) query string, in order."""
-        from sumeval.retrieval.whoosh_backend import analyze
+        from sumeval.retrieval.whoosh_backend import analyze_query
 
-        return list(dict.fromkeys(analyze(query)))
+        return list(dict.fromkeys(analyze_query(query)))
 
     def search_docnums(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[int]]:
         raise NotImplementedError
@@ -198,7 +198,7 @@ class SparseIndex(Index):
         self.engine = engine
 
     def search_docnums(self, queries: Sequence[str], k: int, *, progress: bool = False) -> list[list[int]]:
-        from sumeval.retrieval.whoosh_backend import analyze
+        from sumeval.retrieval.whoosh_backend import analyze_query
 
         it: Any = queries
         if progress:
@@ -207,7 +207,7 @@ class SparseIndex(Index):
             it = tqdm(queries, desc="analysing queries", unit="query")
         # BM25F sums over the *distinct* query terms, so queries with the same set of terms (e.g.
         # the raw and the keyword form of a summary) have the same ranking: search each set once
-        keys = [tuple(sorted(set(analyze(q)))) for q in it]
+        keys = [tuple(sorted(set(analyze_query(q)))) for q in it]
         uniq = list(dict.fromkeys(keys))
         found = dict(zip(uniq, self.engine.top_k([list(u) for u in uniq], k)))
         return [found[key] for key in keys]
