@@ -115,6 +115,33 @@ def test_shuffle_is_seeded_and_recorded(small_corpus, cache_root):
     assert (spec["n"], spec["seed"], spec["backend"]) == (50, 7, "sparse") and s.meta["n_corpus"] == 120
 
 
+def test_sparse_indexes_of_one_collection_read_it_once(tmp_path, monkeypatch):
+    """The size sweep builds many sparse indexes of one collection: its texts are read (and
+    analysed) for the first only; the others take the ids and the cached term matrix, and are the
+    indexes a fresh process builds (ids, shuffle, documents skipped, search results)."""
+    from sumeval.datasets import corpora
+    from sumeval.retrieval import index as ix_mod
+
+    rows = [{"id": f"d{i}", "text": t} for i, t in
+            enumerate(["apple banana", "kiwi", "cherry apple", "banana date", "apple", "date fig", "fig"])]
+    p = tmp_path / "c.jsonl"
+    p.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    reads = []
+    real = corpora.Corpus.documents
+    monkeypatch.setattr(corpora.Corpus, "documents", lambda self: reads.append(1) or real(self))
+    ix_mod._CORPUS_IDS.clear()
+    first = build_index(p, 3, 0, "sparse", root=tmp_path / "c")
+    later = [build_index(p, n, seed, "sparse", root=tmp_path / "c") for n, seed in ((4, 0), (5, 1), (6, 2))]
+    assert len(reads) == 1
+    ix_mod._CORPUS_IDS.clear()  # as a fresh process: read the collection again
+    fresh = build_index(p, 5, 1, "sparse", root=tmp_path / "f")
+    assert len(reads) == 2
+    assert fresh.ids == later[1].ids and fresh.meta["ids"] == later[1].meta["ids"]
+    assert later[1].meta["skipped_empty"] == fresh.meta["skipped_empty"] == first.meta["skipped_empty"] == 0
+    assert later[1].meta["n_corpus"] == fresh.meta["n_corpus"] == 7
+    assert later[1].search(["apple fig", "date"], 3) == fresh.search(["apple fig", "date"], 3)
+
+
 def test_changing_n_or_seed_never_reuses_an_index(small_corpus, cache_root):
     a = build_index(small_corpus, 40, 1, "sparse", root=cache_root)
     b = build_index(small_corpus, 41, 1, "sparse", root=cache_root)
