@@ -44,13 +44,17 @@ class StudyNotebook:
     notebook: Path
     params_file: Path
 
-    def parameter_sets(self) -> dict[str, dict[str, Any]]:
+    def _read(self) -> Any:
+        """The parameter file, parsed (``{}`` when empty); InputError naming it when it is not YAML."""
         import yaml
 
         try:
-            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
+            return yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+
+    def parameter_sets(self) -> dict[str, dict[str, Any]]:
+        data = self._read()
         sets = {k: v for k, v in data.items() if k not in NOT_SETS} if isinstance(data, dict) else None
         if sets is None or not all(isinstance(v, (dict, type(None))) for v in sets.values()):
             raise InputError(
@@ -64,12 +68,7 @@ class StudyNotebook:
         """The rough minutes of a cold run of ``params_name`` that the parameter file's ``minutes:``
         states (``minutes: {default: 25}``), else None. ``run all`` starts the longest studies
         first, so that the short ones fill the cores at the end."""
-        import yaml
-
-        try:
-            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        data = self._read()
         minutes = data.get(MINUTES_KEY) if isinstance(data, dict) else None
         if minutes is None:
             return None
@@ -84,12 +83,7 @@ class StudyNotebook:
         """The figures (``kind="figures"``) or tables (``"tables"``) the study promises: that list
         of its parameter file (names without extension; ``*`` and ``?`` match any text, e.g.
         ``table3_*_tau``)."""
-        import yaml
-
-        try:
-            data = yaml.safe_load(self.params_file.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise InputError(f"{self.params_file}: not valid YAML ({exc})") from exc
+        data = self._read()
         names = data.get(kind) if isinstance(data, dict) else None
         if names is None:
             return []
