@@ -36,9 +36,9 @@ def _split(set_name: str, split: str):
 @functools.lru_cache(maxsize=None)
 def _full_vocab(set_name: str, vectors: str | None):
     """The vocabulary (and word table) of the set's whole train split: a real run's word table."""
-    from sumeval.ordering.experiment import _vocab
+    from sumeval.ordering.experiment import training_vocabulary
 
-    return _vocab(_split(set_name, "train"), vectors, 1)
+    return training_vocabulary(_split(set_name, "train"), vectors, 1)
 
 
 def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str | None) -> dict:

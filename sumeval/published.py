@@ -6,7 +6,9 @@ method, value``; paper 002's ordering tables have their own columns (see each fu
 """
 from __future__ import annotations
 
-_QUALITIES_000 = ("consistency", "relevance", "coherence", "fluency")
+#: SummEval's 4 qualities in the order of paper 000's Table 1 columns (Vasilyev & Bohannon, Table 1); the
+#: paper-000 studies show their columns in this order
+PAPER000_QUALITIES: tuple[str, ...] = ("consistency", "relevance", "coherence", "fluency")
 
 # paper 000 (Vasilyev & Bohannon), Table 1: summary-level (pooled) Spearman rho and Kendall tau-c
 # with SummEval expert means; per quality (rho, tau). 1700 pairs (17 systems) in the paper.
@@ -54,7 +56,7 @@ def paper000_table1():
 
     rows = []
     for metric, vals in _P000_TABLE1.items():
-        for q, human in enumerate(_QUALITIES_000):
+        for q, human in enumerate(PAPER000_QUALITIES):
             rows.append(("000", "Table 1", metric, human, "spearman", vals[2 * q]))
             rows.append(("000", "Table 1", metric, human, "kendall_c", vals[2 * q + 1]))
     return pd.DataFrame(rows, columns=["paper", "table", "metric", "human", "method", "value"])

@@ -219,6 +219,33 @@ def test_batch_size_does_not_change_results():
 
 
 @needs_minilm
+def test_forward_slices_give_the_whole_batch_bit_for_bit():
+    """A CPU batch runs in slices of ``forward_tokens`` padded positions, each padded as its batch: the
+    arrays equal one forward call per batch exactly (float32 storage: no rounding hides a difference)."""
+    long_text = "The committee met again on Tuesday and discussed the budget for next year . " * 12
+    texts = [SHORT, "A short one.", NON_ASCII, "Tottenham drew 0-0 with Burnley on Sunday afternoon at home.", long_text]
+
+    def run(forward_tokens):
+        e = MaskedEmbedder("minilm", device="cpu", cache=False, store_dtype="float32", forward_tokens=forward_tokens)
+        return e, e.embed_many(texts)
+
+    whole_e, whole = run(10 ** 9)
+    for ft in (None, 200):  # the CPU default; slices of one or a few sequences
+        e, sliced = run(ft)
+        calls = e.stats.pop("forward_calls")
+        assert calls > whole_e.stats["forward_calls"]  # the batches did run in slices
+        assert e.stats == {k: v for k, v in whole_e.stats.items() if k != "forward_calls"}  # same batches, padding
+        for a, b in zip(whole, sliced):
+            for k, v in a.to_arrays().items():
+                assert np.array_equal(v, b.to_arrays()[k]), (ft, k)
+
+
+def test_forward_tokens_must_be_positive():
+    with pytest.raises(InputError, match="forward_tokens must be >= 1"):
+        MaskedEmbedder("minilm", device="cpu", cache=False, forward_tokens=0)
+
+
+@needs_minilm
 def test_text_longer_than_one_window(minilm_store):
     sentence = "The committee met again on Tuesday and discussed the budget for next year . "
     text = sentence * 45  # ~630 words, ~630 pieces: more than one 450-piece window

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from sumeval.errors import InputError
+from sumeval.published import PAPER000_QUALITIES
 from sumeval.similarity import measures as M
 from sumeval.studies import layer_probing as LP
 from sumeval.studies.common import embedding_extraction as X
@@ -204,7 +205,7 @@ def test_plots_return_figures(tiny):
     assert np.allclose(ax.get_images()[0].get_array(), shares[:, used[0]:used[-1] + 1])
     figs.append(fig)
     fig, axes = sp.layer_pair_grid(corr, measures=["estime_soft", "estime_alarms"],
-                                   humans=X.QUALITIES, method="kendall_c")
+                                   humans=PAPER000_QUALITIES, method="kendall_c")
     assert axes.shape == (2, 4)
     # panel (ESTIME-soft, relevance): summary layer on y (rows), text layer on x (columns)
     want = corr[(corr["measure"] == "estime_soft") & (corr["human"] == "relevance") & (corr["method"] == "kendall_c")]

@@ -206,7 +206,14 @@ def test_seed_spread_over_several_collections(corpus, tmp_path):
     assert list(a["seed"]) == list(b["seed"]) and list(a["method"]) == list(b["method"])
     from sumeval.plots.retrieval import seed_spread_strip
 
-    fig, ax = seed_spread_strip(both, paper=summary)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the layout fits (a tight_layout warning once meant clipped margins)
+        fig, ax = seed_spread_strip(both, paper=summary)
+        fig.canvas.draw()
     assert len(ax.get_yticks()) == 2  # one row per (variant, collection, text form)
+    # the labels and the legend beside it leave the plot its 3.5 inches (it was squeezed to about 1 inch)
+    assert ax.get_position().width * fig.get_figwidth() > 3.0
     with pytest.raises(InputError, match="at least one collection"):
         iss.seed_spread([], len(DOCS), [0], ["sera-10"])

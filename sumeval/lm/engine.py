@@ -51,7 +51,11 @@ from sumeval.lm.precision import (AUTO, AUTOCAST_DTYPE, SlowPrecisionWarning, no
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 from sumeval.runstate import claim
 
-__all__ = ["MaskedEmbedder", "get_embedder", "check_device"]
+__all__ = ["MaskedEmbedder", "get_embedder", "check_device", "CPU_FORWARD_TOKENS"]
+
+#: padded positions per forward call on a CPU (``MaskedEmbedder(forward_tokens=None)``): slices of a batch
+#: this size ran 1.2-1.4x faster than whole 8,192-position batches on the 2-core machine (BENCHMARKS.md)
+CPU_FORWARD_TOKENS = 1024
 
 
 def check_device(device: str | None, option: str = "device") -> str:
@@ -144,6 +148,13 @@ class MaskedEmbedder:
             batch also holds only sequences within 10% (+8) of its shortest one's length, to
             bound padding.
         batch_size: at most this many sequences per forward pass.
+        forward_tokens: on a CPU, a batch larger than this many padded positions goes through
+            the model in equal slices of whole sequences, each padded as in its batch: every
+            sequence gets the same input and mask, and the arrays equal one call per batch bit
+            for bit (tested; measured on the studies: BENCHMARKS.md). Slices of about a thousand
+            positions keep a layer's activations in the CPU's caches: 1.2-1.3x the token rate of
+            whole 8,192-position batches of long texts here. ``None`` (default): 1,024 on a CPU,
+            whole batches elsewhere (a GPU wants large ones).
         chunk_passes: documents are processed in chunks of about this many passes; each chunk
             is written to the cache when done (the unit of resumption).
         cache: True (the default store), False (no disk cache), or a :class:`sumeval.cache.Store`.
@@ -158,13 +169,14 @@ class MaskedEmbedder:
                  margin: int = 50, min_distance: int = 8, word_splitter: str = "treebank",
                  normalize: str | None = "NFKD", store_dtype: str = "float16",
                  batch_tokens: int = 8192, batch_size: int = 32, chunk_passes: int = 128,
-                 cache: Any = True, memory_items: int = 64):
+                 forward_tokens: int | None = None, cache: Any = True, memory_items: int = 64):
         if precision != AUTO:
             normalize_precision(precision)  # a bad name fails before any work
         if store_dtype not in ("float16", "float32"):
             raise InputError(f"store_dtype {store_dtype!r} is unknown; use 'float16' or 'float32'")
-        if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1:
-            raise InputError("batch_tokens, batch_size and chunk_passes must be >= 1")
+        if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1 or (forward_tokens is not None and forward_tokens < 1):
+            raise InputError(f"batch_tokens, batch_size, chunk_passes and forward_tokens must be >= 1 (got "
+                             f"{batch_tokens}, {batch_size}, {chunk_passes}, {forward_tokens})")
         plan_passes(np.zeros(1, dtype=np.int64), window=window, margin=margin, min_distance=min_distance)
         split_words("a", word_splitter)
         self.spec = resolve_model(model)
@@ -176,6 +188,7 @@ class MaskedEmbedder:
         self.word_splitter, self.normalize = word_splitter, normalize
         self.store_dtype = store_dtype
         self.batch_tokens, self.batch_size, self.chunk_passes = int(batch_tokens), int(batch_size), int(chunk_passes)
+        self.forward_tokens = None if forward_tokens is None else int(forward_tokens)
         if cache is True:
             from sumeval.cache import Store
 
@@ -187,7 +200,7 @@ class MaskedEmbedder:
         self._memory: dict[str, MaskedEmbeddings] = {}
         self._memory_items = int(memory_items)
         self._loaded: LoadedModel | None = None
-        self.stats = {"passes": 0, "tokens": 0, "padded_tokens": 0, "texts_computed": 0,
+        self.stats = {"passes": 0, "tokens": 0, "padded_tokens": 0, "forward_calls": 0, "texts_computed": 0,
                       "texts_from_cache": 0}
 
     # -- identity -----------------------------------------------------------------------------
@@ -473,29 +486,39 @@ class MaskedEmbedder:
         dev = torch.device(loaded.device)
         autocast_dtype = AUTOCAST_DTYPE[self.precision]
         net = loaded.model if autocast_dtype is None else _reduced_precision_model(loaded, autocast_dtype)
+        slice_tokens = self.forward_tokens
+        if slice_tokens is None and dev.type == "cpu":
+            slice_tokens = CPU_FORWARD_TOKENS
+
+        def forward(ids: Any, att: Any, positions: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+            """One batch through the model in slices of ``slice_tokens`` padded positions: every layer's
+            states at each row's ``positions`` (rows in order) and at its CLS, as float32 arrays."""
+            n_slices = 1 if slice_tokens is None else -(-ids.numel() // slice_tokens)
+            step = -(-len(ids) // n_slices)  # slices of equal size: none is a sliver of a sequence or two
+            sel_parts, cls_parts = [], []
+            for at in range(0, len(ids), step):
+                with (contextlib.nullcontext() if autocast_dtype is None
+                      else torch.autocast(device_type=dev.type, dtype=getattr(torch, autocast_dtype))):
+                    hs = net(input_ids=ids[at:at + step], attention_mask=att[at:at + step],
+                             output_hidden_states=True).hidden_states
+                self.stats["forward_calls"] += 1
+                part = positions[at:at + step]
+                r_t = torch.tensor([r for r, pos in enumerate(part) for _ in pos], dtype=torch.long, device=dev)
+                c_t = torch.tensor([c for pos in part for c in pos], dtype=torch.long, device=dev)
+                sel_parts.append(torch.stack([h[r_t, c_t] for h in hs], dim=1).float().cpu().numpy())
+                cls_parts.append(torch.stack([h[:, 0] for h in hs], dim=1).float().cpu().numpy())
+            return np.concatenate(sel_parts), np.concatenate(cls_parts)
+
         with torch.inference_mode():
             for b in batches:
                 L = max(len(seqs[i][0]) for i in b)
                 ids = torch.full((len(b), L), pad, dtype=torch.long)
                 att = torch.zeros((len(b), L), dtype=torch.long)
-                rows, cols = [], []
                 for r, i in enumerate(b):
                     s = seqs[i][0]
                     ids[r, :len(s)] = torch.tensor(s, dtype=torch.long)
                     att[r, :len(s)] = 1
-                    rows += [r] * len(seqs[i][1])
-                    cols += seqs[i][1]
-                ids, att = ids.to(dev), att.to(dev)
-                if autocast_dtype is None:
-                    out = net(input_ids=ids, attention_mask=att, output_hidden_states=True)
-                else:
-                    with torch.autocast(device_type=dev.type, dtype=getattr(torch, autocast_dtype)):
-                        out = net(input_ids=ids, attention_mask=att, output_hidden_states=True)
-                hs = out.hidden_states
-                r_t = torch.tensor(rows, dtype=torch.long, device=dev)
-                c_t = torch.tensor(cols, dtype=torch.long, device=dev)
-                sel = torch.stack([h[r_t, c_t] for h in hs], dim=1).float().cpu().numpy()
-                cls_all = torch.stack([h[:, 0] for h in hs], dim=1).float().cpu().numpy()
+                sel, cls_all = forward(ids.to(dev), att.to(dev), [seqs[i][1] for i in b])
                 self.stats["passes"] += len(b)
                 self.stats["tokens"] += int(att.sum())
                 self.stats["padded_tokens"] += len(b) * L

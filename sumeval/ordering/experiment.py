@@ -34,7 +34,7 @@ from sumeval.ordering.train import TrainConfig, TrainResult
 from sumeval.ordering.vocabulary import Vocabulary, build_vocabulary, set_tokens
 
 __all__ = ["TrainedModel", "set_fingerprint", "train_cached", "load_trained", "evaluate_trained",
-           "random_scores", "model_config", "check_run_folder"]
+           "random_scores", "model_config", "check_run_folder", "training_vocabulary"]
 
 
 @dataclass
@@ -133,8 +133,14 @@ def check_run_folder(folder: Path, config_doc: dict[str, Any], settings: dict[st
                          "nothing was changed - train into a new folder, or repeat the run's own settings")
 
 
-def _vocab(train_set: OrderingSet, source: str | None, min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
-    """Vocabulary of the training tokens and its initial word table from ``source`` (None: none)."""
+def training_vocabulary(train_set: OrderingSet, source: str | None,
+                        min_count: int) -> tuple[Vocabulary, np.ndarray | None]:
+    """Vocabulary of the training tokens and its initial word table from ``source`` (None: none).
+
+    The vocabulary and word table a model trained on ``train_set`` by :func:`train_cached` gets:
+    :func:`~sumeval.ordering.vocabulary.build_vocabulary` of its tokens, then
+    :func:`~sumeval.ordering.vocabulary.embedding_matrix` of the vectors (seed 0).
+    """
     from sumeval.ordering.vocabulary import embedding_matrix, load_vectors
 
     tokens = set_tokens(train_set)
@@ -200,7 +206,7 @@ def train_cached(
     if vectors is not None and not glove:
         raise InputError(f"word vectors {vectors!r} were given with glove=False (--no-glove); drop one of the two")
     source = vectors_source(vectors) if glove else None
-    vocab, emb = _vocab(train_set, source, min_count)
+    vocab, emb = training_vocabulary(train_set, source, min_count)
     _embedding_size(name, sizes, emb, source)
     mc = model_config(name, len(vocab), **sizes)
     key_parts = dict(

@@ -92,7 +92,12 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
         sub = sub.assign(corpus="")
     metrics = list(dict.fromkeys(sub["metric"]))
     groups = list(dict.fromkeys(zip(sub["corpus"], sub["text"])))
-    fig, ax = plt.subplots(figsize=(6.0, 0.4 * len(metrics) * max(len(groups), 1) + 1.2))
+    names = [f"{c}, {t}" if c else t for c, t in groups]
+    # room for the row labels and the legend beside a 3.5-inch plot (about 0.055 inch per character at 7 pt)
+    label_in = 0.055 * max((len(f"{display(m)} ({n})") for m in metrics for n in names), default=10)
+    legend_in = 0.055 * max([len(n) for n in names] + [5]) + 0.5
+    fig, ax = plt.subplots(figsize=(max(6.0, 3.5 + label_in + legend_in), 0.4 * len(metrics) * max(len(groups), 1) + 1.2),
+                           layout="constrained")
     y = 0.0
     ticks, labels = [], []
     for m in metrics:
@@ -105,7 +110,7 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
             vals = sub[(sub["metric"] == m) & (sub["corpus"] == c) & (sub["text"] == t)]["value"].to_numpy(float)
             if not len(vals):
                 continue
-            name = f"{c}, {t}" if c else t
+            name = names[g_i]
             ax.plot(vals, np.full_like(vals, y), "o", ms=4, alpha=0.6, color=f"C{g_i % 10}",
                     label=name if m == metrics[0] else None)
             ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{g_i % 10}")
@@ -119,9 +124,8 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
     ax.set_yticks(ticks, labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel(f"{display(method)} with LitePyramid (system level); bar: mean over the seeds")
-    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, frameon=False, loc="outside right upper")
     ax.set_title(title or "spread over the seeds of the index shuffle")
-    fig.tight_layout()
     return fig, ax
 
 

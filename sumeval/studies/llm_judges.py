@@ -32,6 +32,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.datasets.summeval import QUALITIES  # noqa: F401 (the notebook's lj.QUALITIES)
 from sumeval.errors import InputError
 from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the notebook's lj.split)
 
@@ -40,7 +41,6 @@ __all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "M
            "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
            "identical_annotators", "key_results", "explorer_frame", "correlation_table", "write_frames"]
 
-QUALITIES: tuple[str, ...] = ("coherence", "consistency", "fluency", "relevance")
 #: the shelf's judged sets with annotator columns (besides SummEval)
 SHELF_SETS: tuple[str, ...] = ("dialsummeval", "qags-c", "qags-x", "xsumfaith")
 SHELF_COLUMNS = ["dataset", "measure", "kind", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",

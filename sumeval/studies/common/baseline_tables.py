@@ -19,10 +19,9 @@ from sumeval.studies.common.baseline_rows import (BERTSCORE_MODEL, TABLE1_DIAGNO
                                                   Row, bertscore_rows, compare, measure_scores, score_rows,
                                                   table1_rows)
 
-__all__ = ["QUALITIES", "Part", "load_dataset", "part_a", "part_b", "table1", "table2"]
+__all__ = ["Part", "load_dataset", "part_a", "part_b", "table1", "table2"]
 
 #: the built-in SummEval's qualities in paper 000's order (Table 1)
-QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 
 
 def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mapping[str, Row]) -> pd.DataFrame:
@@ -68,10 +67,10 @@ class Part:
 def load_dataset(dataset: str = "summeval", humans: str = "", n_docs: int | None = None, *,
                  needs: tuple[str, ...] = (), parameter: str = "dataset"):
     """``(judgments, humans)`` of ``dataset`` (:func:`sumeval.studies.common.study_data.load`); the built-in
-    SummEval's qualities in the paper's order (:data:`QUALITIES`)."""
+    SummEval's qualities in the paper's order (:data:`sumeval.published.PAPER000_QUALITIES`)."""
     from sumeval.studies.common import study_data
 
-    return study_data.load(dataset, humans=humans, n_docs=n_docs, needs=needs, builtin_order=QUALITIES,
+    return study_data.load(dataset, humans=humans, n_docs=n_docs, needs=needs, builtin_order=published.PAPER000_QUALITIES,
                            parameter=parameter)
 
 

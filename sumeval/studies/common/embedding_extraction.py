@@ -32,6 +32,7 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
 from sumeval.lm.resolution import DEFAULT_MODEL
+from sumeval.published import PAPER000_QUALITIES
 
 #: ranges of the paper-000 notebooks' numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's documents (checked when it is loaded)"),
@@ -39,11 +40,10 @@ PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's docum
                     "text_words": (">=0", "0 keeps whole articles"), "max_d": ">=1",
                     "n_resamples": (">=0", "0 for no intervals")}
 
-__all__ = ["PARAMETER_RANGES", "QUALITIES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs",
+__all__ = ["PARAMETER_RANGES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs",
            "embedder", "extract", "documents", "iter_documents", "pairs_key", "cached_frame", "n_selectable_layers"]
 
 #: the qualities in the paper's column order (paper 000 Table 1)
-QUALITIES = ("consistency", "relevance", "coherence", "fluency")
 #: the cache namespace of what the paper-000 studies compute from the extraction
 STORE = "paper000_studies"
 #: the version of those computations (part of every key)
@@ -57,7 +57,7 @@ class StudyPairs:
     pairs : ``doc_id, system, summary, text`` and the human columns used (SummEval: its four
         qualities, alphabetical, as this frame always had them)
     judgments : the data set restricted to those rows (:class:`~sumeval.datasets.judgments_model.Judgments`)
-    humans : the human columns in the order the study shows them (SummEval: :data:`QUALITIES`)
+    humans : the human columns in the order the study shows them (SummEval: :data:`sumeval.published.PAPER000_QUALITIES`)
     """
 
     pairs: pd.DataFrame
@@ -102,7 +102,7 @@ def load_study_pairs(dataset: str = "summeval", *, humans: str = "", n_docs: int
     if text_words < 0:
         raise InputError(f"text_words must be >= 0 (0 keeps whole articles), got {text_words}")
     judgments, hs = study_data.load(dataset, humans=humans, n_docs=n_docs or None, needs=("summary", "text"),
-                                    builtin_order=QUALITIES)
+                                    builtin_order=PAPER000_QUALITIES)
     for level in levels:  # a level the set rules out by its nature (Rank19: pairwise) before its sizes
         why = study_data.shelf_limit(judgments, level=level)
         if why:  # refused before any text is embedded, naming what applies

@@ -35,7 +35,8 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.studies.common.embedding_extraction import (QUALITIES, SCHEME, STORE, cached_frame, documents,
+from sumeval.published import PAPER000_QUALITIES
+from sumeval.studies.common.embedding_extraction import (SCHEME, STORE, cached_frame, documents,
                                                          embedder, pairs_key)
 
 __all__ = ["MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
@@ -240,7 +241,7 @@ def _check_measures(measures: Sequence[str]) -> list[str]:
 
 def layer_correlations(scores: pd.DataFrame, pairs: pd.DataFrame, *,
                        measures: Sequence[str] = ("estime_alarms", "estime_soft"),
-                       humans: Sequence[str] = QUALITIES,
+                       humans: Sequence[str] = PAPER000_QUALITIES,
                        methods: Sequence[str] = ("kendall_c", "spearman")) -> pd.DataFrame:
     """Pooled summary-level correlation of each measure with each quality, for every layer pair
     (paper 000 Fig.1, 5, 8).
@@ -350,7 +351,7 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
 
 
 def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int], *,
-                model: str, n_resamples: int = 1000, seed: int = 0, humans: Sequence[str] = QUALITIES,
+                model: str, n_resamples: int = 1000, seed: int = 0, humans: Sequence[str] = PAPER000_QUALITIES,
                 paper: bool = True) -> pd.DataFrame:
     """ESTIME / ESTIME-soft rows of paper 000 Table 1 at the given (diagonal) layers.
 
