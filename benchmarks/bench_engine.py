@@ -6,6 +6,8 @@ Same model, same texts, same passes (the engine's own pass plan and masked input
   transformer's feed-forward layer - the ceiling any engine here can approach;
 - the engine (batched across windows and documents, ``inference_mode``, every layer kept) in
   fp32 and bf16: tokens/s and achieved GFLOP/s, as a fraction of the matmul rate;
+- (c) the engine in fp32 with whole batches against its default on a CPU, slices of about
+  ``CPU_FORWARD_TOKENS`` padded positions, on ``SLICE_DOCS`` SummEval articles: rate and equality;
 - the reference loop as the public reference implementation does it: one window per forward
   pass, batch size 1, ``torch.no_grad()`` (not ``inference_mode``), one layer kept:
   (a) for one layer; (b) for the layer sweep of the studies, where it must run once per layer.
@@ -25,6 +27,7 @@ import time
 
 N_SUMMARIES = 4
 REF_LAYERS_TIMED = 2
+SLICE_DOCS = 3
 MODEL = "all-mpnet-base-v2"
 
 
@@ -80,7 +83,7 @@ def main() -> dict:
     import torch
 
     from sumeval.datasets.summeval import load_summeval
-    from sumeval.lm import MaskedEmbedder, load_model
+    from sumeval.lm import CPU_FORWARD_TOKENS, MaskedEmbedder, load_model
 
     pairs = load_summeval(n_docs=1)
     texts = [pairs["text"].iloc[0], *pairs["summary"].iloc[:N_SUMMARIES]]
@@ -117,6 +120,28 @@ def main() -> dict:
         out[f"engine_{short}_fraction_of_matmul"] = round(flops / dt / 1e9 / ((mm + rate[prec]) / 2), 3)
         print(f"engine {short}: {dt:.1f} s, {tokens / dt:.0f} tokens/s, {flops / dt / 1e9:.1f} GFLOP/s "
               f"= {out[f'engine_{short}_fraction_of_matmul']:.0%} of the {short} matmul rate (all {n_layers} layers)")
+
+    # (c) on a CPU a batch runs in equal slices of about CPU_FORWARD_TOKENS padded positions, each padded as its
+    # batch: against whole batches on SLICE_DOCS articles (long texts, whose batches are large), float32 storage
+    articles = list(dict.fromkeys(load_summeval(n_docs=SLICE_DOCS)["text"]))
+    sliced = {}
+    for label, ft in (("whole", 10 ** 9), ("sliced", None)):
+        emb = MaskedEmbedder(MODEL, cache=False, memory_items=0, store_dtype="float32", forward_tokens=ft)
+        emb.embed_many(texts[1:2])  # warm-up
+        before = dict(emb.stats)
+        t0 = time.perf_counter()
+        res = emb.embed_many(articles)
+        dt = time.perf_counter() - t0
+        n_tok, calls = emb.stats["tokens"] - before["tokens"], emb.stats["forward_calls"] - before["forward_calls"]
+        sliced[label] = res
+        out[f"articles_{label}_tokens_per_s"] = round(n_tok / dt, 1)
+        print(f"(c) {len(articles)} articles, {label} batches: {dt:.1f} s, {n_tok / dt:.0f} tokens/s, {calls} forward calls")
+    same = all(np.array_equal(a.emb, b.emb) and np.array_equal(a.cls, b.cls)
+               for a, b in zip(sliced["whole"], sliced["sliced"]))
+    out["articles_sliced_speedup"] = round(out["articles_sliced_tokens_per_s"] / out["articles_whole_tokens_per_s"], 2)
+    out["articles_sliced_equal_bit_for_bit"] = same
+    print(f"(c) slices of {CPU_FORWARD_TOKENS} positions: {out['articles_sliced_speedup']:.2f}x whole batches; "
+          f"arrays {'equal bit for bit' if same else 'NOT equal'}")
 
     layer = n_layers - 4
     t0 = time.perf_counter()

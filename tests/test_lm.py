@@ -240,6 +240,24 @@ def test_forward_slices_give_the_whole_batch_bit_for_bit():
                 assert np.array_equal(v, b.to_arrays()[k]), (ft, k)
 
 
+@needs_minilm
+def test_reduced_precision_runs_whole_batches_by_default():
+    """bf16's kernels depend on the batch's size, so only fp32 is sliced unless asked."""
+    import warnings
+
+    from sumeval.lm import SlowPrecisionWarning
+
+    texts = [SHORT, "The committee met again on Tuesday and discussed the budget for next year . " * 12]
+    calls = {}
+    for ft in (None, 10 ** 9):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SlowPrecisionWarning)  # an emulating CPU is slow, not wrong
+            e = MaskedEmbedder("minilm", device="cpu", precision="bf16", cache=False, forward_tokens=ft)
+            e.embed_many(texts)
+        calls[ft] = e.stats["forward_calls"]
+    assert calls[None] == calls[10 ** 9]
+
+
 def test_forward_tokens_must_be_positive():
     with pytest.raises(InputError, match="forward_tokens must be >= 1"):
         MaskedEmbedder("minilm", device="cpu", cache=False, forward_tokens=0)

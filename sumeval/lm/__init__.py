@@ -18,7 +18,7 @@ Five modules, each readable alone (nothing heavy is imported here):
 Every public name is importable from ``sumeval.lm`` as well.
 """
 from sumeval.lm.embeddings import MaskedEmbeddings
-from sumeval.lm.engine import MaskedEmbedder, get_embedder
+from sumeval.lm.engine import CPU_FORWARD_TOKENS, MaskedEmbedder, get_embedder
 from sumeval.lm.precision import (PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning, normalize_precision,
                                   resolve_precision, slow_precision_note)
 from sumeval.lm.resolution import (DEFAULT_MODEL, FAST_MODEL, LoadedModel, ModelSpec, VocabularyMismatchError,
@@ -30,6 +30,6 @@ __all__ = [
     "ModelSpec", "LoadedModel", "VocabularyMismatchError", "resolve_model", "load_model",
     "default_device", "model_fingerprint", "check_same_vocabulary", "raw_embedding_table",
     "split_words", "word_pieces", "group_separated", "plan_passes", "Pass", "MaskedEmbeddings",
-    "MaskedEmbedder", "get_embedder", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS", "PRECISION_ALIASES",
+    "MaskedEmbedder", "get_embedder", "CPU_FORWARD_TOKENS", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS", "PRECISION_ALIASES",
     "normalize_precision", "resolve_precision", "slow_precision_note", "SlowPrecisionWarning",
 ]

@@ -53,8 +53,8 @@ from sumeval.runstate import claim
 
 __all__ = ["MaskedEmbedder", "get_embedder", "check_device", "CPU_FORWARD_TOKENS"]
 
-#: padded positions per forward call on a CPU (``MaskedEmbedder(forward_tokens=None)``): slices of a batch
-#: this size ran 1.2-1.4x faster than whole 8,192-position batches on the 2-core machine (BENCHMARKS.md)
+#: padded positions per forward call in fp32 on a CPU (``MaskedEmbedder(forward_tokens=None)``): slices of a
+#: batch this size ran 1.1-1.5x faster than whole 8,192-position batches on the 2-core machine (BENCHMARKS.md)
 CPU_FORWARD_TOKENS = 1024
 
 
@@ -148,13 +148,15 @@ class MaskedEmbedder:
             batch also holds only sequences within 10% (+8) of its shortest one's length, to
             bound padding.
         batch_size: at most this many sequences per forward pass.
-        forward_tokens: on a CPU, a batch larger than this many padded positions goes through
-            the model in equal slices of whole sequences, each padded as in its batch: every
-            sequence gets the same input and mask, and the arrays equal one call per batch bit
-            for bit (tested; measured on the studies: BENCHMARKS.md). Slices of about a thousand
-            positions keep a layer's activations in the CPU's caches: 1.2-1.3x the token rate of
-            whole 8,192-position batches of long texts here. ``None`` (default): 1,024 on a CPU,
-            whole batches elsewhere (a GPU wants large ones).
+        forward_tokens: a batch larger than this many padded positions goes through the model
+            in equal slices of whole sequences, each padded as in its batch, so every sequence
+            gets the same input and mask. In fp32 on a CPU the arrays equal one call per batch
+            bit for bit (tested; and all of SummEval's cached arrays, BENCHMARKS.md), and slices
+            of about a thousand positions keep a layer's activations in the CPU's caches: 1.1-1.5x
+            the token rate of whole 8,192-position batches here, most on long texts. In bf16 /
+            fp16 the slices change the last bits (the reduced-precision kernels depend on the
+            batch's size). ``None`` (default): :data:`CPU_FORWARD_TOKENS` in fp32 on a CPU, whole
+            batches otherwise (a GPU wants large ones).
         chunk_passes: documents are processed in chunks of about this many passes; each chunk
             is written to the cache when done (the unit of resumption).
         cache: True (the default store), False (no disk cache), or a :class:`sumeval.cache.Store`.
@@ -487,8 +489,8 @@ class MaskedEmbedder:
         autocast_dtype = AUTOCAST_DTYPE[self.precision]
         net = loaded.model if autocast_dtype is None else _reduced_precision_model(loaded, autocast_dtype)
         slice_tokens = self.forward_tokens
-        if slice_tokens is None and dev.type == "cpu":
-            slice_tokens = CPU_FORWARD_TOKENS
+        if slice_tokens is None and dev.type == "cpu" and autocast_dtype is None:
+            slice_tokens = CPU_FORWARD_TOKENS  # fp32 only: there the slices are exact (bf16's oneDNN kernels are not)
 
         def forward(ids: Any, att: Any, positions: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
             """One batch through the model in slices of ``slice_tokens`` padded positions: every layer's
