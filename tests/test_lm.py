@@ -222,8 +222,10 @@ def test_batch_size_does_not_change_results():
 def test_forward_slices_give_the_whole_batch_bit_for_bit():
     """A CPU batch runs in slices of ``forward_tokens`` padded positions, each padded as its batch: the
     arrays equal one forward call per batch exactly (float32 storage: no rounding hides a difference)."""
-    long_text = "The committee met again on Tuesday and discussed the budget for next year . " * 12
-    texts = [SHORT, "A short one.", NON_ASCII, "Tottenham drew 0-0 with Burnley on Sunday afternoon at home.", long_text]
+    sentence = "The committee met again on Tuesday and discussed the budget for next year . "
+    # short texts, a duplicate, a long one and one of several 450-piece windows (batches of unequal lengths, padded)
+    texts = [SHORT, "A short one.", NON_ASCII, "Tottenham drew 0-0 with Burnley on Sunday afternoon at home.",
+             sentence * 12, "A short one.", sentence * 45]
 
     def run(forward_tokens):
         e = MaskedEmbedder("minilm", device="cpu", cache=False, store_dtype="float32", forward_tokens=forward_tokens)

@@ -21,8 +21,6 @@ from sumeval.studies.common.baseline_rows import (BERTSCORE_MODEL, TABLE1_DIAGNO
 
 __all__ = ["Part", "load_dataset", "part_a", "part_b", "table1", "table2"]
 
-#: the built-in SummEval's qualities in paper 000's order (Table 1)
-
 
 def _paper_rows(paper: pd.DataFrame, rows: Mapping[str, Row], diagnostic: Mapping[str, Row]) -> pd.DataFrame:
     """The paper's numbers, repeated for diagnostic rows and rows with another model

@@ -43,7 +43,6 @@ PARAMETER_RANGES = {"n_docs": (">=0", "0 means all; at most the data set's docum
 __all__ = ["PARAMETER_RANGES", "STORE", "SCHEME", "StudyPairs", "load_study_pairs", "load_pairs",
            "embedder", "extract", "documents", "iter_documents", "pairs_key", "cached_frame", "n_selectable_layers"]
 
-#: the qualities in the paper's column order (paper 000 Table 1)
 #: the cache namespace of what the paper-000 studies compute from the extraction
 STORE = "paper000_studies"
 #: the version of those computations (part of every key)
