@@ -94,3 +94,87 @@ def test_a_human_column_named_as_a_judge_is_called_what_it_is(tmp_path, capsys, 
     if data == "fixture":  # the function says the same (it used the human column as the judge before)
         with pytest.raises(InputError, match="not a measure column"):
             alt_test(pd.read_csv(FIXTURE), humans, judge)
+
+
+# --------------------------------------------------------------------------------------------
+# The human ceiling: annotators on few documents, identical annotator columns
+# --------------------------------------------------------------------------------------------
+def _panel(n_docs: int = 20, n_sys: int = 4, seed: int = 3) -> pd.DataFrame:
+    """n_docs x n_sys summaries, annotators a, b, c of q (integers 1-5 ordered by system), a measure ``m``."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_docs):
+        for s in range(n_sys):
+            ann = np.clip(np.round(1 + s + rng.normal(0, 0.9, 3)), 1, 5)
+            rows.append({"doc_id": f"d{d}", "system": f"S{s}", "q/a": ann[0], "q/b": ann[1], "q/c": ann[2],
+                         "m": s + rng.normal(0, 1.0)})
+    return pd.DataFrame(rows)
+
+
+def _meta_eval(frame: pd.DataFrame, tmp_path, **settings):
+    from sumeval import meta_eval
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.metrics.sources import resolve_measures
+
+    frame = frame.assign(q=frame[[c for c in frame.columns if c.startswith("q/")]].mean(axis=1))
+    path = tmp_path / "j.csv"
+    frame.to_csv(path, index=False)
+    j = load_judgments(path, human="q")
+    kw = dict(humans=("q",), levels=("system",), n_resamples=50, seed=2, spa_permutations=200)
+    return meta_eval.meta_evaluate(j, resolve_measures(["m"], j), meta_eval.Settings(**{**kw, **settings}))
+
+
+def test_an_annotator_on_few_documents_is_said_and_left_out_of_the_ceiling(tmp_path):
+    frame = _panel()
+    # c scores every summary of d0, and one system short of every other document: 1 complete document of 20
+    gap = (frame["doc_id"] != "d0") & (frame["system"] == "S3")
+    frame.loc[gap, "q/c"] = np.nan
+    res = _meta_eval(frame, tmp_path)
+    acc = res.pairwise_accuracy.set_index(["measure", "level"])
+    c = acc.loc[("annotator:c", "system")]
+    assert c.n_items == 1 and np.isfinite(c.spa)  # kept in the table
+    assert "on 1 of the 20 documents" in c.note and "left out of the human ceiling" in c.note
+    a, b, ceiling = acc.loc[("annotator:a", "system")], acc.loc[("annotator:b", "system")], acc.loc[("human ceiling",
+                                                                                                      "system")]
+    assert a.n_items == b.n_items == 20 and "documents" not in str(a.note)
+    for col in ("spa", "plain_accuracy", "accuracy"):
+        assert ceiling[col] == pytest.approx((a[col] + b[col]) / 2, abs=1e-12)  # c's value is not averaged in
+    assert abs((a.spa + b.spa) / 2 - (a.spa + b.spa + c.spa) / 3) > 1e-3  # as it was before: the data tells
+    assert np.isfinite(ceiling.spa_ci_low) and "without c" in ceiling.note and ceiling.target.startswith("each of 2")
+    assert any("annotator 'c' of 'q'" in n and "on 1 of the 20 documents" in n for n in res.notes)
+    # an annotator on most documents (15 of 20, over half of the best-covered 20) is noted and stays in
+    frame = _panel()
+    frame.loc[frame["doc_id"].isin(["d1", "d2", "d3", "d4", "d5"]) & (frame["system"] == "S3"), "q/c"] = np.nan
+    acc = _meta_eval(frame, tmp_path).pairwise_accuracy.set_index(["measure", "level"])
+    c, ceiling = acc.loc[("annotator:c", "system")], acc.loc[("human ceiling", "system")]
+    assert "on 15 of the 20 documents" in c.note and "left out" not in c.note
+    assert ceiling.target.startswith("each of 3") and "without" not in ceiling.note
+
+
+def test_identical_annotators_are_counted_once_with_a_note(tmp_path):
+    from sumeval.judges.annotators import annotator_correlations, identical_annotators
+
+    frame = _panel().rename(columns={"q/c": "q/d"})
+    frame.insert(4, "q/c", frame["q/b"])  # c is a copy of b
+    assert identical_annotators(frame, ["q/a", "q/b", "q/c", "q/d"]) == [["q/b", "q/c"]]
+    assert identical_annotators(frame.assign(**{"q/c": frame["q/b"].where(frame.index > 0)}),
+                                ["q/a", "q/b", "q/c"]) == []  # missing where the other is not: not identical
+    res = _meta_eval(frame, tmp_path, levels=("system", "global"))
+    assert res.annotators == ["annotator:a", "annotator:b", "annotator:d", "human ceiling"]
+    note = next(n for n in res.notes if "identical" in n)
+    assert "q/b and q/c of 'q' are identical on all 80 summaries" in note and "q/c left out" in note
+    corr = res.correlations.set_index(["measure", "level", "coefficient"])
+    # the ceiling is the three distinct annotators', each against the mean of the other two
+    distinct = annotator_correlations(frame, "q", level=["system", "global"], n_resamples=50, seed=2,
+                                      columns={"q": ["q/a", "q/b", "q/d"]}).set_index(["metric", "level"])
+    with_copy = annotator_correlations(frame, "q", level=["system", "global"], n_resamples=0)
+    with_copy = with_copy.set_index(["metric", "level"])
+    for lv in ("system", "global"):
+        got = corr.loc[("human ceiling", lv, "kendall_b"), "value"]
+        assert got == pytest.approx(distinct.loc[("human ceiling", lv), "value"], abs=1e-12)
+        assert corr.loc[("annotator:b", lv, "kendall_b"), "target"] == "mean of q/a, q/d"
+    # the copy inflates the ceiling when counted twice (what meta-eval reported before)
+    assert with_copy.loc[("human ceiling", "global"), "value"] > distinct.loc[("human ceiling", "global"), "value"]
+    acc = res.pairwise_accuracy.set_index(["measure", "level"])
+    assert "annotator:c" not in acc.index.get_level_values(0)
+    assert acc.loc[("human ceiling", "system"), "target"].startswith("each of 3")

@@ -13,10 +13,16 @@ bootstrap interval averages the annotators' correlations within each resample.
 
 Two caveats the rows state: an annotator's target is the mean of k - 1 people, a measure's (the
 human column) the mean of k; and with k = 2 the target is the other annotator alone.
+
+**Identical annotator columns** (:func:`identical_annotators`: equal on every summary, missing on the
+same ones; e.g. DialSummEval's coherence annotators 2 and 3 on all 1,400) are one person's scores twice,
+or a copy: each one's target would hold its copy and inflate the ceiling. ``sumeval meta-eval`` counts
+such columns once (:mod:`sumeval.meta_eval.annotators`, with a note); :func:`annotator_correlations`
+takes the columns it is given (``columns``), all of a human's by default.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -30,7 +36,7 @@ from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import Draws, estimate_pair
 from sumeval.stats.resampling import percentile_interval, resample_indices
 
-__all__ = ["leave_one_out_targets", "annotator_correlations", "HUMAN_CEILING"]
+__all__ = ["leave_one_out_targets", "identical_annotators", "annotator_correlations", "HUMAN_CEILING"]
 
 #: the ``metric`` label of the annotators' average
 HUMAN_CEILING = "human ceiling"
@@ -55,10 +61,26 @@ def leave_one_out_targets(annotations: np.ndarray) -> np.ndarray:
     return np.where(present & (count - present > 0), others, np.nan)
 
 
+def identical_annotators(frame: pd.DataFrame, columns: Sequence[str]) -> list[list[str]]:
+    """Groups (each of 2 or more, in column order) of the annotator ``columns`` that are identical: missing on
+    the same rows and equal on every other row (at least one). Columns in no group are left out."""
+    values = [frame_column(frame, c) for c in columns]
+    groups: list[list[int]] = []
+    for j in range(len(columns)):
+        for g in groups:
+            if np.array_equal(values[g[0]], values[j], equal_nan=True) and not np.isnan(values[j]).all():
+                g.append(j)
+                break
+        else:
+            groups.append([j])
+    return [[columns[j] for j in g] for g in groups if len(g) > 1]
+
+
 def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, level: str | Sequence[str],
                            methods: str | Sequence[str] = ("kendall_b",), n_resamples: int = 1000, ci: float = 0.95,
                            seed: int = 0, resample: str = "inputs", doc_col: str = "doc_id",
-                           system_col: str = "system", where: str = "the data") -> pd.DataFrame:
+                           system_col: str = "system", where: str = "the data",
+                           columns: Mapping[str, Sequence[str]] | None = None) -> pd.DataFrame:
     """One row per annotator (against the others' mean) and one human-ceiling row, per human, level and method.
 
     Args:
@@ -66,6 +88,8 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
         humans: the human column(s); each needs at least 2 annotator columns.
         level, methods, n_resamples, ci, seed, resample, doc_col, system_col: as :func:`sumeval.stats.correlate`
             (one set of resamples drawn from ``seed`` is shared by every row, as ``correlate`` does).
+        columns: human -> the annotator columns to use (at least 2; e.g. identical ones counted once); by
+            default all its ``<human>/<annotator>`` columns.
 
     Returns:
         :data:`COLUMNS`: ``correlate``'s columns plus ``role`` (``"annotator"`` or ``"human_ceiling"``),
@@ -87,6 +111,11 @@ def annotator_correlations(frame: pd.DataFrame, humans: str | Sequence[str], *, 
     rows = []
     for h in human_names:
         cols = require_annotators(frame.columns, h, where)
+        if columns is not None and h in columns:
+            cols = [c for c in columns[h] if c in cols]
+            if len(cols) < 2:
+                raise InputError(f"human column {h!r}: columns[{h!r}] names {len(cols)} of its annotator columns; "
+                                 "give at least 2")
         values = np.column_stack([frame_column(frame, c) for c in cols])
         targets = leave_one_out_targets(values)
         k = len(cols)
