@@ -178,3 +178,117 @@ def test_identical_annotators_are_counted_once_with_a_note(tmp_path):
     acc = res.pairwise_accuracy.set_index(["measure", "level"])
     assert "annotator:c" not in acc.index.get_level_values(0)
     assert acc.loc[("human ceiling", "system"), "target"].startswith("each of 3")
+
+
+# --------------------------------------------------------------------------------------------
+# Soft pairwise accuracy: equal to pce.py's float32 arithmetic where scores do not tie, exact where they do
+# --------------------------------------------------------------------------------------------
+def _pvalues_float32(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """The p-values as mt-metrics-eval's pce.py computes them (its arithmetic, written here from the module
+    docstring of sumeval.judges.soft_pairwise): scores and signs in float32, T* >= T compared exactly."""
+    x, s = scores.astype(np.float32), signs.astype(np.float32)
+    i, j = np.triu_indices(x.shape[0], 1)
+    partial, sums = s @ x.T, x.sum(axis=1)
+    return ((partial[:, i] - partial[:, j]) >= (sums[i] - sums[j])).mean(axis=0)
+
+
+def test_spa_equals_float32_where_scores_do_not_tie_and_is_exact_where_they_do():
+    from sumeval.judges.soft_pairwise import permutation_signs, pvalues_upper, spa_from_pvalues
+
+    rng = np.random.default_rng(11)
+    n_sys, n_items = 8, 40
+    signs = permutation_signs(n_items, 1000, 4)
+    iu = np.triu_indices(n_sys, 1)
+
+    def spa(ph, pm):
+        a, b = np.full((n_sys, n_sys), np.nan), np.full((n_sys, n_sys), np.nan)
+        a[iu], b[iu] = ph, pm
+        return spa_from_pvalues(a, b)
+
+    # untied (continuous) scores: the same p-values and SPA as the float32 computation, bit for bit
+    human = rng.normal(size=(n_sys, n_items)) + np.arange(n_sys)[:, None] * 0.1
+    metric = human + rng.normal(size=human.shape)
+    for x in (human, metric):
+        np.testing.assert_array_equal(pvalues_upper(x, signs), _pvalues_float32(x, signs))
+    assert spa(pvalues_upper(human, signs), pvalues_upper(metric, signs)) == \
+        spa(_pvalues_float32(human, signs), _pvalues_float32(metric, signs))
+    # tied scores, as SummEval's (the mean of 3 ratings 1-5: multiples of 1/3): sumeval counts a permuted sum equal
+    # to the observed one as ">=", exactly as integer arithmetic on 3 x the scores does; float32 rounds 1/3, so
+    # rounding decides those ties, and only those
+    ratings = np.clip(np.round(3 + np.arange(n_sys)[:, None, None] * 0.15 + rng.normal(0, 1, (n_sys, n_items, 3))),
+                      1, 5)
+    tied = ratings.mean(axis=2)
+    k = ratings.sum(axis=2).astype(np.int64)  # 3 x the scores, exactly
+    null = signs.astype(np.int64) @ k.T
+    null, test = null[:, iu[0]] - null[:, iu[1]], k.sum(axis=1)[iu[0]] - k.sum(axis=1)[iu[1]]
+    exact, n_ties = (null >= test).mean(axis=0), (null == test).sum(axis=0)
+    ours, f32 = pvalues_upper(tied, signs), _pvalues_float32(tied, signs)
+    np.testing.assert_array_equal(ours, exact)
+    differs = ours != f32
+    assert differs.any() and (n_ties[differs] > 0).all()  # they differ, and only on pairs with ties...
+    assert (np.abs(np.rint(ours * 1000) - np.rint(f32 * 1000)) <= n_ties).all()  # ...by at most their ties
+
+
+# --------------------------------------------------------------------------------------------
+# Prediction-powered intervals: coverage measured on the data at hand, and said when too low
+# --------------------------------------------------------------------------------------------
+def _skewed(n_docs: int = 60, seed: int = 4) -> pd.DataFrame:
+    """3 systems; human scores mostly 5 with a few 1s (as SummEval's consistency), a judge near them."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_docs):
+        for s in range(3):
+            h = 1.0 if rng.random() < 0.08 + 0.04 * s else 5.0
+            rows.append({"doc_id": f"d{d}", "system": f"s{s}", "h": h, "judge": h + rng.normal(0, 1.5)})
+    return pd.DataFrame(rows)
+
+
+def test_ppi_coverage_is_measured_beside_every_interval_and_too_low_is_said():
+    from sumeval.judges.ppi import MIN_COVERAGE, classical_mean_ci, label_curve, ppi_mean_ci
+
+    frame = _skewed()
+    curve = label_curve(frame, "h", "judge", n_labels=(5, 40), n_repeats=300, seed=2)
+    # the coverage is the share of the seeded draws whose interval holds the system's mean over all its items:
+    # redo the first system's draws at n = 5 by hand
+    rng = np.random.default_rng(2)
+    items = np.flatnonzero(frame["system"].to_numpy() == "s0")
+    order = np.argsort(rng.random((300, items.size)), axis=1)
+    lab, unlab = items[order[:, :5]], items[order[:, 5:]]
+    y, f = frame["h"].to_numpy(), frame["judge"].to_numpy()
+    truth = y[items].mean()
+    _, lo_h, hi_h = classical_mean_ci(y[lab])
+    _, lo, hi, _ = ppi_mean_ci(y[lab], f[lab], f[unlab])
+    row = curve.set_index(["system", "n_labels"]).loc[("s0", 5)]
+    assert row.coverage_ppi == ((lo <= truth) & (truth <= hi)).mean()
+    assert row.coverage_human == ((lo_h <= truth) & (truth <= hi_h)).mean()
+    # 5 labels of skewed scores: often all 5s, a zero-width interval that misses the mean; said in the note
+    small = curve[curve.n_labels == 5]
+    assert (small.coverage_ppi < MIN_COVERAGE).all()
+    assert small.note.str.contains("too few labels to trust this interval").all()
+    assert small.note.str.contains(r"measured coverage PPI 0\.\d\d").all() and small.note.str.contains("n = 5").all()
+    big = curve[curve.n_labels == 40]
+    assert ((big.coverage_ppi >= MIN_COVERAGE) & (big.coverage_human >= MIN_COVERAGE) == big.note.isna()).all()
+    assert big.note.isna().any()
+    # a stricter threshold notes more rows
+    strict = label_curve(frame, "h", "judge", n_labels=(40,), n_repeats=300, seed=2, min_coverage=0.999)
+    assert strict.note.notna().sum() > big.note.notna().sum()
+    with pytest.raises(InputError, match="min_coverage 1.5"):
+        label_curve(frame, "h", "judge", n_labels=(5,), min_coverage=1.5)
+
+
+def test_the_ppi_figure_shows_the_measured_coverage():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sumeval.judges.plots import ppi_widths
+    from sumeval.judges.ppi import MIN_COVERAGE, label_curve
+
+    curve = label_curve(_skewed(), "h", "judge", n_labels=(5, 20, 40), n_repeats=50)
+    fig, axes = ppi_widths(curve)
+    lines = axes[1, 0].get_lines()
+    np.testing.assert_allclose(lines[0].get_ydata(), curve.groupby("n_labels")["coverage_ppi"].mean().to_numpy())
+    np.testing.assert_allclose(lines[1].get_ydata(), curve.groupby("n_labels")["coverage_human"].mean().to_numpy())
+    assert {tuple(ln.get_ydata()) for ln in lines[2:]} == {(0.95, 0.95), (MIN_COVERAGE, MIN_COVERAGE)}
+    plt.close(fig)
