@@ -1,7 +1,7 @@
 """Reliability of the judges' statistics (issue 30), grouped by class of problem:
 
 - the alt-test: a judge with too few items, a file without the human columns, a human column named as a judge;
-- the human ceiling: annotators scored on few documents, identical annotator columns;
+- the human ceiling: annotators scored on few documents, identical annotator columns, one rule for every ceiling;
 - soft pairwise accuracy against a float32 computation (pce.py's), ties and all;
 - prediction-powered intervals: their measured coverage.
 """
@@ -178,6 +178,50 @@ def test_identical_annotators_are_counted_once_with_a_note(tmp_path):
     acc = res.pairwise_accuracy.set_index(["measure", "level"])
     assert "annotator:c" not in acc.index.get_level_values(0)
     assert acc.loc[("human ceiling", "system"), "target"].startswith("each of 3")
+
+
+def test_one_rule_decides_which_annotators_enter_every_ceiling(tmp_path):
+    """The correlation ceiling (correlations.csv; the study llm_judges') leaves out an annotator on few documents
+    as pairwise_accuracy.csv's does: one function (ceiling_members) decides for both."""
+    from sumeval.judges.annotators import MIN_DOCUMENT_SHARE, annotator_correlations, ceiling_members
+    from sumeval.studies import llm_judges as lj
+
+    assert list(ceiling_members([20, 20, 9.9, np.nan])) == [True, True, False, True]
+    assert list(ceiling_members([20, 10])) == [True, True] and MIN_DOCUMENT_SHARE == 0.5
+    frame = _panel()
+    frame.loc[~frame["doc_id"].isin(["d0", "d1"]), "q/c"] = np.nan  # c scores every summary of 2 documents of 20
+    levels = ("input", "system", "global")
+    res = _meta_eval(frame, tmp_path, levels=levels)
+    corr = res.correlations.set_index(["measure", "level", "coefficient"])
+    acc = res.pairwise_accuracy.set_index(["measure", "level"])
+    for lv in levels:
+        a, b, c, ceiling = (corr.loc[(m, lv, "kendall_b")] for m in ("annotator:a", "annotator:b", "annotator:c",
+                                                                      "human ceiling"))
+        assert np.isfinite(c.value)  # c's row is kept
+        assert ceiling.value == pytest.approx((a.value + b.value) / 2, abs=1e-12)
+        assert abs(ceiling.value - (a.value + b.value + c.value) / 3) > 1e-3  # what correlations.csv had before
+        assert ceiling.target.startswith("each of 2") and "without c: fewer than 50% of the 20 documents" in \
+            ceiling.target
+        assert any(f"annotator 'c' of 'q' ({lv} level, kendall_b): correlation on 2 of the 20 documents" in n
+                   and "left out of the human ceiling" in n for n in res.notes)
+    # pairwise accuracy's ceiling leaves the same annotator out, by the same rule
+    assert "left out of the human ceiling" in acc.loc[("annotator:c", "system"), "note"]
+    assert acc.loc[("human ceiling", "system"), "target"].startswith("each of 2")
+    # the study's ceiling (the same function) too, with the note
+    notes: list[str] = []
+    study = lj.human_ceiling(frame, ["q"], levels=levels, coefficients=("kendall_b",), n_resamples=0, seed=0,
+                             notes=notes).set_index(["measure", "level"])
+    for lv in levels:
+        assert study.loc[(lj.CEILING, lv), "value"] == pytest.approx(corr.loc[("human ceiling", lv, "kendall_b"),
+                                                                              "value"], abs=1e-12)
+        assert study.loc[(lj.CEILING, lv), "n_annotators"] == 2
+    assert len(notes) == 3 and all("annotator 'c' of 'q'" in n for n in notes)
+    # an annotator on half the documents or more stays in every ceiling
+    frame = _panel()
+    frame.loc[frame["doc_id"].isin([f"d{d}" for d in range(10)]), "q/c"] = np.nan  # 10 of 20: exactly half
+    rows = annotator_correlations(frame.assign(q=0.0), "q", level=list(levels), n_resamples=0)
+    ceiling = rows[rows["role"] == "human_ceiling"]
+    assert (ceiling["n_annotators"] == 3).all() and rows.loc[rows["role"] == "annotator", "in_ceiling"].all()
 
 
 # --------------------------------------------------------------------------------------------

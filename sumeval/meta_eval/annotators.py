@@ -21,7 +21,10 @@ the data set has says how many in its ``note``. A row on fewer than :data:`MIN_D
 documents of the best-covered annotator of that human column and level stays in ``pairwise_accuracy.csv`` but
 is left out of the human ceiling (its note and the notes say so): the ceiling averages annotators on about the
 same documents, and SPA from a few documents (the sign-flip test of L documents has 2^L sign patterns, so
-its p-values move in steps of at least 2^-L) is a different and much noisier quantity.
+its p-values move in steps of at least 2^-L) is a different and much noisier quantity. The correlation ceiling
+of ``correlations.csv`` follows the same rule (:func:`sumeval.judges.annotators.ceiling_members`, one rule for
+both; a correlation row's documents as there): the row stays, the ceiling's ``target`` names who is left
+out, and the notes say so.
 
 Row labels: ``annotator:<name>`` (shown "Annotator <name> (vs. others)") and ``human ceiling`` (shown
 "Human ceiling (mean of annotators)"); ``role`` says ``annotator`` or ``human_ceiling`` (``measure`` for
@@ -43,7 +46,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.annotators import HUMAN_CEILING
+from sumeval.judges.annotators import (HUMAN_CEILING, MIN_DOCUMENT_SHARE, ceiling_members, left_out_notes,
+                                      left_out_reason)
 from sumeval.judges.columns import annotator_name
 from sumeval.meta_eval import accuracy
 
@@ -52,9 +56,6 @@ __all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "MIN_DOCUMENT_SHARE", "Annotator
 
 #: the prefix of an annotator's row label
 ANNOTATOR_PREFIX = "annotator:"
-#: an annotator's pairwise-accuracy row on fewer than this share of the documents of the best-covered
-#: annotator (same human column and level) is left out of the human ceiling (module docstring)
-MIN_DOCUMENT_SHARE = 0.5
 
 @dataclass
 class AnnotatorSets:
@@ -78,19 +79,15 @@ def find_annotators(judgments, humans: Sequence[str]) -> AnnotatorSets:
     note (not an error): there is nothing to compare one annotator with, and a human not asked is not
     meta-evaluated.
     """
-    from sumeval.judges.annotators import identical_annotators
+    from sumeval.judges.annotators import distinct_annotators
 
     out = AnnotatorSets()
     for h in humans:
         cols = tuple(judgments.annotators.get(h, ()))
         if len(cols) >= 2:
-            for group in identical_annotators(judgments.frame, cols):
-                n = int(judgments.frame[group[0]].notna().sum())
-                out.notes.append(
-                    f"annotator columns {' and '.join(group)} of {h!r} are identical on all {n} summaries they "
-                    f"score: counted once ({', '.join(group[1:])} left out of the annotator rows and of the "
-                    "human ceiling); with both, each one's target would hold its copy and inflate the ceiling")
-                cols = tuple(c for c in cols if c not in group[1:])
+            kept, dup_notes = distinct_annotators(judgments.frame, cols, h)
+            out.notes += dup_notes
+            cols = tuple(kept)
             if len(cols) == 1:
                 out.notes.append(f"human column {h!r}: its annotator columns are all identical: no annotator rows "
                                  "for it (each annotator is compared with the mean of the others)")
@@ -140,8 +137,9 @@ def _leave_one_out_frame(judgments, human: str, cols: Sequence[str]) -> tuple[pd
     return frame, names
 
 
-def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
-    """The annotator and human-ceiling rows of ``correlations.csv`` (its columns, plus ``role`` and ``target``)."""
+def correlation_rows(judgments, sets: AnnotatorSets, s, notes: list[str] | None = None) -> pd.DataFrame:
+    """The annotator and human-ceiling rows of ``correlations.csv`` (its columns, plus ``role`` and ``target``);
+    ``notes`` gets a line for each annotator row left out of the ceiling (module docstring)."""
     from sumeval.judges.annotators import annotator_correlations
     from sumeval.stats.undefined import undefined_reason
 
@@ -164,7 +162,11 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
         else:
             reasons[key] = "the correlation of an annotator with the others' mean is undefined at this level"
     out["reason"] = [reasons.get((m, h, lv), math.nan) for m, h, lv in zip(out["metric"], out["human"], out["level"])]
-    return out.drop(columns=["metric", "annotator", "n_annotators", "n_resamples_used"])
+    if notes is not None:
+        n_docs = int(judgments.frame["doc_id"].nunique())
+        notes += [f"{n} in correlations.csv" for n in left_out_notes(out.rename(columns={"coefficient": "method"}),
+                                                                       n_docs)]
+    return out.drop(columns=["metric", "annotator", "n_annotators", "n_resamples_used", "n_documents", "in_ceiling"])
 
 
 def _mean_boot(boots: list) -> np.ndarray | None:
@@ -180,8 +182,7 @@ def _few_documents(rows: pd.DataFrame, judgments, human: str, notes: list[str]) 
     ``notes`` a line for each row left out."""
     n_docs = int(judgments.frame["doc_id"].nunique())
     n = rows["n_items"].to_numpy(float)
-    best = np.nanmax(n) if np.isfinite(n).any() else np.nan
-    few = np.isfinite(n) & (n < MIN_DOCUMENT_SHARE * best)
+    few = ~ceiling_members(n)
     level = rows["level"].iloc[0]
     used = ("the documents where every system has its score and the others' mean" if level == "system"
             else "the documents with a pair of summaries scored by it and the others")
@@ -193,8 +194,7 @@ def _few_documents(rows: pd.DataFrame, judgments, human: str, notes: list[str]) 
         name = annotator_name(col, human)
         text = f"on {int(count)} of the {n_docs} documents ({used})"
         if few[k]:
-            text += (f"; left out of the human ceiling: fewer than {MIN_DOCUMENT_SHARE:.0%} of the {int(best)} "
-                     "documents of the best-covered annotator")
+            text += f"; left out of the human ceiling: {left_out_reason(n)}"
             notes.append(f"annotator {name!r} of {human!r} ({level} level): {what} {text}; its row is kept in "
                          "pairwise_accuracy.csv")
         old = rows["note"].iloc[k]
@@ -244,8 +244,7 @@ def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs
                 "; its intervals the percentile intervals of the mean of their bootstrap replicates"
                 if ceiling["level"] == "system" else "")
             if left_out:
-                ceiling["note"] += (f"; without {', '.join(left_out)}: fewer than {MIN_DOCUMENT_SHARE:.0%} of the "
-                                    "documents of the best-covered annotator")
+                ceiling["note"] += f"; without {', '.join(left_out)}: {left_out_reason(rows['n_items'])}"
             parts.append(pd.concat([rows.reindex(columns=accuracy.ACCURACY_COLUMNS), pd.DataFrame([ceiling])],
                                    ignore_index=True))
     if not parts:
