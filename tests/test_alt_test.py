@@ -411,5 +411,6 @@ def test_bad_columns_name_the_column():
         alt_test(one, "q", "judge1", min_items=2)
     with pytest.raises(InputError, match="judge 'judge1' is given twice"):
         alt_test(f, "q", ["judge1", "judge1"], min_items=2)
-    with pytest.raises(InputError, match="judge 'judge1' on 'q': no annotator has 30 items.*most: 3"):
+    with pytest.raises(InputError, match="no judge could be tested: judge 'judge1' not tested on 'q': no annotator "
+                                         "has 30 items.*most: 3"):
         alt_test(f, "q", "judge1")

@@ -27,7 +27,7 @@ def test_writes_the_results_table_figure_and_manifest(tmp_path, capsys):
                      "table_alt_test.csv", "table_alt_test.html", "table_alt_test.md", "table_alt_test.tex"]
     res = pd.read_csv(out / "alt_test.csv")
     assert list(res.columns) == ["judge", "human", "alignment", "epsilon", "q", "winning_rate", "advantage_probability",
-                                 "passed", "n_items", "n_annotators", "n_won", "n_skipped"]
+                                 "passed", "n_items", "n_annotators", "n_won", "n_skipped", "note"]
     assert list(res.judge.unique()) == ["judge_good", "judge_bad", "judge_flat"]
     assert list(res.human.unique()) == ["overall", "fluency", "pooled"]
     # the same numbers as the function on the same frame (tests/test_alt_test.py checks those against

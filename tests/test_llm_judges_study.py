@@ -157,12 +157,22 @@ def test_ppi_curve_names_the_judges(fixture_run):
     assert set(curve["human"]) == {"overall"} and curve["system"].nunique() == 4
 
 
-def test_identical_annotators():
-    frame = pd.DataFrame({"h/a": [1.0, 2, 3, np.nan], "h/b": [1.0, 2, 3, 4], "h/c": [1.0, 2, 4, 4]})
-    notes = lj.identical_annotators(frame, ["h/a", "h/b", "h/c"], "set: ")
-    # a and b agree on the 3 rows both scored; c differs from both
-    assert notes == ["set: h/a and h/b are equal on all 3 summaries both scored: the human ceiling is inflated "
-                     "(each one's target holds its copy)"]
+def test_identical_annotators_are_counted_once_as_meta_eval_does(fixture_run):
+    j = fixture_run[0]
+    frame = j.frame.assign(**{"overall/a5": j.frame["overall/a2"]})  # a5 is a copy of a2
+    notes: list[str] = []
+    ceil = lj.human_ceiling(frame, ["overall"], levels=("global",), coefficients=("kendall_b",), n_resamples=0,
+                            seed=0, notes=notes)
+    assert list(ceil["measure"]) == ["a1", "a2", "a3", "a4", lj.CEILING]
+    assert len(notes) == 1 and "overall/a2 and overall/a5 of 'overall' are identical" in notes[0]
+    ref = annotator_correlations(j.frame, ["overall"], level="global", methods="kendall_b", n_resamples=0)
+    np.testing.assert_allclose(ceil["value"], ref["value"], rtol=0, atol=0)  # as if the copy were not there
+    # equal only where both scored (a copy with a summary missing) is two columns, as in meta-eval
+    partial = frame.assign(**{"overall/a5": frame["overall/a5"].where(frame.index > 0)})
+    notes = []
+    ceil = lj.human_ceiling(partial, ["overall"], levels=("global",), coefficients=("kendall_b",), n_resamples=0,
+                            seed=0, notes=notes)
+    assert notes == [] and ceil["n_annotators"].iloc[-1] == 5
 
 
 # --------------------------------------------------------------------------------------------
@@ -285,14 +295,22 @@ def test_shelf_set_without_measures_has_only_the_ceiling():
     assert frame["rank"].isna().all() and math.isnan(lj.shelf_summary(frame)["best_value"].item())
 
 
-def test_shelf_notes_dialsummevals_copied_annotator():
+def test_dialsummevals_copied_annotator_is_counted_once():
     try:
         j = load_judgments("dialsummeval")
     except Exception as e:
         pytest.skip(str(e))
-    notes = lj.identical_annotators(j.frame, list(j.annotators["coherence"]))
+    notes: list[str] = []
+    ceil = lj.human_ceiling(j.frame, ["coherence"], levels=("global",), coefficients=("kendall_b",),
+                            n_resamples=0, seed=0, notes=notes)
     # the release's annotators 2 and 3 gave the same coherence score to every one of the 1,400 summaries
-    assert notes and "coherence/annotator_2 and coherence/annotator_3 are equal on all 1400" in notes[0]
+    assert notes and "coherence/annotator_2 and coherence/annotator_3 of 'coherence' are identical on all 1400" \
+        in notes[0]
+    assert list(ceil["measure"]) == ["annotator_1", "annotator_2", lj.CEILING]
+    both = annotator_correlations(j.frame, "coherence", level="global", n_resamples=0).set_index("metric")
+    # with 2 annotators the ceiling is their one correlation; the copy had lifted it (0.36 -> 0.69)
+    assert ceil["value"].iloc[-1] == pytest.approx(ceil["value"].iloc[0], abs=1e-12)
+    assert both.loc[lj.CEILING, "value"] > ceil["value"].iloc[-1] + 0.2
 
 
 # --------------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ def test_ppi_widths_figure():
 
     curve = label_curve(_frame(), "h", ["same", "noisy"], n_labels=(5, 10, 20), n_repeats=20)
     fig, axes = ppi_widths(pd.concat([curve, curve.assign(human="h2")]))
-    assert axes.shape == (1, 2)
+    assert axes.shape == (2, 2)  # widths, and the measured coverage below them
     lines = axes[0, 0].get_lines()
     assert [ln.get_label() for ln in lines] == ["same", "noisy", "human labels only"]
     np.testing.assert_allclose(lines[2].get_ydata(), curve.groupby("n_labels")["width_human"].mean().to_numpy())

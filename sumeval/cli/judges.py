@@ -35,7 +35,8 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     check_settings(args.alignment, args.epsilon, args.q, args.min_items, args.min_annotators)
     out = check_empty_out(args.out)
     columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
-    judgments = load_judgments(args.data, human=humans, n_docs=args.n_docs, **columns)
+    # the test uses the annotator columns only: a file need not hold the human columns (their means) too
+    judgments = load_judgments(args.data, human=humans, n_docs=args.n_docs, annotators_suffice=True, **columns)
     where = f"data set {judgments.name!r}"
     measures = list(judgments.measures)
     for h in humans:
@@ -50,6 +51,7 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
                       min_annotators=args.min_annotators, where=where, candidates=measures)
     t_test = time.perf_counter()
     notes = judge_notes(judgments, humans, judge_cols, frame)
+    notes += [n for n in result.results["note"] if isinstance(n, str)]  # judges not tested on a human column
     manifest = {
         "kind": MANIFEST_KIND, "created": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "command": ["sumeval", *sys.argv[1:]] if sys.argv else None, "host": platform.node(),

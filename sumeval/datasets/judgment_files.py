@@ -213,11 +213,12 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str, ...]
-                 ) -> tuple[pd.DataFrame, list[str]]:
-    """The rows of ``table`` checked and typed, as a frame with the roles' names."""
+def check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str, ...], *,
+                annotators_suffice: bool = False) -> tuple[pd.DataFrame, list[str]]:
+    """The rows of ``table`` checked and typed, as a frame with the roles' names (``annotators_suffice``: a
+    human column may be absent where the file has its ``<human>/<annotator>`` columns)."""
     cols = columns.as_dict()
-    renamed = _check_roles(path, table, cols, humans)
+    renamed = _check_roles(path, table, cols, humans, annotators_suffice)
     annotators = _annotator_columns(path, table.header, humans, renamed)
     scored = {*humans, *(c for cs in annotators.values() for c in cs)}
     out: dict[str, list] = dict(_ids(table, cols))
@@ -240,8 +241,8 @@ def check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str
     return frame, list(table.where)
 
 
-def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tuple[str, ...]
-                 ) -> dict[str, str]:
+def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tuple[str, ...],
+                 annotators_suffice: bool = False) -> dict[str, str]:
     """``{file column: role}`` after checking that the columns asked for exist and do not clash."""
     header = table.header
     listing = ", ".join(header)
@@ -264,6 +265,8 @@ def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tup
         raise InputError(f"{path}: name the human columns with --human (human=...): column roles "
                          f"are not guessed; numeric columns of the file: {', '.join(numeric) or 'none'}")
     for h in humans:
+        if h not in header and annotators_suffice and any(c.startswith(f"{h}/") and c != f"{h}/" for c in header):
+            continue
         if h not in header:
             raise InputError(f"{path}: --human {h!r}: no such column; the file's columns are: {listing}")
         if h in renamed:

@@ -107,7 +107,7 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
                    text_col: str | None = None, references_col: str | None = None,
                    human: str | Sequence[str] | None = None,
                    lower_is_better: str | Sequence[str] = (),
-                   n_docs: int | None = None) -> Judgments:
+                   n_docs: int | None = None, annotators_suffice: bool = False) -> Judgments:
     """Load a judgments data set by file path or by name.
 
     Parameters
@@ -124,6 +124,8 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
     lower_is_better : measure columns whose lower values are better (shown negated); added to
         those recorded for a name.
     n_docs : keep the first ``n_docs`` documents (order of first appearance), for smoke runs.
+    annotators_suffice : a file may lack a human column that has ``<human>/<annotator>`` columns (the
+        alt-test uses only those); the frame then has no column of that name.
 
     Returns
     -------
@@ -141,7 +143,8 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
     mapping = dict(doc_id=doc_col, system=system_col, summary=summary_col, text=text_col,
                    references=references_col)
     if is_path(source):
-        judgments = _load_file(Path(source), ColumnMap.from_options(**mapping), humans, lower)
+        judgments = _load_file(Path(source), ColumnMap.from_options(**mapping), humans, lower,
+                               annotators_suffice=annotators_suffice)
         return judgments.first_documents(n_docs)
     name = str(source).strip()
     given = {r: c for r, c in mapping.items() if c is not None}
@@ -267,7 +270,8 @@ def summeval_frame() -> pd.DataFrame:
 
 
 def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: tuple[str, ...], *,
-               expect_sha256: str | None = None, name: str | None = None, entry=None) -> Judgments:
+               expect_sha256: str | None = None, name: str | None = None, entry=None,
+               annotators_suffice: bool = False) -> Judgments:
     """Read and check the judgments file ``path``."""
     if path.is_dir():
         from sumeval.datasets.user_datasets import folder_message
@@ -288,7 +292,7 @@ def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: t
     table = read_table(path, fmt, data)
     if not table.rows:
         raise InputError(f"{path}: no rows; a judgments file needs one row per (document, system) summary")
-    frame, locations = check_table(path, table, columns, humans)
+    frame, locations = check_table(path, table, columns, humans, annotators_suffice=annotators_suffice)
     return classify_frame(frame, name=name or path.stem, path=path.resolve(), sha256=sha, fmt=fmt,
                           humans=humans, lower=lower, columns=columns, locations=tuple(locations))
 

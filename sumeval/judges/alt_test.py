@@ -30,7 +30,9 @@ For items i = 1..n, annotators h_1..h_m (not every annotator need rate every ite
    p = F_{t, n_j - 1}(t). A constant d gives t = -inf (p = 0) below epsilon, +inf (p = 1) above,
    NaN when equal to epsilon (as scipy). epsilon is the cost-benefit allowance of the judge (0.2
    for expert annotators, 0.15 skilled, 0.1 crowd workers, the authors' guidance).
-   Annotators with fewer than ``min_items`` kept items are skipped (not tested, not counted).
+   Annotators with fewer than ``min_items`` kept items are skipped (not tested, not counted). A judge
+   with no annotator left on a human column is not tested there (its row: winning rate and rho NaN,
+   not passed, ``note`` saying why and the most items any annotator had); the other judges are.
 5. **Benjamini-Yekutieli** over the tested annotators at level q: with the m p-values sorted,
    reject the k smallest, k the largest i with p_(i) <= i q / (m H_m), H_m = sum_{k<=m} 1/k (a
    NaN p-value counts in m and is never rejected, as in the authors' code). The adjusted p-value
@@ -45,13 +47,14 @@ one annotator) and the judge's column for each quality.
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.columns import POOLED, annotator_name, judge_column, judge_label, require_annotators
+from sumeval.judges.columns import POOLED, annotator_columns, annotator_name, judge_column, judge_label, require_annotators
 
 __all__ = ["ALIGNMENTS", "DEFAULTS", "AltTest", "alignment_scores", "one_sided_t_pvalues", "by_reject",
            "by_adjust", "alt_test_arrays", "alt_test", "check_settings"]
@@ -60,7 +63,7 @@ ALIGNMENTS: tuple[str, ...] = ("neg_rmse", "neg_mae", "accuracy")
 #: the paper's / the authors' code defaults
 DEFAULTS = {"alignment": "neg_rmse", "epsilon": 0.2, "q": 0.05, "min_items": 30, "min_annotators": 2}
 RESULT_COLUMNS = ["judge", "human", "alignment", "epsilon", "q", "winning_rate", "advantage_probability", "passed",
-                  "n_items", "n_annotators", "n_won", "n_skipped"]
+                  "n_items", "n_annotators", "n_won", "n_skipped", "note"]
 ANNOTATOR_COLUMNS = ["judge", "human", "annotator", "judge_column", "alignment", "epsilon", "tested", "n_items",
                      "rho_judge", "rho_annotator", "p_value", "p_adjusted", "won"]
 
@@ -250,13 +253,25 @@ def alt_test_arrays(annotations: np.ndarray, judges: np.ndarray, *, alignment: s
 # On a judgments frame: per human column, and pooled
 # --------------------------------------------------------------------------------------------
 def _block(frame: pd.DataFrame, human: str, judges: Sequence[str], where: str,
-           candidates: Sequence[str] | None) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
-    """(annotations (n, n_ann), annotator names, judge values (n_judges, n), judge columns) of one human."""
+           candidates: Sequence[str] | None, humans: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
+    """(annotations (n, n_ann), annotator names, judge values (n_judges, n), judge columns) of one human; no
+    human or annotator column of ``humans`` is taken as a judge."""
     cols = require_annotators(frame.columns, human, where)
-    jcols = [judge_column(frame.columns, j, human, where, candidates) for j in judges]
+    not_judges = {c: f"an annotator column of the human column {h!r}" for h in humans
+                  for c in annotator_columns(frame.columns, h)}
+    not_judges.update({h: f"the human column {h!r}" for h in humans})
+    usable = [c for c in frame.columns if c not in not_judges]
+    jcols = [judge_column(usable, j, human, where, candidates, not_judges) for j in judges]
     ann = frame[cols].to_numpy(dtype=np.float64)
     jv = frame[jcols].to_numpy(dtype=np.float64).T
     return ann, [annotator_name(c, human) for c in cols], jv, jcols
+
+
+def skipped_note(judge: str, human: str, most: int, settings: dict) -> str:
+    """Why a judge is not tested on a human column: no annotator has ``min_items`` items with it."""
+    return (f"judge {judge!r} not tested on {human!r}: no annotator has {settings['min_items']} items scored by the "
+            f"judge and rated by >= {settings['min_annotators']} annotators (most: {most}); lower min_items "
+            "(--min-items) or check the judge's column")
 
 
 def _frames(res: dict[str, np.ndarray], judges: Sequence[str], human: str, names: Sequence[str],
@@ -264,18 +279,16 @@ def _frames(res: dict[str, np.ndarray], judges: Sequence[str], human: str, names
     rows, per = [], []
     for j, judge in enumerate(judges):
         n_ann = int(res["n_annotators"][j])
-        if n_ann == 0:
-            raise InputError(
-                f"judge {judge!r} on {human!r}: no annotator has {settings['min_items']} items scored by the judge "
-                f"and rated by >= {settings['min_annotators']} annotators (most: {int(res['n_items'][j].max())}); "
-                "lower min_items (--min-items) or check the columns")
+        note = math.nan
+        if n_ann == 0:  # this judge is not tested here; the others are
+            note = skipped_note(judge, human, int(res["n_items"][j].max()), settings)
         rows.append({"judge": judge_label(judge), "human": human, "alignment": settings["alignment"],
                      "epsilon": settings["epsilon"], "q": settings["q"],
-                     "winning_rate": float(res["winning_rate"][j]),
-                     "advantage_probability": float(res["advantage_probability"][j]),
+                     "winning_rate": float(res["winning_rate"][j]) if n_ann else math.nan,
+                     "advantage_probability": float(res["advantage_probability"][j]) if n_ann else math.nan,
                      "passed": bool(res["passed"][j]), "n_items": int(res["n_items_kept"][j]),
                      "n_annotators": n_ann, "n_won": int(res["n_won"][j]),
-                     "n_skipped": int(len(names) - n_ann)})
+                     "n_skipped": int(len(names) - n_ann), "note": note})
         for a, name in enumerate(names):
             per.append({"judge": judge_label(judge), "human": human, "annotator": name, "judge_column": jcols[j],
                         "alignment": settings["alignment"], "epsilon": settings["epsilon"],
@@ -305,8 +318,12 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
         where: the data's name, for messages; candidates: the columns listed when a judge is not found.
 
     Returns:
-        :class:`AltTest` (``results``: :data:`RESULT_COLUMNS`; ``annotators``:
-        :data:`ANNOTATOR_COLUMNS`, skipped annotators included with ``tested`` False).
+        :class:`AltTest` (``results``: :data:`RESULT_COLUMNS`, a judge not tested on a human column with
+        its ``note``; ``annotators``: :data:`ANNOTATOR_COLUMNS`, skipped annotators included with ``tested``
+        False).
+
+    Raises:
+        InputError: for bad settings or columns, and when no judge can be tested on any human column.
     """
     humans = [humans] if isinstance(humans, str) else list(humans)
     judges = [judges] if isinstance(judges, str) else list(judges)
@@ -324,7 +341,7 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
     settings = dict(alignment=alignment, epsilon=float(epsilon), q=float(q), min_items=int(min_items),
                     min_annotators=int(min_annotators))
     run = {k: settings[k] for k in ("alignment", "epsilon", "q", "min_items", "min_annotators")}
-    blocks = {h: _block(frame, h, judges, where, candidates) for h in humans}
+    blocks = {h: _block(frame, h, judges, where, candidates, humans) for h in humans}
     rows, per = [], []
     if per_human:
         for h, (ann, names, jv, jcols) in blocks.items():
@@ -344,4 +361,6 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
         r, p = _frames(alt_test_arrays(ann, jv, **run), judges, POOLED, names, jcols, settings)
         rows += r
         per += p
+    if not any(r["n_annotators"] for r in rows):
+        raise InputError("no judge could be tested: " + "; ".join(r["note"] for r in rows))
     return AltTest(pd.DataFrame(rows, columns=RESULT_COLUMNS), pd.DataFrame(per, columns=ANNOTATOR_COLUMNS))

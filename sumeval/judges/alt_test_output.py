@@ -12,7 +12,8 @@ or a ``{human}`` template). Everything is checked before the test runs; the outp
 or empty, and gets::
 
     alt_test.csv                    judge, human, alignment, epsilon, q, winning_rate,
-                                    advantage_probability, passed, n_items, n_annotators, n_won, n_skipped
+                                    advantage_probability, passed, n_items, n_annotators, n_won, n_skipped,
+                                    note (why a judge is not tested on a human column: too few items)
     alt_test_annotators.csv         per judge x human x excluded annotator: rho of the judge and of the
                                     annotator, p-value, Benjamini-Yekutieli adjusted p-value, won
     table_alt_test.{csv,tex,md,html}  judges x (human, omega / rho), passing winning rates marked
@@ -83,11 +84,12 @@ def score_measure_judges(judgments, humans: list[str], judges: list[str], measur
     data but a measure ``meta-eval`` accepts (a registered measure, ``module:Class``), scored once (the
     same score for every human column: it must answer on the annotators' scale); ``scored`` maps each
     such judge to its measure's signature. A judge that is neither names both in its error."""
-    from sumeval.judges.columns import judge_column
+    from sumeval.judges.columns import judge_candidates, judge_column, not_judge_columns
     from sumeval.metrics.judgment_scores import score_judgments
     from sumeval.metrics.sources import resolve_measures
 
     frame, scored = judgments.frame, {}
+    not_judges = not_judge_columns(judgments)
     for j in judges:
         try:
             for h in humans:
@@ -95,6 +97,9 @@ def score_measure_judges(judgments, humans: list[str], judges: list[str], measur
             continue
         except InputError as exc:
             not_a_column = exc
+        for h in humans:  # a human or other non-measure column of the data: say so, not "no column"
+            if any(c in not_judges for c in judge_candidates(j, h)):
+                judge_column(measures, j, h, where, measures, not_judges)
         if "{human}" in j:
             raise not_a_column
         try:

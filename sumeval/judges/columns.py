@@ -13,13 +13,13 @@ Conventions (the judgments file of :mod:`sumeval.datasets.judgments`):
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["annotator_columns", "annotator_name", "judge_column", "judge_label", "POOLED"]
+__all__ = ["annotator_columns", "annotator_name", "judge_candidates", "judge_column", "judge_label", "not_judge_columns", "POOLED"]
 
 #: the ``human`` label of results pooled over several human columns
 POOLED = "pooled"
@@ -58,25 +58,63 @@ def judge_label(judge: str) -> str:
     return label or judge
 
 
+def judge_candidates(judge: str, human: str) -> list[str]:
+    """The columns tried for judge ``judge`` on human column ``human``, in order (module docstring)."""
+    if "{human}" in judge:
+        return [judge.replace("{human}", human)]
+    return [f"{judge}.{human}", f"{judge}/{human}", judge]
+
+
 def judge_column(columns: Sequence[str] | pd.Index, judge: str, human: str, where: str,
-                 candidates: Sequence[str] | None = None) -> str:
+                 candidates: Sequence[str] | None = None, not_judges: Mapping[str, str] | None = None) -> str:
     """The column holding judge ``judge``'s scores for human column ``human`` (module docstring).
 
+    Args:
+        columns: the columns a judge may be; candidates: the ones listed when none is found.
+        not_judges: other columns of the data that cannot be a judge -> what they are (e.g. ``"the human
+            column 'overall' (--human)"``): a judge named after one is told so, not that there is no column.
+
     Raises:
-        InputError: naming the judge, the columns tried and the measure columns there are.
+        InputError: naming the judge, the columns tried and the measure columns there are, or the column
+            found and why it is not a judge.
     """
     have = set(columns)
-    tried = []
-    if "{human}" in judge:
-        tried.append(judge.replace("{human}", human))
-    else:
-        tried += [f"{judge}.{human}", f"{judge}/{human}", judge]
+    tried = judge_candidates(judge, human)
     for col in tried:
         if col in have:
             return col
     listed = list(candidates) if candidates is not None else [str(c) for c in columns]
     shown = ", ".join(listed[:30]) + (" ..." if len(listed) > 30 else "")
+    found = [c for c in tried if c in (not_judges or {})]
+    if found:
+        raise InputError(
+            f"judge {judge!r}: column {found[0]!r} of {where} is {not_judges[found[0]]}, not a measure column, "
+            "so it is not taken as a judge (a judge is a measure compared with the annotators). Name a measure "
+            f"column (the measure columns: {shown or 'none'}); to test these scores as a judge anyway, copy them "
+            "into a column of another name (a human column tested against its own annotators contains the "
+            "annotator left out)")
     raise InputError(
         f"judge {judge!r}: no column {' or '.join(map(repr, tried))} in {where} for human column {human!r}; "
         f"name a measure column of the data (one for every human column, or 'JUDGE/<human>' per human "
         f"column, or a template with {{human}}). Its measure columns: {shown or 'none'}")
+
+
+def not_judge_columns(judgments) -> dict[str, str]:
+    """The columns of a :class:`~sumeval.datasets.judgments_model.Judgments` that cannot be a judge -> what they
+    are: its human columns (asked or not), their annotator columns, and its other non-measure columns."""
+    out = {}
+    for h in judgments.humans:
+        out[h] = f"the human column {h!r} (--human)"
+    for h, cols in judgments.annotators.items():
+        for c in cols:
+            out[c] = f"an annotator column of the human column {h!r}"
+    others = [c for c in judgments.other_columns if c not in out]
+    for c in others:  # a built-in set's human columns not asked with --human (and their annotators) are here
+        base, slash, _ = c.partition("/")
+        if slash and base in others:
+            out[c] = f"an annotator column of {base!r}, a human column of the data not asked with --human"
+        elif any(o.startswith(f"{c}/") for o in others):
+            out[c] = f"the human column {c!r} of the data (not asked with --human)"
+        else:
+            out[c] = "a column of the data that is not a measure (not numbers, or not a score)"
+    return out

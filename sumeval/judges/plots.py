@@ -68,30 +68,40 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
 
 
 def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
-    """Mean interval width against the number of human labels: one line per judge (PPI) and the
-    human-only interval (dashed), averaged over systems; one panel per human column.
+    """Mean interval width (top row) and measured coverage (bottom row) against the number of human labels:
+    one line per judge (PPI) and the human-only interval (dashed), averaged over systems; one column of
+    panels per human column. The coverage panels mark the nominal 1 - alpha and the coverage below which
+    :func:`sumeval.judges.ppi.label_curve` notes that an interval is not to be trusted.
 
     Args:
         curve: the frame of :func:`sumeval.judges.ppi.label_curve` (one or several human columns).
 
     Returns:
-        ``(fig, axes)``.
+        ``(fig, axes)``, axes of shape (2, number of human columns).
     """
     import matplotlib.pyplot as plt
 
+    from sumeval.judges.ppi import MIN_COVERAGE
+
     humans = list(dict.fromkeys(curve["human"]))
-    fig, axes = plt.subplots(1, len(humans), squeeze=False, sharey=False, figsize=(3.2 * len(humans) + 0.6, 3.0))
-    for ax, human in zip(axes[0], humans):
+    fig, axes = plt.subplots(2, len(humans), squeeze=False, sharex="col", figsize=(3.2 * len(humans) + 0.6, 5.4),
+                             gridspec_kw={"height_ratios": [3, 2]})
+    first = curve.iloc[0]
+    for ax, cov, human in zip(axes[0], axes[1], humans):
         sub = curve[curve["human"] == human]
         for k, (judge, g) in enumerate(sub.groupby("judge", sort=False)):
-            m = g.groupby("n_labels")["width_ppi"].mean()
-            ax.plot(m.index, m.to_numpy(), marker="o", ms=3, lw=1.2, color=f"C{k}", label=judge)
-        h = sub.groupby("n_labels")["width_human"].mean()
-        ax.plot(h.index, h.to_numpy(), color="black", ls="--", lw=1.5, label="human labels only")
+            m = g.groupby("n_labels")[["width_ppi", "coverage_ppi"]].mean()
+            ax.plot(m.index, m["width_ppi"].to_numpy(), marker="o", ms=3, lw=1.2, color=f"C{k}", label=judge)
+            cov.plot(m.index, m["coverage_ppi"].to_numpy(), marker="o", ms=3, lw=1.2, color=f"C{k}")
+        h = sub.groupby("n_labels")[["width_human", "coverage_human"]].mean()
+        ax.plot(h.index, h["width_human"].to_numpy(), color="black", ls="--", lw=1.5, label="human labels only")
+        cov.plot(h.index, h["coverage_human"].to_numpy(), color="black", ls="--", lw=1.5)
+        cov.axhline(1 - first["alpha"], color="0.5", lw=0.8)
+        cov.axhline(MIN_COVERAGE, color="crimson", lw=0.8, ls=":")
         ax.set_title(human)
-        ax.set_xlabel("human-labelled summaries per system")
+        cov.set_xlabel("human-labelled summaries per system")
     axes[0, 0].set_ylabel("mean interval width")
-    first = curve.iloc[0]
+    axes[1, 0].set_ylabel(f"measured coverage\n(nominal {1 - first['alpha']:.2f}; dotted {MIN_COVERAGE:.2f})")
     method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
     fig.suptitle(title or f"{method} {1 - first['alpha']:.0%} intervals of a system's mean human score "
                  f"(mean over {curve['system'].nunique()} systems, {first['n_repeats']} draws each)", fontsize=9)

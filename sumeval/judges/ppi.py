@@ -2,7 +2,7 @@
 
 A system's summaries all get a judge's score; only n of them get a human score. Prediction-powered
 inference (PPI; Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023, Science 382, "Prediction-powered
-inference", the mean) estimates the mean human score from both, with a valid confidence interval:
+inference", the mean) estimates the mean human score from both, with a normal-approximation interval:
 with y_1..y_n the human scores of the labelled items, f_1..f_n the judge's on them and f~_1..f~_N the
 judge's on the N unlabelled items,
 
@@ -26,6 +26,24 @@ divides by zero, gets lambda = 0.
 of the n labelled items; the mean width of the PPI and the human-only intervals, their coverage of the
 system's mean over all its items, and the **effective number of labels** n (w_human / w_ppi)^2 (the
 human labels the human-only interval would need to be as narrow, widths scaling as 1/sqrt(n)).
+
+**Coverage is measured, not assumed.** Both intervals are normal approximations (the central limit
+theorem, the plug-in variances, PPI++'s lambda estimated from the same n labels): they cover 1 - alpha
+only as n grows. On few labels they under-cover; on SummEval (16 systems, 100 summaries each, the
+experts' mean, 6 LLM judges, 200 draws per system and n) the 95% PPI++ intervals covered the system's
+mean 77% of the time at n = 10 and 86% at n = 20 (consistency, mostly 5s: 55% and 70%), the
+human-only intervals 79% and 86%; ppi-python's own ``ppi_mean_ci`` gives the same intervals
+(tests/test_ppi.py): the method, not a port. (From about n = 60 of 100 both over-cover: the labels are
+drawn without replacement from a finite set, which neither interval accounts for.) So :func:`label_curve` reports each interval's
+**measured coverage** beside its width, by simulation on the data at hand: for each system, R times,
+label n of its items at random (seeded), compute the interval, and count how often it contains the
+system's mean over all its items (the mean the labels estimate); ``coverage_ppi`` and ``coverage_human``
+are those shares (standard error about sqrt(0.95 x 0.05 / R): 0.015 at R = 200). A row whose measured
+coverage falls below ``min_coverage`` (0.90 by default) gets a ``note``: too few labels to trust that
+interval, nor ``effective_n``, which compares the widths of intervals that do not cover alike. The cost
+is the curve's own: R x (systems) x (values of n) intervals per judge, vectorised over the R draws
+(SummEval's 4 qualities x 6 judges x 16 systems x 8 values of n x 200 draws: 9 s on the project's
+2-core machine).
 """
 from __future__ import annotations
 
@@ -38,11 +56,14 @@ from sumeval.errors import InputError
 from sumeval.stats.checks import check_columns, check_count, check_frame, frame_column, names
 from sumeval.stats.layout import frame_layout
 
-__all__ = ["ppi_mean_ci", "classical_mean_ci", "power_tuning_lambda", "label_curve"]
+__all__ = ["ppi_mean_ci", "classical_mean_ci", "power_tuning_lambda", "label_curve", "coverage_note",
+           "MIN_COVERAGE"]
 
 CURVE_COLUMNS = ["judge", "human", "system", "n_labels", "n_items", "n_repeats", "alpha", "power_tuning",
                  "width_ppi", "width_human", "effective_n", "coverage_ppi", "coverage_human", "lambda_mean",
-                 "system_mean"]
+                 "system_mean", "note"]
+#: a measured coverage below this (at the nominal 1 - alpha = 0.95) gets a note: too few labels to trust the interval
+MIN_COVERAGE = 0.90
 
 
 def _z(alpha: float) -> float:
@@ -74,7 +95,8 @@ def ppi_mean_ci(y, yhat, yhat_unlabeled, *, alpha: float = 0.05,
         lam: the weight of the judge; None estimates it (PPI++).
 
     Returns:
-        ``(estimate, ci_low, ci_high, lambda)``, each of shape (...).
+        ``(estimate, ci_low, ci_high, lambda)``, each of shape (...). The interval is a normal approximation:
+        its coverage at small n is below 1 - alpha (module docstring); :func:`label_curve` measures it.
     """
     y, f, fu = (np.asarray(a, dtype=np.float64) for a in (y, yhat, yhat_unlabeled))
     if y.shape != f.shape or y.shape[:-1] != fu.shape[:-1] or y.shape[-1] < 2 or fu.shape[-1] < 1:
@@ -98,11 +120,23 @@ def classical_mean_ci(y, *, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray
     return m, m - z * se, m + z * se
 
 
+def coverage_note(coverage_ppi: float, coverage_human: float, n: int, alpha: float,
+                  min_coverage: float = MIN_COVERAGE) -> str | None:
+    """The note of a row whose measured coverage (either interval's) is below ``min_coverage``; else None."""
+    low = [f"{what} {c:.2f}" for what, c in (("PPI", coverage_ppi), ("human labels only", coverage_human))
+           if c < min_coverage]
+    if not low:
+        return None
+    return (f"measured coverage {', '.join(low)} at nominal {1 - alpha:.2f} with n = {n} labels (below "
+            f"{min_coverage:.2f}): too few labels to trust this interval, nor effective_n")
+
+
 def label_curve(frame: pd.DataFrame, human: str, judges: str | Sequence[str], *,
                 n_labels: Sequence[int] = (10, 20, 30, 40, 50, 60, 70, 80), n_repeats: int = 200,
                 alpha: float = 0.05, power_tuning: bool = True, seed: int = 0, doc_col: str = "doc_id",
-                system_col: str = "system") -> pd.DataFrame:
-    """Interval width and coverage of PPI against human labels alone, per judge, system and n (module docstring).
+                system_col: str = "system", min_coverage: float = MIN_COVERAGE) -> pd.DataFrame:
+    """Interval width and measured coverage of PPI against human labels alone, per judge, system and n (module
+    docstring: the coverage simulation and its cost).
 
     For each system, its items are the rows with a human and a judge score; each repeat labels n of them
     at random (the same draws for every judge), the others are unlabelled.
@@ -114,10 +148,16 @@ def label_curve(frame: pd.DataFrame, human: str, judges: str | Sequence[str], *,
         n_repeats: random labelled sets per (system, n); alpha: 1 - coverage.
         power_tuning: PPI++ (lambda estimated) or plain PPI (lambda = 1).
         seed: the draws (``numpy.random.default_rng(seed)``, per system and n in order).
+        min_coverage: a row whose measured coverage (PPI or human-only) is below it gets a ``note``
+            (:func:`coverage_note`).
 
     Returns:
-        :data:`CURVE_COLUMNS`, one row per (judge, system, n).
+        :data:`CURVE_COLUMNS`, one row per (judge, system, n): ``coverage_ppi`` and ``coverage_human`` the share
+        of the ``n_repeats`` intervals that contain ``system_mean`` (the mean over all the system's items).
     """
+    if not 0 < min_coverage <= 1:
+        raise InputError(f"min_coverage {min_coverage!r} must lie in (0, 1]: the measured coverage below which a "
+                         "row gets a note")
     check_frame(frame)
     judge_cols = names(judges, "judge columns")
     check_columns(frame, [human, *judge_cols], "human or judge")
@@ -142,15 +182,17 @@ def label_curve(frame: pd.DataFrame, human: str, judges: str | Sequence[str], *,
             y = y_all[lab]
             _, lo_h, hi_h = classical_mean_ci(y, alpha=alpha)
             width_h = float((hi_h - lo_h).mean())
+            cover_h = float(((lo_h <= truth) & (truth <= hi_h)).mean())
             for j in judge_cols:
                 f = f_all[j]
                 _, lo, hi, lam = ppi_mean_ci(y, f[lab], f[unlab], alpha=alpha, lam=None if power_tuning else 1.0)
                 width = float((hi - lo).mean())
+                cover = float(((lo <= truth) & (truth <= hi)).mean())
                 rows.append({"judge": j, "human": human, "system": system, "n_labels": n, "n_items": int(items.size),
                              "n_repeats": int(n_repeats), "alpha": alpha, "power_tuning": bool(power_tuning),
                              "width_ppi": width, "width_human": width_h,
                              "effective_n": n * (width_h / width) ** 2 if width > 0 else np.nan,
-                             "coverage_ppi": float(((lo <= truth) & (truth <= hi)).mean()),
-                             "coverage_human": float(((lo_h <= truth) & (truth <= hi_h)).mean()),
-                             "lambda_mean": float(lam.mean()), "system_mean": truth})
+                             "coverage_ppi": cover, "coverage_human": cover_h,
+                             "lambda_mean": float(lam.mean()), "system_mean": truth,
+                             "note": coverage_note(cover, cover_h, n, alpha, min_coverage)})
     return pd.DataFrame(rows, columns=CURVE_COLUMNS)

@@ -3,7 +3,8 @@
 mt-metrics-eval ranks metrics by SPA with significance clusters (``data.CompareMetricsWithPairwiseConfidenceError``
 -> ``ComputeSigMatrix`` -> ``stats.PermutationSigDiff`` with ``corr_fcn = stats.PairwiseConfidenceError``,
 ``average_by='none'``, ``perm_test='scores'``; then ``AssignRanks``). Its test of measures A and B against a human
-column H, which this module reproduces, vectorised:
+column H, which this module reproduces, vectorised (SPA itself counted exactly where scores tie, where mt-metrics-eval's
+float32 arithmetic lets rounding decide: :mod:`sumeval.judges.soft_pairwise`; on tied data the p-values can differ):
 
 1. the items where every system has H, A and B: grids of shape (S systems, L items);
 2. A's and B's scores standardised over all S x L cells, z = (x - mean) / std with ddof 0

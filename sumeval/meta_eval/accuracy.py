@@ -7,7 +7,8 @@ Per measure x human column (:func:`accuracy_rows`), computed by :mod:`sumeval.st
   :func:`sumeval.stats.pairwise_accuracy`): the threshold is tuned on the same systems, so the value
   is ``optimistic``;
 - **soft pairwise accuracy** (``spa``, ``spa_ci_low``, ``spa_ci_high``; Thompson et al. 2024, WMT24;
-  :func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`, equal to mt-metrics-eval's ``pce.py``),
+  :func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`, equal to mt-metrics-eval's ``pce.py`` where
+  scores do not tie, exact where they do),
   from the item-level scores of the items every system has, with a bootstrap interval over items;
 - **plain system pairwise accuracy** (``plain_accuracy``, ``plain_ci_low``, ``plain_ci_high``; Kocmi et
   al. 2021) with its **chance baseline** (``chance``, ``chance_p``: the measure's scores permuted among

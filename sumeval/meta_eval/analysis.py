@@ -400,7 +400,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     t = time.perf_counter()
     correlations = _correlations(frame, labels, settings, progress)
     if sets.columns:
-        correlations = pd.concat([correlations, ann.correlation_rows(judgments, sets, settings)[_CORRELATION_COLUMNS]],
+        correlations = pd.concat([correlations, ann.correlation_rows(judgments, sets, settings, notes)[_CORRELATION_COLUMNS]],
                                  ignore_index=True)
     timings["correlations_s"] = time.perf_counter() - t
     t = time.perf_counter()

@@ -10,6 +10,22 @@ against its leave-one-out target; the ceiling is the annotators' mean, its inter
 bootstrap replicates when all of them used the same items), ``ranking.csv``, the tables (a block under
 the measures) and the figures.
 
+**Identical annotator columns** (equal on every summary: a copy, or one person twice; DialSummEval's coherence
+annotators 2 and 3 on all 1,400 summaries) are counted once: the first column of each such group is kept, the
+others get no row and stay out of the ceiling, and a note names them (with both, each one's target holds its
+copy, which inflates the ceiling).
+
+**Annotators on few documents.** An annotator's system-level rows use the documents where every system has
+its score and the others' mean (item-level rows, the documents with a pair); a row on fewer documents than
+the data set has says how many in its ``note``. A row on fewer than :data:`MIN_DOCUMENT_SHARE` (half) of the
+documents of the best-covered annotator of that human column and level stays in ``pairwise_accuracy.csv`` but
+is left out of the human ceiling (its note and the notes say so): the ceiling averages annotators on about the
+same documents, and SPA from a few documents (the sign-flip test of L documents has 2^L sign patterns, so
+its p-values move in steps of at least 2^-L) is a different and much noisier quantity. The correlation ceiling
+of ``correlations.csv`` follows the same rule (:func:`sumeval.judges.annotators.ceiling_members`, one rule for
+both; a correlation row's documents as there): the row stays, the ceiling's ``target`` names who is left
+out, and the notes say so.
+
 Row labels: ``annotator:<name>`` (shown "Annotator <name> (vs. others)") and ``human ceiling`` (shown
 "Human ceiling (mean of annotators)"); ``role`` says ``annotator`` or ``human_ceiling`` (``measure`` for
 the measures) and ``target`` what a row is correlated with.
@@ -30,11 +46,12 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.annotators import HUMAN_CEILING
+from sumeval.judges.annotators import (HUMAN_CEILING, MIN_DOCUMENT_SHARE, ceiling_members, left_out_notes,
+                                      left_out_reason)
 from sumeval.judges.columns import annotator_name
 from sumeval.meta_eval import accuracy
 
-__all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "AnnotatorSets", "find_annotators", "annotator_label",
+__all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "MIN_DOCUMENT_SHARE", "AnnotatorSets", "find_annotators", "annotator_label",
            "correlation_rows", "accuracy_rows", "pairwise_accuracy", "check_labels"]
 
 #: the prefix of an annotator's row label
@@ -62,9 +79,19 @@ def find_annotators(judgments, humans: Sequence[str]) -> AnnotatorSets:
     note (not an error): there is nothing to compare one annotator with, and a human not asked is not
     meta-evaluated.
     """
+    from sumeval.judges.annotators import distinct_annotators
+
     out = AnnotatorSets()
     for h in humans:
         cols = tuple(judgments.annotators.get(h, ()))
+        if len(cols) >= 2:
+            kept, dup_notes = distinct_annotators(judgments.frame, cols, h)
+            out.notes += dup_notes
+            cols = tuple(kept)
+            if len(cols) == 1:
+                out.notes.append(f"human column {h!r}: its annotator columns are all identical: no annotator rows "
+                                 "for it (each annotator is compared with the mean of the others)")
+                continue
         if len(cols) == 1:
             out.notes.append(f"human column {h!r} has a single annotator column ({cols[0]}): no annotator rows "
                              "for it (each annotator is compared with the mean of the others, which needs at "
@@ -110,14 +137,16 @@ def _leave_one_out_frame(judgments, human: str, cols: Sequence[str]) -> tuple[pd
     return frame, names
 
 
-def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
-    """The annotator and human-ceiling rows of ``correlations.csv`` (its columns, plus ``role`` and ``target``)."""
+def correlation_rows(judgments, sets: AnnotatorSets, s, notes: list[str] | None = None) -> pd.DataFrame:
+    """The annotator and human-ceiling rows of ``correlations.csv`` (its columns, plus ``role`` and ``target``);
+    ``notes`` gets a line for each annotator row left out of the ceiling (module docstring)."""
     from sumeval.judges.annotators import annotator_correlations
     from sumeval.stats.undefined import undefined_reason
 
     out = annotator_correlations(judgments.frame, list(sets.columns), level=list(s.levels),
                                  methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
-                                 resample=s.ci_resampling, where=f"data set {judgments.name!r}")
+                                 resample=s.ci_resampling, where=f"data set {judgments.name!r}",
+                                 columns=sets.columns)
     is_ann = out["role"] == "annotator"
     out["measure"] = np.where(is_ann, ANNOTATOR_PREFIX + out["annotator"], HUMAN_CEILING)
     out = out.rename(columns={"method": "coefficient"})
@@ -133,13 +162,44 @@ def correlation_rows(judgments, sets: AnnotatorSets, s) -> pd.DataFrame:
         else:
             reasons[key] = "the correlation of an annotator with the others' mean is undefined at this level"
     out["reason"] = [reasons.get((m, h, lv), math.nan) for m, h, lv in zip(out["metric"], out["human"], out["level"])]
-    return out.drop(columns=["metric", "annotator", "n_annotators", "n_resamples_used"])
+    if notes is not None:
+        n_docs = int(judgments.frame["doc_id"].nunique())
+        notes += [f"{n} in correlations.csv" for n in left_out_notes(out.rename(columns={"coefficient": "method"}),
+                                                                       n_docs)]
+    return out.drop(columns=["metric", "annotator", "n_annotators", "n_resamples_used", "n_documents", "in_ceiling"])
 
 
 def _mean_boot(boots: list) -> np.ndarray | None:
     if not all(isinstance(b, np.ndarray) for b in boots) or len({b.size for b in boots}) != 1:
         return None
     return np.mean(np.vstack(boots), axis=0)
+
+
+def _few_documents(rows: pd.DataFrame, judgments, human: str, notes: list[str]) -> np.ndarray:
+    """Which annotator rows (one human column and level; ``measure`` = the annotator column) are left out of the
+    human ceiling: on fewer than :data:`MIN_DOCUMENT_SHARE` of the best-covered row's documents (module
+    docstring). Each row's ``note`` gets its document count where it lacks some of the data set's documents;
+    ``notes`` a line for each row left out."""
+    n_docs = int(judgments.frame["doc_id"].nunique())
+    n = rows["n_items"].to_numpy(float)
+    few = ~ceiling_members(n)
+    level = rows["level"].iloc[0]
+    used = ("the documents where every system has its score and the others' mean" if level == "system"
+            else "the documents with a pair of summaries scored by it and the others")
+    what = "SPA and plain accuracy" if level == "system" else "item-level acc23"
+    rows["note"] = rows["note"].astype(object)
+    for k, (col, count) in enumerate(zip(rows["measure"], n)):
+        if not np.isfinite(count) or count >= n_docs:
+            continue
+        name = annotator_name(col, human)
+        text = f"on {int(count)} of the {n_docs} documents ({used})"
+        if few[k]:
+            text += f"; left out of the human ceiling: {left_out_reason(n)}"
+            notes.append(f"annotator {name!r} of {human!r} ({level} level): {what} {text}; its row is kept in "
+                         "pairwise_accuracy.csv")
+        old = rows["note"].iloc[k]
+        rows.iloc[k, rows.columns.get_loc("note")] = text if not isinstance(old, str) else f"{old}; {text}"
+    return few
 
 
 def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs: Sequence | None) -> pd.DataFrame:
@@ -161,23 +221,30 @@ def accuracy_rows(judgments, sets: AnnotatorSets, s, notes: list[str], tune_docs
             if not len(rows):
                 continue
             rows = rows.copy()
+            few = _few_documents(rows, judgments, h, notes)
+            left_out = [annotator_name(c, h) for c in rows.loc[few, "measure"]]
+            use = rows[~few]
             rows["target"] = [_target(cols, c) for c in rows["measure"]]
             rows["measure"] = [annotator_label(c, h) for c in rows["measure"]]
             rows["human"], rows["role"] = h, "annotator"
             ceiling = {"measure": HUMAN_CEILING, "human": h, "level": rows["level"].iloc[0], "role": "human_ceiling",
-                       "target": _ceiling_target(len(cols)), "n_systems": rows["n_systems"].max()}
+                       "target": _ceiling_target(len(use)), "n_systems": rows["n_systems"].max()}
+            complete = len(rows) == len(cols) and len(use) > 0
             for col in ("accuracy", "spa", "plain_accuracy", "chance", "tune_accuracy"):
-                ceiling[col] = rows[col].astype(float).mean() if len(rows) == len(cols) else math.nan
+                ceiling[col] = use[col].astype(float).mean() if complete else math.nan
             for name, col in (("spa", "spa_boot"), ("plain", "plain_boot")):
-                if col in rows and len(rows) == len(cols) and rows["n_items"].nunique() == 1:
-                    lo, hi = percentile_interval(_mean_boot(list(rows[col])), s.ci)
+                if col in rows and complete and use["n_items"].nunique() == 1:
+                    lo, hi = percentile_interval(_mean_boot(list(use[col])), s.ci)
                     ceiling[f"{name}_ci_low"], ceiling[f"{name}_ci_high"] = lo, hi
+            first = use if len(use) else rows
             for col in ("optimistic", "calibrated", "grouping", "tuned_on", "n_resamples", "seed", "n_permutations",
                         "perm_seed", "n_items", "n_tune_items"):
-                ceiling[col] = rows[col].iloc[0]
+                ceiling[col] = first[col].iloc[0]
             ceiling["note"] = "the mean of the annotators' values" + (
                 "; its intervals the percentile intervals of the mean of their bootstrap replicates"
                 if ceiling["level"] == "system" else "")
+            if left_out:
+                ceiling["note"] += f"; without {', '.join(left_out)}: {left_out_reason(rows['n_items'])}"
             parts.append(pd.concat([rows.reindex(columns=accuracy.ACCURACY_COLUMNS), pd.DataFrame([ceiling])],
                                    ignore_index=True))
     if not parts:

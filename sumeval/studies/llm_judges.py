@@ -39,7 +39,7 @@ from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the n
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
            "score_measures", "correlations", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
            "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
-           "identical_annotators", "key_results", "explorer_frame", "correlation_table", "write_frames"]
+           "key_results", "explorer_frame", "correlation_table", "write_frames"]
 
 #: the shelf's judged sets with annotator columns (besides SummEval)
 SHELF_SETS: tuple[str, ...] = ("dialsummeval", "qags-c", "qags-x", "xsumfaith")
@@ -131,14 +131,41 @@ def correlations(judgments, scores, offline: Sequence[str], judge_cols: dict[tup
 
 
 def human_ceiling(frame: pd.DataFrame, humans: Sequence[str], *, levels: Sequence[str], coefficients: Sequence[str],
-                  n_resamples: int, seed: int, resample: str = "both", where: str = "the data") -> pd.DataFrame:
+                  n_resamples: int, seed: int, resample: str = "both", where: str = "the data",
+                  notes: list[str] | None = None) -> pd.DataFrame:
     """Each annotator against the others' mean and their average (the ceiling), in the columns of
     :func:`correlations` (``measure`` = the annotator's name or ``human ceiling``; ``kind``
-    ``annotator`` / ``human ceiling``)."""
-    from sumeval.judges.annotators import annotator_correlations
+    ``annotator`` / ``human ceiling``).
 
-    out = annotator_correlations(frame, list(humans), level=list(levels), methods=list(coefficients),
-                                 n_resamples=n_resamples, seed=seed, resample=resample, where=where)
+    Identical annotator columns are counted once and annotators on few documents left out of the ceiling,
+    as ``sumeval meta-eval`` does (:func:`sumeval.judges.annotators.distinct_annotators`,
+    :func:`~sumeval.judges.annotators.ceiling_members`); ``notes`` gets a line for each (a warning when
+    ``notes`` is None); a human column whose annotator columns are all identical gets a note and no rows.
+    """
+    import warnings
+
+    from sumeval.judges.annotators import COLUMNS, annotator_correlations, distinct_annotators, left_out_notes
+    from sumeval.judges.columns import require_annotators
+
+    columns, said = {}, []
+    for h in humans:
+        cols, dup = distinct_annotators(frame, require_annotators(frame.columns, h, where), h)
+        said += dup
+        if len(cols) < 2:
+            said.append(f"human column {h!r} of {where}: its annotator columns are all identical: no ceiling "
+                        "(each annotator is compared with the mean of the others)")
+        else:
+            columns[h] = cols
+    out = (annotator_correlations(frame, list(columns), level=list(levels), methods=list(coefficients),
+                                  n_resamples=n_resamples, seed=seed, resample=resample, where=where,
+                                  columns=columns) if columns else pd.DataFrame(columns=COLUMNS))
+    n_docs = int(frame["doc_id"].nunique()) if "doc_id" in frame else 0
+    said += left_out_notes(out, n_docs)
+    if notes is None:
+        for note in said:
+            warnings.warn(note, stacklevel=2)
+    else:
+        notes += said
     out = out.rename(columns={"method": "coefficient"})
     out["kind"] = np.where(out["role"] == "annotator", ANNOTATOR, CEILING)
     out["measure"] = np.where(out["role"] == "annotator", out["annotator"], CEILING)
@@ -276,20 +303,6 @@ def ppi_curve(judgments, judge_cols: dict[tuple[str, str], str], qualities: Sequ
     return pd.concat(parts, ignore_index=True)
 
 
-def identical_annotators(frame: pd.DataFrame, columns: Sequence[str], where: str = "") -> list[str]:
-    """A note for each pair of annotator columns equal on every row where both have a score (a copy
-    in the data inflates the human ceiling: one annotator's target then contains itself)."""
-    notes = []
-    for a in range(len(columns)):
-        for b in range(a + 1, len(columns)):
-            x, y = frame[columns[a]].to_numpy(float), frame[columns[b]].to_numpy(float)
-            both = ~np.isnan(x) & ~np.isnan(y)
-            if both.sum() >= 2 and np.array_equal(x[both], y[both]):
-                notes.append(f"{where}{columns[a]} and {columns[b]} are equal on all {int(both.sum())} summaries "
-                             "both scored: the human ceiling is inflated (each one's target holds its copy)")
-    return notes
-
-
 def _levels_for(judgments, human: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
     from sumeval.datasets.judgments_model import check_level
 
@@ -327,13 +340,14 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
     scores = score_judgments(j, specs, progress=progress) if specs else None
     parts = []
     for h in humans:
-        notes += identical_annotators(j.frame, list(j.annotators[h]), f"{name}: ")
         ok, skipped = _levels_for(j, h, levels)
         notes += skipped
         if not ok:
             continue
+        said: list[str] = []
         parts.append(human_ceiling(j.frame, [h], levels=ok, coefficients=coefficients, n_resamples=n_resamples,
-                                   seed=seed, where=f"data set {name!r}"))
+                                   seed=seed, where=f"data set {name!r}", notes=said))
+        notes += [f"{name}: {n}" for n in said]
         groups: dict[str, list[str]] = {}
         for lv in ok:
             groups.setdefault((system_test or test) if lv == "system" else test, []).append(lv)
