@@ -149,11 +149,11 @@ def _probabilities(probs: object, labels: object) -> tuple[np.ndarray, np.ndarra
     p, y = p[keep], y[keep]
     if p.size and (p.min() < 0 or p.max() > 1):
         bad = p[(p < 0) | (p > 1)][0]
-        raise InputError(f"probability {bad!r} is outside [0, 1]; calibration needs the judge's probability "
+        raise InputError(f"probability {float(bad)!r} is outside [0, 1]; calibration needs the judge's probability "
                          "of the positive label")
     if not np.isin(y, (0.0, 1.0)).all():
         bad = y[~np.isin(y, (0.0, 1.0))][0]
-        raise InputError(f"label {bad!r} is not 0 or 1; binarise the human scores first (e.g. score >= a "
+        raise InputError(f"label {float(bad)!r} is not 0 or 1; binarise the human scores first (e.g. score >= a "
                          "threshold)")
     return p, y
 
