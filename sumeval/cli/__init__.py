@@ -13,6 +13,7 @@ computations stay in their packages).
     sumeval data show | export NAME [-o FILE]
     sumeval meta-eval DATA --human COL ... --measures M ... --out DIR         (cli.meta_eval)
     sumeval alt-test DATA --human COL ... --judges J ... --out DIR            (cli.judges)
+    sumeval judge-audit DATA --human COL ... --judges J ... --out DIR         (cli.judges)
     sumeval index build | list                                               (cli.index)
     sumeval ordering train | evaluate                                        (cli.ordering)
     sumeval models install | verify                                          (cli.models)
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_commands(sub)  # list, run (and run all), sweep
     data.add_commands(sub)  # data list | verify | add | remove | show | export
     meta_eval.add_commands(sub)  # meta-eval
-    judges.add_commands(sub)  # alt-test
+    judges.add_commands(sub)  # alt-test, judge-audit
     index.add_commands(sub)  # index build | list
     ordering.add_commands(sub)  # ordering train | evaluate
     models.add_commands(sub)  # models install | verify

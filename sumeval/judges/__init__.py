@@ -13,6 +13,9 @@
   labels a judge saves when estimating a system's mean score.
 - :mod:`sumeval.judges.alt_test_output`: what ``sumeval alt-test`` (:mod:`sumeval.cli.judges`) writes;
   :mod:`sumeval.judges.plots`: its figures.
+- :mod:`sumeval.judges.audit`: the judge audit (``sumeval judge-audit``; written by
+  :mod:`sumeval.judges.audit_output`): verbosity (Kendall with length beyond the humans'), agreement on
+  close system pairs beside a held-out annotator and length, kappa per annotator, calibration.
 
 Judges and annotators are columns of a judgments frame (:mod:`sumeval.judges.columns`).
 """

@@ -6,7 +6,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["alt_test_bars", "ppi_widths", "scores_with_ceiling", "agreement_heatmap", "shelf_ceilings"]
+__all__ = ["alt_test_bars", "ppi_widths", "scores_with_ceiling", "agreement_heatmap", "shelf_ceilings",
+           "verbosity_excess", "close_pair_lines"]
 
 
 def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = None,
@@ -301,4 +302,93 @@ def shelf_ceilings(frame: pd.DataFrame, *, level_order: Sequence[str] | None = N
         fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=7, frameon=False, bbox_to_anchor=(0.5, 0.0))
+    return fig, axes
+
+
+def verbosity_excess(verbosity: pd.DataFrame, *, versus: str = "humans", title: str | None = None):
+    """The judge audit's verbosity: each judge's Kendall with summary length minus the humans' own, with
+    its bootstrap interval; one panel per human column, judges on the y axis; 0 (as length-dependent as
+    the humans) dashed, intervals entirely above 0 filled.
+
+    Args:
+        verbosity: the ``judge_audit_verbosity.csv`` frame (:func:`sumeval.judges.audit.judge_audit`).
+        versus: the rows to draw (``"humans"``: the human column; or an annotator's name).
+
+    Returns:
+        ``(fig, axes)``.
+    """
+    import matplotlib.pyplot as plt
+
+    sub = verbosity[verbosity["versus"] == versus]
+    humans = list(dict.fromkeys(sub["human"]))
+    judges = list(dict.fromkeys(sub["judge"]))
+    fig, axes = plt.subplots(1, max(len(humans), 1), squeeze=False, sharey=True,
+                             figsize=(2.3 * max(len(humans), 1) + 1.4, 0.32 * len(judges) + 1.5))
+    y = np.arange(len(judges))[::-1]
+    for ax, human in zip(axes[0], humans):
+        g = sub[sub["human"] == human].set_index("judge").reindex(judges)
+        ex = g["excess"].to_numpy(float)
+        lo, hi = g["ci_low"].to_numpy(float), g["ci_high"].to_numpy(float)
+        above = g["above"].fillna(False).to_numpy(bool)
+        ax.errorbar(ex, y, xerr=[np.nan_to_num(ex - lo), np.nan_to_num(hi - ex)], fmt="none", ecolor="0.3",
+                    elinewidth=1, capsize=2)
+        ax.scatter(ex[above], y[above], color="C3", zorder=3, s=18, label="interval above 0")
+        ax.scatter(ex[~above], y[~above], facecolor="white", edgecolor="C0", zorder=3, s=18, label="not above 0")
+        ax.axvline(0, color="0.5", ls="--", lw=0.8)
+        ax.set_title(human, fontsize=9)
+        ax.set_xlabel("$\\tau_{judge}$ − $\\tau_{humans}$ with length", fontsize=8)
+    axes[0][0].set_yticks(y)
+    axes[0][0].set_yticklabels(judges)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig, axes
+
+
+def close_pair_lines(close_pairs: pd.DataFrame, *, title: str | None = None):
+    """The judge audit's close pairs: agreement with the humans per bin of system pairs (closest to
+    farthest), one line per judge, beside the held-out annotators' mean (black, with its interval) and
+    summary length alone (grey dashed, with its interval); one panel per human column.
+
+    Args:
+        close_pairs: the ``judge_audit_close_pairs.csv`` frame.
+
+    Returns:
+        ``(fig, axes)``.
+    """
+    import matplotlib.pyplot as plt
+
+    humans = list(dict.fromkeys(close_pairs["human"]))
+    fig, axes = plt.subplots(1, max(len(humans), 1), squeeze=False, sharey=True,
+                             figsize=(2.4 * max(len(humans), 1) + 1.0, 3.2))
+    for ax, human in zip(axes[0], humans):
+        sub = close_pairs[close_pairs["human"] == human]
+        judges = sub[sub["role"] == "judge"]
+        labels = list(dict.fromkeys(sub["bin_label"]))
+        x = np.arange(len(labels))
+        for k, (name, g) in enumerate(judges.groupby("metric", sort=False)):
+            ax.plot(x, g.sort_values("bin")["agreement"].to_numpy(float), marker="o", ms=3, lw=1, color=f"C{k}",
+                    label=name)
+        for role, style in (("held-out annotators", dict(color="black", lw=2, marker="s", ms=4)),
+                            ("length", dict(color="0.5", lw=1.5, ls="--", marker="^", ms=4))):
+            g = sub[sub["role"] == role].sort_values("bin")
+            if not len(g):
+                continue
+            a = g["agreement"].to_numpy(float)
+            lo, hi = g["ci_low"].to_numpy(float), g["ci_high"].to_numpy(float)
+            ax.errorbar(x, a, yerr=[np.nan_to_num(a - lo), np.nan_to_num(hi - a)], capsize=2,
+                        label="held-out annotator" if role != "length" else "length alone", **style)
+        ax.axhline(0.5, color="0.7", lw=0.8, ls=":")
+        ax.set_xticks(x)
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_title(human, fontsize=9)
+        ax.set_ylim(0, 1.05)
+    axes[0][0].set_ylabel("pairs ordered as the humans")
+    handles, names_ = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names_, loc="lower center", ncol=min(len(handles), 8), fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=9)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig, axes

@@ -1,5 +1,6 @@
 """Agreement among human raters and variance explained (the human-evaluation analysis of
-paper 002): inter-rater Pearson, Krippendorff's alpha, R^2 of an OLS fit.
+paper 002): inter-rater Pearson, Krippendorff's alpha, R^2 of an OLS fit; and Cohen's kappa of two
+raters (a judge against an annotator: the judge audit).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sumeval.errors import InputError
 from sumeval.stats.checks import KRIPPENDORFF_LEVELS, float_array, is_constant
 from sumeval.stats.rows import correlation
 
-__all__ = ["inter_rater_pearson", "krippendorff_alpha", "r_squared"]
+__all__ = ["inter_rater_pearson", "krippendorff_alpha", "r_squared", "cohen_kappa", "KAPPA_WEIGHTS"]
 
 
 def _ratings_matrix(ratings: object) -> np.ndarray:
@@ -116,3 +117,68 @@ def r_squared(y: np.ndarray | Sequence[float], X: np.ndarray | Sequence[float]) 
     coef, *_ = np.linalg.lstsq(design, yv, rcond=None)
     ssr = float(((yv - design @ coef) ** 2).sum())
     return 1.0 - ssr / sst
+
+
+#: weightings of :func:`cohen_kappa`
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+
+def cohen_kappa(a: np.ndarray | Sequence[float], b: np.ndarray | Sequence[float], *,
+                weights: str | None = None, labels: Sequence[float] | None = None) -> float:
+    """Cohen's kappa of two raters' categorical ratings, unweighted or weighted.
+
+    Unweighted (Cohen 1960, "A coefficient of agreement for nominal scales", Educ. Psychol. Meas.
+    20, Eq. 1): kappa = (p_o - p_e) / (1 - p_e), p_o the observed share of agreements and p_e the
+    share expected by chance from the two raters' marginals. Weighted (Cohen 1968, "Weighted
+    kappa", Psychol. Bull. 70, Eq. 6): kappa_w = 1 - sum_ij w_ij O_ij / sum_ij w_ij E_ij, O the
+    observed and E the chance-expected (outer product of the marginals) contingency tables, with
+    disagreement weights w_ij = |i - j| (linear) or (i - j)^2 (quadratic; Fleiss & Cohen 1973) of
+    the categories' *positions* i, j in the ordered ``labels``, as scikit-learn's
+    ``cohen_kappa_score`` (checked equal in tests/test_judge_audit.py).
+
+    Args:
+        a, b: shape (n,), paired ratings (numbers naming categories); a pair where either is NaN
+            is left out.
+        weights: None, ``"linear"`` or ``"quadratic"``.
+        labels: the ordered categories (default: the sorted values either rater used). A rating
+            outside ``labels`` is an error.
+
+    Returns:
+        kappa in [-1, 1]; NaN when fewer than 1 pair remains or chance agreement is perfect
+        (both raters constant on one category: the denominator is 0).
+    """
+    if weights not in KAPPA_WEIGHTS:
+        raise InputError(f"unknown kappa weights {weights!r}; choose None, 'linear' or 'quadratic'")
+    x, y = float_array(a, "a"), float_array(b, "b")
+    if x.shape != y.shape:
+        raise InputError(f"a and b must have the same length, got {x.size} and {y.size}")
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+    cats = np.unique(np.concatenate([x, y])) if labels is None else np.asarray(labels, dtype=np.float64)
+    if labels is not None and (cats.ndim != 1 or np.unique(cats).size != cats.size):
+        raise InputError(f"labels must be distinct categories, got {list(labels)!r}")
+    if x.size == 0 or cats.size == 0:
+        return math.nan
+    lookup = {float(c): k for k, c in enumerate(cats)}
+    stray = [float(v) for v in np.concatenate([x, y]) if float(v) not in lookup]
+    if stray:
+        raise InputError(f"rating {stray[0]!r} is not one of the labels {cats.tolist()}; pass labels that "
+                         "include every category used")
+    K = cats.size
+    xi = np.array([lookup[float(v)] for v in x])
+    yi = np.array([lookup[float(v)] for v in y])
+    observed = np.zeros((K, K))
+    np.add.at(observed, (xi, yi), 1.0)
+    observed /= observed.sum()
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0))
+    pos = np.arange(K, dtype=np.float64)
+    if weights is None:
+        w = 1.0 - np.eye(K)
+    elif weights == "linear":
+        w = np.abs(pos[:, None] - pos[None, :])
+    else:
+        w = (pos[:, None] - pos[None, :]) ** 2
+    denom = float((w * expected).sum())
+    if denom == 0:
+        return math.nan
+    return float(1.0 - (w * observed).sum() / denom)

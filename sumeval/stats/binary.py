@@ -19,6 +19,9 @@ consecutive distinct validation scores, and one value below the smallest and one
 largest; the chosen t maximises validation balanced accuracy (the smallest such t on ties).
 The validation figures (``balanced_accuracy_validation``, ``roc_auc_validation``) are on the
 data the threshold was tuned on, so they are optimistic; the test figures are not.
+
+A measure that gives a *probability* of the positive label is also judged on its calibration:
+:func:`brier_score` and :func:`expected_calibration_error`.
 """
 from __future__ import annotations
 
@@ -29,7 +32,8 @@ import numpy as np
 from sumeval.errors import InputError
 from sumeval.stats.checks import float_array
 
-__all__ = ["binary_detection", "balanced_accuracy", "tune_threshold", "SplitError"]
+__all__ = ["binary_detection", "balanced_accuracy", "tune_threshold", "SplitError", "brier_score",
+           "expected_calibration_error"]
 
 
 class SplitError(InputError):
@@ -133,3 +137,68 @@ def binary_detection(scores: Sequence[float] | np.ndarray, labels: Sequence[floa
             "n_positive_validation": int(y[val].sum()), "n_positive_test": int(y[test].sum()),
             "n_excluded": int((~keep).sum()),
             "seed": None if given_mask or isinstance(seed, np.random.Generator) else int(seed)}
+
+
+def _probabilities(probs: object, labels: object) -> tuple[np.ndarray, np.ndarray]:
+    """Checked (p, y) over the pairs where neither is NaN: p in [0, 1], y in {0, 1}."""
+    p = float_array(probs, "probabilities")
+    y = float_array(labels, "labels")
+    if p.shape != y.shape:
+        raise InputError(f"probabilities and labels must have the same length, got {p.size} and {y.size}")
+    keep = ~(np.isnan(p) | np.isnan(y))
+    p, y = p[keep], y[keep]
+    if p.size and (p.min() < 0 or p.max() > 1):
+        bad = p[(p < 0) | (p > 1)][0]
+        raise InputError(f"probability {float(bad)!r} is outside [0, 1]; calibration needs the judge's probability "
+                         "of the positive label")
+    if not np.isin(y, (0.0, 1.0)).all():
+        bad = y[~np.isin(y, (0.0, 1.0))][0]
+        raise InputError(f"label {float(bad)!r} is not 0 or 1; binarise the human scores first (e.g. score >= a "
+                         "threshold)")
+    return p, y
+
+
+def brier_score(probs: Sequence[float] | np.ndarray, labels: Sequence[float] | np.ndarray) -> float:
+    """Brier score (Brier 1950, "Verification of forecasts expressed in terms of probability",
+    Monthly Weather Review 78, Eq. 1 for two classes): mean over items of (p_i - y_i)^2; 0 is
+    perfect, 0.25 what p = 0.5 always scores.
+
+    Args:
+        probs: shape (n,), the judge's probability of the positive label; labels: shape (n,), 0 or 1.
+            A pair where either is NaN is left out.
+
+    Returns:
+        The score; NaN when no pair remains.
+    """
+    p, y = _probabilities(probs, labels)
+    return float(np.mean((p - y) ** 2)) if p.size else float("nan")
+
+
+def expected_calibration_error(probs: Sequence[float] | np.ndarray, labels: Sequence[float] | np.ndarray,
+                               n_bins: int = 10) -> float:
+    """Expected calibration error with equal-width bins (Naeini, Cooper & Hauskrecht 2015, AAAI,
+    "Obtaining Well Calibrated Probabilities Using Bayesian Binning"; Guo et al. 2017, ICML, "On
+    Calibration of Modern Neural Networks", Eq. 3), for probabilities of a positive label:
+    ECE = sum_m (|B_m| / n) |ybar(B_m) - pbar(B_m)|, the bins B_m = ((m - 1)/M, m/M] for
+    m = 1..M (p = 0 joins the first), ybar the share of positives and pbar the mean probability in
+    the bin; empty bins count 0.
+
+    Args:
+        probs, labels: as :func:`brier_score`.
+        n_bins: M (>= 1).
+
+    Returns:
+        ECE in [0, 1]; NaN when no pair remains.
+    """
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise InputError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    p, y = _probabilities(probs, labels)
+    if p.size == 0:
+        return float("nan")
+    # bin m holds p <= the m-th interior edge of np.linspace(0, 1, M + 1) (right-closed bins)
+    m = np.searchsorted(np.linspace(0.0, 1.0, n_bins + 1)[1:-1], p, side="left")
+    total = 0.0
+    for b in np.unique(m):
+        sel = m == b
+        total += sel.sum() / p.size * abs(float(y[sel].mean()) - float(p[sel].mean()))
+    return float(total)
