@@ -315,6 +315,10 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
                              + _known_listing(judgments))
         return column_spec(head)
     if explicit is None and CLASS_RE.match(head):
+        column, _, attr = head.rpartition(":")
+        if attr.lower() in _ORIENTATION and column in columns | scored_cols:  # 'my_metric:LOWER'
+            raise InputError(f"measure {text!r}: {column!r} is a column of {judgments.name}, and its "
+                             f"orientation suffix is written ':{attr.lower()}' (lower case, exactly)")
         return class_spec(load_scorer_class(head, module_path), head, "class")
 
     info, cls = registered_class(head)
