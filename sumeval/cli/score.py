@@ -36,11 +36,12 @@ def check_input_path(given: str, *, what: str = "--input") -> Path:
         raise InputError(f"{what} {given!r}: input file {str(path)!r} does not exist")
     if path.is_dir():
         raise InputError(f"{what} {given!r} is a folder; give a JSONL file")
-    kind = special_kind(path)  # a stream (standard input, <(command)) may be a pipe or a terminal
-    if kind is not None and not (is_descriptor_path(path) and kind in ("a named pipe (FIFO)", "a character device")):
-        raise InputError(f"{what} {describe_special(path, kind)}, not a regular file (a named pipe "
-                         "with no writer would wait forever, a device never ends); give a JSONL file, "
-                         f"or stream one with {what} /dev/stdin or {what} <(command)")
+    kind = special_kind(path)  # a pipe is a stream to read (<(zcat x.gz), a FIFO); standard input may be a terminal
+    if kind is not None and kind != "a named pipe (FIFO)" and not (is_descriptor_path(path) and
+                                                                   kind == "a character device"):
+        raise InputError(f"{what} {describe_special(path, kind)}, not a regular file (a device such as "
+                         "/dev/zero never ends); give a JSONL file, or stream one with "
+                         f"{what} /dev/stdin or {what} <(command)")
     return path
 
 
