@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from sumeval.errors import InputError
+from sumeval.file_kinds import describe_special, is_descriptor_path, special_kind
 
 __all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output",
            "add_commands"]
@@ -35,6 +36,12 @@ def check_input_path(given: str, *, what: str = "--input") -> Path:
         raise InputError(f"{what} {given!r}: input file {str(path)!r} does not exist")
     if path.is_dir():
         raise InputError(f"{what} {given!r} is a folder; give a JSONL file")
+    kind = special_kind(path)  # a pipe is a stream to read (<(zcat x.gz), a FIFO); standard input may be a terminal
+    if kind is not None and kind != "a named pipe (FIFO)" and not (is_descriptor_path(path) and
+                                                                   kind == "a character device"):
+        raise InputError(f"{what} {describe_special(path, kind)}, not a regular file (a device such as "
+                         "/dev/zero never ends); give a JSONL file, or stream one with "
+                         f"{what} /dev/stdin or {what} <(command)")
     return path
 
 

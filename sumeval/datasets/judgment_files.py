@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -206,6 +206,17 @@ def _number(value: Any, text_cells: bool) -> float | None:
         except ValueError:
             return None
     return None
+
+
+def first_text_cell(values: Sequence[Any], text_cells: bool) -> int | None:
+    """Position of the first of ``values`` (a column as read) that is neither a number nor an
+    empty cell, or None (``text_cells``: CSV/TSV, where every cell is a string to parse)."""
+    return next((i for i, v in enumerate(values) if _number(v, text_cells) is None), None)
+
+
+def short_value(value: Any, width: int = 60) -> str:
+    """``repr(value)``, cut to ``width`` characters for a message."""
+    return _short(value, width)
 
 
 def _short(value: Any, width: int = 60) -> str:

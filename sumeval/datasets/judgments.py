@@ -89,6 +89,7 @@ from sumeval.datasets.judgment_files import FORMATS, check_table, format_of, rea
 from sumeval.datasets.judgment_files import export_judgments as _write_judgments
 from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, ColumnMap, Judgments, classify_frame
 from sumeval.errors import DataNotFoundError, InputError
+from sumeval.file_kinds import describe_special, special_kind
 
 __all__ = [
     "BUILTIN", "load_judgments", "add_dataset", "remove_dataset",
@@ -277,10 +278,14 @@ def _load_file(path: Path, columns: ColumnMap, humans: tuple[str, ...], lower: t
         from sumeval.datasets.user_datasets import folder_message
 
         raise InputError(folder_message(path, "judgments file"))
+    kind = special_kind(path)
+    if kind is not None:  # never opened: a FIFO would block, a device never end
+        raise InputError(f"judgments file {describe_special(path, kind)}, not a regular file; give the "
+                         "file itself (.jsonl, .csv, .tsv or .parquet)")
     fmt = format_of(path)
     if not path.is_file():
-        raise DataNotFoundError(f"judgments file {str(path)!r} "
-                                + ("is a folder; give the file" if path.is_dir() else "does not exist"))
+        dangling = f" (a symbolic link to {os.path.realpath(path)!r})" if path.is_symlink() else ""
+        raise DataNotFoundError(f"judgments file {str(path)!r}{dangling} does not exist")
     data = path.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
     if expect_sha256 is not None and sha != expect_sha256:
@@ -434,8 +439,10 @@ def verify_user_datasets() -> list[dict[str, str]]:
     for name, e in sorted(read_registry().items()):
         path = Path(e.path)
         if not path.is_file():
+            kind = special_kind(path)  # never opened: a FIFO would block, a device never end
+            found = f"{describe_special(path, kind)}, not a regular file" if kind else "file not found"
             out.append({"name": name, "path": e.path, "status": "missing",
-                        "error": f"file not found; re-add it: {_add_command(e, '<NEW PATH>')}"})
+                        "error": f"{found}; re-add it: {_add_command(e, '<NEW PATH>')}"})
             continue
         actual = sha256_file(path)
         if actual != e.sha256:

@@ -115,8 +115,12 @@ class MeasureSpec:
 # --------------------------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------------------------
-def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None, str | None]:
-    """``(head, options, orientation, explicit source, output column)`` of one measure spec."""
+def _split_spec(text: str, suffix: bool = True) -> tuple[str, dict[str, Any], bool | None, str | None, str | None]:
+    """``(head, options, orientation, explicit source, output column)`` of one measure spec.
+
+    The orientation suffix is ``:lower`` or ``:higher`` exactly (case-sensitive, as documented), read
+    only when ``suffix`` (a spec of ``--measures``, never a ``--measure-class`` path): a user's class
+    ``mypkg.mod:Lower`` is a class, not the module ``mypkg.mod`` declared lower."""
     from sumeval.argtypes import parse_value
 
     raw = text.strip()
@@ -125,8 +129,8 @@ def _split_spec(text: str) -> tuple[str, dict[str, Any], bool | None, str | None
                          "a class (module:Class)")
     orientation = None
     head, sep, tail = raw.rpartition(":")
-    if sep and tail.strip().lower() in _ORIENTATION:
-        orientation = _ORIENTATION[tail.strip().lower()]
+    if suffix and sep and tail.strip() in _ORIENTATION:
+        orientation = _ORIENTATION[tail.strip()]
         raw = head.strip()
     if raw.lower().startswith("column:"):  # a column's name is taken literally: '#', '[', ':' and all
         return raw[len("column:"):].strip(), {}, orientation, "column", None
@@ -208,6 +212,7 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     a measure needing a text field the data lacks, or two measures with the same label.
     """
     items = [specs] if isinstance(specs, str) else list(specs)
+    n_specs = len(items)  # the rest are --measure-class paths: no ':lower' suffix is read there
     items += list(measure_classes)
     if not items:
         raise InputError("name at least one measure: a registered measure (sumeval score --list), "
@@ -219,8 +224,8 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
             raise InputError(f"--lower-is-better {col!r}: no such column in {judgments.name}")
     used: set[str] = set()
     out: list[MeasureSpec] = []
-    for text in items:
-        head, own, orientation, explicit, output = _split_spec(text)
+    for i, text in enumerate(items):
+        head, own, orientation, explicit, output = _split_spec(text, suffix=i < n_specs)
         if renamed_hint(head) and explicit != "column" and head not in {
                 *judgments.measures, *judgments.humans, *judgments.annotator_columns}:
             raise InputError(f"measure {text!r}: {renamed_hint(head)}")
@@ -305,10 +310,15 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         if literal != head and literal in columns | scored_cols:  # a column named 'x:lower'
             head, orientation = literal, None
         if head not in columns | scored_cols:
+            _refuse_text_column(text, head, judgments)
             raise InputError(f"measure {text!r}: {judgments.name} has no numeric column {head!r}; "
                              + _known_listing(judgments))
         return column_spec(head)
     if explicit is None and CLASS_RE.match(head):
+        column, _, attr = head.rpartition(":")
+        if attr.lower() in _ORIENTATION and column in columns | scored_cols:  # 'my_metric:LOWER'
+            raise InputError(f"measure {text!r}: {column!r} is a column of {judgments.name}, and its "
+                             f"orientation suffix is written ':{attr.lower()}' (lower case, exactly)")
         return class_spec(load_scorer_class(head, module_path), head, "class")
 
     info, cls = registered_class(head)
@@ -337,8 +347,31 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         raise InputError(f"measure {text!r}: '#' picks an output of a scorer (MEASURE#OUTPUT), and "
                          f"{head!r} is no scorer; {whole!r} is a column of {judgments.name}: name it "
                          f"'column:{whole}'")
-    raise InputError(f"unknown measure {text!r}; " + _known_listing(judgments)
+    _refuse_text_column(text, head, judgments)
+    hint = ""
+    if orientation is not None and CLASS_RE.match(text.strip()):
+        hint = (f" (read as the column {head!r} with the orientation suffix; a class named "
+                f"{text.strip().rpartition(':')[2]!r} is given with --measure-class)")
+    raise InputError(f"unknown measure {text!r}{hint}; " + _known_listing(judgments)
                      + ". A class is named as package.module:ClassName")
+
+
+def _refuse_text_column(text: str, col: str, judgments) -> None:
+    """InputError when ``col`` is a column of the file that is no measure column because a cell
+    is text (or because it is empty): naming the line, the column and the value, rather than
+    "unknown measure"."""
+    from sumeval.datasets.judgment_files import first_text_cell, short_value
+
+    if col not in getattr(judgments, "other_columns", ()):
+        return
+    values = list(judgments.frame[col])
+    row = first_text_cell(values, judgments.format in ("csv", "tsv"))
+    if row is not None:
+        raise InputError(f"{judgments.location(row)}: column {col!r} = {short_value(values[row])} is not a "
+                         f"number, so {col!r} is not a measure column and measure {text!r} cannot use it; "
+                         "write a number there, or leave the cell empty (NaN) where there is no score")
+    raise InputError(f"measure {text!r}: column {col!r} of {judgments.name} has no value on any row; a "
+                     "measure column needs numbers")
 
 
 def _registered_parent(head: str, built, text: str):

@@ -13,6 +13,7 @@ import numpy as np
 from sumeval.errors import InputError
 from sumeval.stats.checks import KRIPPENDORFF_LEVELS, float_array, is_constant
 from sumeval.stats.rows import correlation
+from sumeval.stats.scaling import scale_exponent, unit_scale
 
 __all__ = ["inter_rater_pearson", "krippendorff_alpha", "r_squared", "cohen_kappa", "KAPPA_WEIGHTS"]
 
@@ -110,6 +111,14 @@ def r_squared(y: np.ndarray | Sequence[float], X: np.ndarray | Sequence[float]) 
     n, k = Xv.shape
     if n < k + 2:
         return math.nan
+    # R^2 is unchanged by scaling y and each column of X. y is scaled by a power of two (exact,
+    # stats.scaling: the same bits, no overflow or underflow in the sums of squares); a column
+    # of X beyond 2^+-20 in magnitude is too, else lstsq's rank cutoff, relative to the largest
+    # singular value, drops the intercept (X ~ 1e20 gave R^2 = 0.009 for 0.867); the columns
+    # within that range, ordinary data, are left exactly as they are.
+    yv = unit_scale(yv)
+    e = scale_exponent(Xv, axis=0)
+    Xv = np.ldexp(Xv, -np.where(np.abs(e) > 20, e, 0))
     sst = float(((yv - yv.mean()) ** 2).sum())
     if sst == 0:
         return math.nan

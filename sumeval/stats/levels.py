@@ -15,6 +15,7 @@ from sumeval.stats.layout import Layout
 from sumeval.stats.pooled import pooled_boot
 from sumeval.stats.resampling import Resamples
 from sumeval.stats.rows import corr_rows, scipy_corr
+from sumeval.stats.scaling import scale_exponent
 from sumeval.stats.ties import snap_ties
 
 __all__ = ["Draws", "Estimate", "estimate_pair", "input_boot", "system_means", "doc_mean_boot"]
@@ -161,15 +162,25 @@ def system_means(gx: np.ndarray, gy: np.ndarray,
         counts: shape (B, n_docs), how often each document is drawn.
 
     Returns:
-        two arrays of shape (B, n_systems); NaN for a system with no drawn usable pair. Means
+        two arrays of shape (B, n_systems); NaN for a system with no drawn usable pair; no
+        overflow for values up to the largest float. Means
         that tie as numbers are exactly equal in each row (:func:`~sumeval.stats.ties.snap_ties`),
         whatever the row order and the CPU's order of summation.
     """
     present = (~np.isnan(gx)).astype(np.float64)
     k = counts @ present
+    # sum_d counts[b, d] |g| < 2^(e + bits): below 2^1023 unless the values are near the largest
+    # float; then they are scaled down by a power of two (exact) and the means scaled back
+    bits = int(np.frexp(float(counts.sum(axis=1).max(initial=1.0)))[1])
+
+    def means(g: np.ndarray) -> np.ndarray:
+        shift = max(0, int(scale_exponent(g)) + bits - 1023)
+        if shift:
+            return (counts @ np.nan_to_num(np.ldexp(g, -shift))) / k * 2.0 ** shift
+        return (counts @ np.nan_to_num(g)) / k
+
     with np.errstate(invalid="ignore", divide="ignore"):
-        mx = (counts @ np.nan_to_num(gx)) / k
-        my = (counts @ np.nan_to_num(gy)) / k
+        mx, my = means(gx), means(gy)
     mx[k == 0] = np.nan
     my[k == 0] = np.nan
     return snap_ties(mx), snap_ties(my)

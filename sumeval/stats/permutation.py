@@ -45,6 +45,7 @@ from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
 from sumeval.stats.grouped import GroupSwaps, system_swaps
+from sumeval.stats.scaling import unit_scale
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["permutation_masks", "permutation_test"]
@@ -87,8 +88,9 @@ def permutation_masks(n_systems: int, n_inputs: int, resample: str = "both",
 
 def _standardise(grid: np.ndarray) -> np.ndarray:
     """(grid - mean) / std over the present cells (ddof 0), summed in nlpstats' order (the
-    (systems, inputs) matrix, row by row) so that the values agree to the last bit."""
-    g = np.ascontiguousarray(grid.T)
+    (systems, inputs) matrix, row by row) so that the values agree to the last bit; scaled by a
+    power of two first (exact: the same z-scores, without overflow or underflow)."""
+    g = unit_scale(np.ascontiguousarray(grid.T))
     with np.errstate(invalid="ignore", divide="ignore"):  # a constant column: NaN
         return ((g - np.nanmean(g)) / np.nanstd(g)).T
 

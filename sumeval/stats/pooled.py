@@ -16,6 +16,7 @@ import numpy as np
 
 from sumeval.stats import checks
 from sumeval.stats.rows import kendall_finish, scipy_corr
+from sumeval.stats.scaling import unit_scale
 
 __all__ = ["pooled_boot"]
 
@@ -102,8 +103,10 @@ def _pooled_chunk(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.nd
 
     with np.errstate(invalid="ignore", divide="ignore"):
         if "pearson" in methods:
-            # centring on the overall mean keeps the one-pass sums well conditioned
-            xc, yc = x - x.mean(), y - y.mean()
+            # centring on the overall mean keeps the one-pass sums well conditioned; the exact
+            # power-of-two scaling keeps them finite and normal (sumeval.stats.scaling)
+            xs, ys = unit_scale(x), unit_scale(y)
+            xc, yc = xs - xs.mean(), ys - ys.mean()
             sx, sy = per_group(xc), per_group(yc)
             sxx = per_group(xc * xc) - sx * sx / W
             syy = per_group(yc * yc) - sy * sy / W

@@ -20,6 +20,7 @@ import numpy as np
 from sumeval.errors import InputError
 from sumeval.stats import checks
 from sumeval.stats.checks import check_method, float_array, is_constant
+from sumeval.stats.scaling import unit_scale
 
 __all__ = ["correlation", "kendall_tau_rows", "corr_rows", "pearson_rows", "distinct_rows", "kendall_finish"]
 
@@ -53,8 +54,8 @@ def scipy_corr(x: np.ndarray, y: np.ndarray, method: str) -> float:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # near-constant input warnings; the value is still returned
-        if method == "pearson":
-            value = ss.pearsonr(x, y).statistic
+        if method == "pearson":  # scaled exactly: no overflow or underflow at the range's ends
+            value = ss.pearsonr(unit_scale(x), unit_scale(y)).statistic
         elif method == "spearman":
             value = ss.spearmanr(x, y).statistic
         elif method == "kendall_b":
@@ -73,11 +74,13 @@ def pearson_rows(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
 
     Returns:
         shape (R,): the coefficient per row; NaN where a side is constant over the
-        positive-weight points (including rows with fewer than 2 of them).
+        positive-weight points (including rows with fewer than 2 of them). Each row is first
+        scaled by a power of two (:func:`~sumeval.stats.scaling.unit_scale`): exact, so the
+        sums neither overflow nor underflow anywhere in the finite range.
     """
     pos = w > 0
-    x0 = np.where(pos, x, 0.0)
-    y0 = np.where(pos, y, 0.0)
+    x0 = unit_scale(np.where(pos, x, 0.0), axis=1)
+    y0 = unit_scale(np.where(pos, y, 0.0), axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         sw = w.sum(axis=1)
         dx = x0 - (np.einsum("rn,rn->r", w, x0) / sw)[:, None]
