@@ -207,6 +207,8 @@ def differences(source: NotebookSource, limit: int = 4) -> list[str]:
     import difflib
 
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, then, now, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
         pairs = list(zip(range(i1, i2), range(j1, j2))) if tag == "replace" else []
         for i, j in pairs:
             a, b = now[j], then[i]
