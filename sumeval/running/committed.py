@@ -57,11 +57,16 @@ class NotebookSource:
 
     def note(self) -> str | None:
         """A note for the run when the file is the reference although it lies in a git checkout
-        (a notebook git does not hold yet); None otherwise."""
+        (a notebook git does not hold yet) or git failed there; None otherwise (no git: the file
+        is the study)."""
         if self.kind == "file" and self.repo is not None:
             return (f"{self.repo_path or self.path.name} is not committed ({self.reason}): the run executed "
                     "the file as it is (its saved outputs stripped); commit it to make the run reproducible "
                     "from git")
+        in_checkout = any((p / ".git").exists() for p in self.path.resolve().parents)
+        if self.kind == "file" and self.reason.startswith("git cannot") and in_checkout:
+            return (f"{self.reason}, so the run executed {self.path} as it is (its saved outputs stripped), "
+                    "unchecked against its commit")
         return None
 
     def record(self) -> dict[str, Any]:
@@ -114,15 +119,13 @@ def _git(folder: Path, *args: str) -> subprocess.CompletedProcess:
 def committed(path: str | Path) -> NotebookSource:
     """The committed form of the notebook at ``path`` (module docstring)."""
     path = Path(path)
-    file_nb = None
     repo = repo_path = None
     try:
         top = _git(path.parent, "rev-parse", "--show-toplevel")
-    except (OSError, subprocess.SubprocessError) as exc:
-        reason = f"git cannot be run ({type(exc).__name__})"
-    else:
         if top.returncode != 0:
-            reason = "not in a git checkout"
+            said = top.stderr.decode(errors="replace").strip().splitlines()
+            reason = ("not in a git checkout" if not said or "not a git repository" in said[0]
+                      else f"git cannot read its checkout: {said[0]}")
         else:
             repo = Path(top.stdout.decode().strip()).resolve()
             try:
@@ -138,12 +141,13 @@ def committed(path: str | Path) -> NotebookSource:
                     return NotebookSource(path, strip(nb), "git", repo, repo_path,
                                           head.stdout.decode().strip())
                 reason = "the repository has no commit yet" if head.returncode != 0 else "not in git HEAD"
+    except (OSError, subprocess.SubprocessError) as exc:  # no git program, a hung git
+        reason = f"git cannot be run ({type(exc).__name__}: {exc})"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read the study notebook {path}: {exc.strerror or exc}") from None
-    file_nb = _read(text, str(path))
-    return NotebookSource(path, strip(file_nb), "file", repo, repo_path, None, reason)
+    return NotebookSource(path, strip(_read(text, str(path))), "file", repo, repo_path, None, reason)
 
 
 def _is_parameters(cell: Any) -> bool:
