@@ -7,6 +7,7 @@ PY := $(BIN)/python
 PIP := $(PY) -m pip --disable-pip-version-check
 PARAMS ?= default
 JOBS ?= auto
+LAB ?= lab
 
 .PHONY: setup browser latex lint test test-fast figures bench lab clean-runs help
 
@@ -16,7 +17,7 @@ help:
 	@echo "make test     lint (ruff), then the test suite (unit tests, behaviour tests, smoke runs of every study)"
 	@echo "make figures  run every study with PARAMS=$(PARAMS), JOBS=$(JOBS) at a time, and write figures/ and runs/"
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"
-	@echo "make lab      start JupyterLab with the project's kernel"
+	@echo "make lab      start JupyterLab with the project's kernel on copies of the notebooks in $(LAB)/ (git-ignored)"
 	@echo "make browser  install headless Chromium (Debian package) for the lab browser test (part of setup)"
 	@echo "make latex    install pdflatex + booktabs (Debian packages) to typeset the tables in the tests (part of setup)"
 
@@ -54,7 +55,8 @@ bench:
 	$(PY) benchmarks/run.py
 
 lab:
-	$(BIN)/jupyter lab --notebook-dir=notebooks --MappingKernelManager.default_kernel_name=sumeval $(if $(filter 0,$(shell id -u)),--allow-root,)
+	$(PY) -m sumeval.running.lab $(LAB)
+	$(BIN)/jupyter lab --notebook-dir=$(LAB) --MappingKernelManager.default_kernel_name=sumeval $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 clean-runs:
 	rm -rf runs

@@ -59,7 +59,8 @@ def test_run_writes_executed_results_manifest_and_figures(fixture_studies, tmp_p
     assert results["params"] == {"x": 2, "scale": 0.5, "label": "b", "fail": False}
     manifest = json.loads((res.run_dir / "manifest.json").read_text())
     assert manifest["status"] == "ok"
-    assert manifest["parameters"] == {"x": 2, "label": "b", "interactive": False}
+    # every parameter of the run, the committed defaults included (issue 30), in the parameters cell's order
+    assert manifest["parameters"] == {"x": 2, "scale": 0.5, "label": "b", "fail": False, "interactive": False}
     assert manifest["packages"]["sumeval"] and manifest["packages"]["numpy"]
     assert "commit" in manifest["git"] and manifest["duration_s"] > 0
     assert len(manifest["cell_durations_s"]) == 5  # 4 code cells + the one papermill injects

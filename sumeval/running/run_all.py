@@ -79,12 +79,12 @@ def run_all(params_name: str = "default", *, only: Sequence[str] | None = None, 
     specs: list[executors.RunSpec] = []
     for name in names:
         try:
-            params = study_params.resolve_parameters(known[name], params_name)
+            run = study_params.resolve_run(known[name], params_name)  # an edited notebook: failed here
         except InputError as exc:
             outcomes[name] = StudyOutcome(name, "failed", error=str(exc))
             continue
-        run_id = runner.new_run_id(params_name, params)
-        outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=params)
+        run_id = runner.new_run_id(params_name, run.parameters)
+        outcomes[name] = StudyOutcome(name, "pending", run_id=run_id, parameters=run.given)
         specs.append(executors.RunSpec(name, params_name, {}, run_id, kernel, timeout_s, env, label=name))
     specs = longest_first(specs, known, params_name)
     stopped_by = None

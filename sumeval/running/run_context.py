@@ -26,9 +26,9 @@ the reasons, and the runner reports the run ``skipped``, never ``ok``.
 The parameters a run records (``results.json``'s ``params``) are the notebook's own, never listed
 twice: every name its ``parameters`` cell declares (:meth:`~sumeval.running.study_params.StudyNotebook.
 declared_parameters`) but those the runner sets (``interactive``), valued as the run's resolved
-parameters (the set and ``-p`` overrides the runner wrote to the run's ``manifest.json`` and papermill
-injected) and, for the others, as the notebook's namespace holds them (the parameters cell's
-defaults; in an interactive session, whatever that cell was run with) - :func:`notebook_parameters`.
+parameters (every one: the committed notebook's defaults overlaid by the set and ``-p``, as the runner
+wrote them to the run's ``manifest.json``) and, without the runner, as the notebook's namespace holds
+them (in an interactive session, whatever the parameters cell was run with) - :func:`notebook_parameters`.
 """
 from __future__ import annotations
 
@@ -204,8 +204,9 @@ class RunContext:
 
 
 def run_parameters(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """The resolved parameters of the run in ``run_dir`` (its parameter set and ``-p`` overrides, as
-    the runner wrote them to the run's ``manifest.json`` before starting the notebook); ``{}`` when
+    """The resolved parameters of the run in ``run_dir`` (every parameter: the committed defaults, its
+    parameter set and ``-p`` overrides, as the runner wrote them to the run's ``manifest.json`` before
+    starting the notebook; a manifest of an older run holds the set's and ``-p``'s only); ``{}`` when
     the folder holds no readable manifest (an interactive session, a test)."""
     try:
         manifest = json.loads((Path(run_dir) / "manifest.json").read_text(encoding="utf-8"))

@@ -9,6 +9,13 @@ kernel and working directory, and writes ``runs/<study>/<run-id>/`` with ``execu
 flag, package versions, data checksums, seed, device, timings). A failing notebook raises
 :class:`~sumeval.errors.NotebookFailed` naming the failing cell; the executed copy is kept.
 
+The notebook executed is the study's committed form (:mod:`sumeval.running.committed`: git HEAD's,
+else the file; saved outputs stripped), and a notebook file edited since its commit is refused
+with the fix named. A run's parameters are that form's defaults overlaid by the set and ``-p``
+(:func:`~sumeval.running.study_params.resolve_run`): the manifest records every one
+(``parameters``; ``notebook_source`` says where the notebook came from), and the run id's digest
+covers every one, so two runs that differ in any parameter never share an id.
+
 The notebook writes its figures and tables into the run folder; only a run that succeeds
 publishes them to ``figures/<study>/`` (a data-set folder below it for a run on another data set
 than the notebook's own: :mod:`sumeval.running.publish`), so a failing run leaves the published figures
@@ -29,8 +36,10 @@ import datetime as _dt
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version as _pkg_version
@@ -42,7 +51,7 @@ from sumeval.errors import InputError, NotebookFailed
 from sumeval.hashing import sha256_json
 from sumeval.paths import project_root, runs_dir
 from sumeval.running.run_context import RUN_DIR_ENV
-from sumeval.running.study_params import PROMISE_KEYS, get_study, resolve_parameters
+from sumeval.running.study_params import PROMISE_KEYS, get_study, resolve_run
 
 __all__ = ["DEFAULT_KERNEL", "KERNEL_ENV", "TRACKED_PACKAGES", "package_versions", "parameter_notes", "kernel_name",
            "new_run_id", "read_manifest", "run_lock_path", "mark_dead_runs", "RunResult", "run_study",
@@ -121,6 +130,8 @@ def kernel_name(requested: str | None = None) -> str:
 
 
 def new_run_id(params_name: str, params: Mapping[str, Any]) -> str:
+    """``<time>-<set>-<digest of params>``; ``params`` are every parameter of the run
+    (:attr:`~sumeval.running.study_params.ResolvedRun.parameters`), so the digest moves with any of them."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     digest = sha256_json(params, 6)
     return f"{stamp}-{params_name}-{digest}"
@@ -266,10 +277,11 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
                                   signals_interrupt, storage_note)
 
     study = get_study(name)
-    params = resolve_parameters(study, params_name, overrides)
+    run = resolve_run(study, params_name, overrides)  # refuses a notebook edited since its commit
+    params = run.parameters  # every parameter: the committed defaults, the set's, -p
     kname = kernel_name(kernel)
     mark_dead_runs(name)
-    notes = parameter_notes(params)
+    notes = [*run.notes, *parameter_notes(params)]
     for note in notes:
         print(f"note ({name}): {note}", file=sys.stderr, flush=True)
     run_id, run_dir = _claim_run_dir(name, run_id or new_run_id(params_name, params), chosen=run_id is not None)
@@ -278,6 +290,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         "study": name,
         "run_id": run_id,
         "notebook": str(study.notebook),
+        "notebook_source": run.source.record(),
         "parameter_set": params_name,
         "overrides": {k: params.get(k, v) for k, v in dict(overrides or {}).items()},  # as used
         "parameters": params,
@@ -302,10 +315,13 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     t0 = time.perf_counter()
     error = None
     stopped_by = None
+    source_dir = tempfile.mkdtemp(prefix="sumeval-notebook-")
     try:
+        # papermill's input: the committed notebook, its outputs stripped (never the file a session saved)
+        source = run.source.write(Path(source_dir) / study.notebook.name)
         with signals_interrupt():
             papermill.execute_notebook(
-                str(study.notebook), str(executed), parameters=params, kernel_name=kname,
+                str(source), str(executed), parameters=run.given, kernel_name=kname,
                 cwd=str(run_dir), progress_bar=progress, log_output=False,
                 request_save_on_cell_execute=True, execution_timeout=timeout_s,
                 **dict(engine_kwargs or {}),
@@ -321,6 +337,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         if isinstance(exc, OSError):
             error += storage_note(exc, run_dir)
     finally:
+        shutil.rmtree(source_dir, ignore_errors=True)
         if old_env is None:
             os.environ.pop(RUN_DIR_ENV, None)
         else:

@@ -11,6 +11,12 @@ with its parameter sets beside it in ``notebooks/<study>.params.yaml``::
 :func:`resolve_parameters` validates every name against the notebook (papermill itself only
 warns on an unknown name); :mod:`sumeval.running.runner` runs the notebook. The ``-p key=value``
 pairs are read by :func:`sumeval.argtypes.parse_overrides`.
+
+The notebook a run reads is its committed form (:meth:`StudyNotebook.source`,
+:mod:`sumeval.running.committed`: git HEAD's, else the file; outputs stripped), never what a
+JupyterLab session saved into the file: its parameters cell declares the names and gives the
+defaults, and :func:`resolve_run` gives every parameter of a run (the defaults overlaid by the set
+and ``-p``), refusing a notebook file edited since its commit.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from sumeval.errors import InputError
 from sumeval.paths import notebooks_dir
 
 __all__ = ["StudyNotebook", "studies", "get_study", "parameter_ranges", "check_range", "resolve_parameters",
+           "ResolvedRun", "resolve_run",
            "RUNNER_SET", "PROMISE_KEYS",
            "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
 
@@ -110,38 +117,73 @@ class StudyNotebook:
         """The promised figure names that none of the ``written`` files (paths) matches."""
         return self.missing(written, FIGURES_KEY)
 
-    def declared_parameters(self) -> dict[str, dict[str, Any]]:
-        """The notebook's parameters cell: ``{name: {default, inferred_type_name, help}}``.
+    def source(self):
+        """The notebook's committed form (:func:`sumeval.running.committed.committed`): git HEAD's
+        blob in a git checkout, else the file; outputs stripped. A run executes it, and its
+        parameters cell holds the defaults."""
+        from sumeval.running.committed import committed
+
+        return committed(self.notebook)
+
+    def _parameters_cell(self, source=None):
+        source = source or self.source()
+        cells = [c for c in source.nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+        if len(cells) != 1:
+            raise InputError(f"{self.notebook}: needs exactly one code cell tagged 'parameters', found {len(cells)}")
+        return source, cells[0]
+
+    def declared_parameters(self, source=None) -> dict[str, dict[str, Any]]:
+        """The parameters cell of the committed notebook (:meth:`source`, or ``source`` given):
+        ``{name: {default, inferred_type_name, help}}`` (``default``: the value's source text).
 
         Raises InputError when papermill cannot read a parameter that the cell assigns (papermill
         skips such a line silently - e.g. one whose comment holds ``=``).
         """
         import ast
-        import logging
 
-        import nbformat
-        import papermill
+        from papermill.translators import papermill_translators
+        from papermill.utils import nb_kernel_name, nb_language
 
-        logger = logging.getLogger("papermill")
-        level, logger.level = logger.level, logging.ERROR
+        source, cell = self._parameters_cell(source)
         try:
-            parsed = {name: dict(info) for name, info in papermill.inspect_notebook(str(self.notebook)).items()}
-        finally:
-            logger.setLevel(level)
-        nb = nbformat.read(str(self.notebook), as_version=4)
-        cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
-        if len(cells) != 1:
-            raise InputError(f"{self.notebook}: needs exactly one code cell tagged 'parameters', found {len(cells)}")
-        for node in ast.parse(cells[0].source).body:
+            translator = papermill_translators.find_translator(nb_kernel_name(source.nb), nb_language(source.nb))
+        except ValueError as exc:
+            raise InputError(f"{self.notebook}: {exc} (its metadata needs a kernelspec)") from None
+        parsed = {p.name: dict(p._asdict()) for p in translator.inspect(cell)}
+        for node in ast.parse(cell.source).body:
             targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
             for t in targets:
                 if isinstance(t, ast.Name) and t.id not in parsed:
-                    line = cells[0].source.splitlines()[node.lineno - 1]
+                    line = cell.source.splitlines()[node.lineno - 1]
                     raise InputError(
                         f"{self.notebook}: papermill cannot read parameter {t.id!r} from line {line!r}; "
                         "write it as `name: type = literal  # comment` with no '=' in the comment"
                     )
         return parsed
+
+    def defaults(self, source=None) -> dict[str, Any]:
+        """``{name: value}`` of the committed notebook's parameters cell, in its order: the values
+        a run takes for every parameter its set and ``-p`` do not name. InputError for a value that
+        is not a literal (``n: int = 2 ** 10``): a run records every value, so the cell holds literals
+        (compute derived values in a later cell)."""
+        import ast
+
+        source, cell = self._parameters_cell(source)
+        declared = self.declared_parameters(source)
+        values: dict[str, Any] = {}
+        for node in ast.parse(cell.source).body:
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+            for t in targets:
+                if not (isinstance(t, ast.Name) and t.id in declared and getattr(node, "value", None) is not None):
+                    continue
+                try:
+                    values[t.id] = ast.literal_eval(node.value)
+                except ValueError:
+                    raise InputError(
+                        f"{self.notebook}: parameter {t.id!r} is not a literal ({ast.unparse(node.value)!r}); "
+                        "the parameters cell holds literals, e.g. `n_docs: int = 1024` (compute derived "
+                        "values in a later cell)") from None
+        return values
 
 
 def studies() -> dict[str, StudyNotebook]:
@@ -240,9 +282,11 @@ _TYPES = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,),
           "list": (list,), "dict": (dict,)}
 
 
-def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mapping[str, Any] | None = None
-                       ) -> dict[str, Any]:
-    """The parameters of a run: the set ``params_name`` plus ``overrides``, all validated.
+def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mapping[str, Any] | None = None,
+                       *, source=None) -> dict[str, Any]:
+    """The parameters a run sets: the set ``params_name`` plus ``overrides`` (and the runner's own,
+    ``interactive``), all validated - what papermill injects. Every parameter of the run, the
+    notebook's committed defaults under these: :func:`resolve_run`.
 
     Raises InputError for an unknown set, an unknown parameter name (with the declared names),
     a parameter the runner sets itself, a value whose type differs from the declared one, or a
@@ -259,7 +303,7 @@ def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mappin
             f"study {study.name!r} has no parameter set {params_name!r}; "
             f"its sets are: {', '.join(sets)} (in {study.params_file})"
         )
-    declared = study.declared_parameters()
+    declared = study.declared_parameters(source)
     merged = {**sets[params_name], **dict(overrides or {})}
     for name, value in merged.items():
         if name not in declared:
@@ -293,3 +337,37 @@ def resolve_parameters(study: StudyNotebook, params_name: str, overrides: Mappin
         if name in declared:
             merged[name] = value
     return merged
+
+
+@dataclass(frozen=True)
+class ResolvedRun:
+    """The parameters of a run (:func:`resolve_run`)."""
+
+    given: dict[str, Any]  # what the set, -p and the runner set: papermill injects these
+    parameters: dict[str, Any]  # every parameter: the committed defaults overlaid by ``given``
+    source: Any  # sumeval.running.committed.NotebookSource: the notebook the run executes
+
+    @property
+    def notes(self) -> list[str]:
+        """What the run must say about its notebook (a notebook git does not hold yet)."""
+        note = self.source.note()
+        return [note] if note else []
+
+
+def resolve_run(study: StudyNotebook, params_name: str, overrides: Mapping[str, Any] | None = None
+                ) -> ResolvedRun:
+    """The parameters of a run of ``study``: the notebook's committed defaults (:meth:`StudyNotebook.
+    defaults` of :meth:`StudyNotebook.source`: git HEAD's notebook, else the file) overlaid by the set
+    ``params_name`` and ``overrides`` (:func:`resolve_parameters`), every one of them; a run records
+    them all and its id covers them all.
+
+    Raises InputError, before any kernel starts, for what :func:`resolve_parameters` refuses and
+    for a notebook file whose cells differ from its committed form
+    (:func:`sumeval.running.committed.check_unedited`: a JupyterLab session saved its edits there).
+    """
+    from sumeval.running.committed import check_unedited
+
+    source = study.source()
+    check_unedited(source)
+    given = resolve_parameters(study, params_name, overrides, source=source)
+    return ResolvedRun(given, {**study.defaults(source), **given}, source)

@@ -4,10 +4,11 @@ a Dask cluster).
 ``sumeval sweep STUDY --params NAME -g key=v1,v2 [-g ...] [-p key=value] [--jobs N | --scheduler ADDR]``
 expands the grid (the Cartesian product of the ``-g`` lists) into runs of ``STUDY``: each run is the
 parameter set ``NAME`` plus the ``-p`` overrides plus one grid point, validated up front with
-:func:`sumeval.running.study_params.resolve_parameters` (a bad value fails the sweep before anything runs).
+:func:`sumeval.running.study_params.resolve_run` (a bad value, or a notebook edited since its commit, fails
+the sweep before anything runs).
 
-Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and the resolved
-parameters), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
+Every run has a deterministic run id (:func:`point_run_id`: study, parameter set and every
+parameter of the run), so it lands in ``runs/<study>/<run-id>/`` whichever sweep asked for it; a run whose
 manifest says ``"ok"`` and which has ``results.json`` is finished and is skipped when the sweep
 runs again - an interrupted sweep resumes where it stopped; an unfinished or failed run is
 removed and run again.
@@ -121,8 +122,9 @@ def point_run_id(study: str, params_name: str, params: Mapping[str, Any],
                  point: Mapping[str, Any] | None = None) -> str:
     """Deterministic run id of one run: ``g-<set>-<readable point>-<digest of study, set, params>``.
 
-    ``params`` are the resolved parameters (set + overrides + grid point), so the same point of two
-    sweeps is the same run, and editing the parameter set makes new runs.
+    ``params`` are every parameter of the run (the committed notebook's defaults, the set, the
+    overrides, the grid point: :func:`~sumeval.running.study_params.resolve_run`), so the same point
+    of two sweeps is the same run, and editing the parameter set or a committed default makes new runs.
     """
     slug = _slug(point or {})
     digest = sha256_json({"study": study, "set": params_name, "params": dict(params)}, 10)
@@ -189,7 +191,7 @@ def plan(study: str, params_name: str, grid: Mapping[str, Sequence[Any]],
     specs = []
     for point in points:
         try:
-            params = study_params.resolve_parameters(st, params_name, {**overrides, **point})
+            params = study_params.resolve_run(st, params_name, {**overrides, **point}).parameters
         except InputError as exc:
             raise InputError(f"grid point {point}: {exc}") from None
         rid = point_run_id(study, params_name, params, point)
