@@ -32,15 +32,25 @@ renamed (an existing empty folder, the working directory, a mount point, a read-
 files are moved in one by one after a marker (``.meta-eval-incomplete.json``) that lists them,
 the earlier manifest removed first and the new one moved last: an interrupted move then has no
 valid manifest, and the next run with ``--overwrite`` clears what the marker lists.
+
+One writer per output folder (:func:`out_lock`): ``sumeval meta-eval`` holds an exclusive ``flock``
+on a hidden lock file beside the folder (``.<name>.meta-eval-lock``; inside it, ``.meta-eval-lock``,
+where nothing can be made beside it) from its first check to its last rename, and a second run into
+the same folder is refused at once, naming the folder and the process that writes it. The system
+drops the lock when its process dies, however it dies; the file is removed when the run ends.
+
+The meta-evaluation across data sets (:mod:`sumeval.meta_eval.across_output`) writes its folder the
+same way, set folders and all (``kind``: its manifest's kind).
 """
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pandas as pd
 
@@ -48,18 +58,21 @@ from sumeval.errors import InputError
 from sumeval.meta_eval.analysis import MetaEvaluation
 from sumeval.meta_eval.manifest import MANIFEST_KIND
 
-__all__ = ["check_out_dir", "write_meta_evaluation"]
+__all__ = ["check_out_dir", "out_lock", "write_meta_evaluation"]
 
 _PARTIAL = ".meta-eval-partial-"
 _OLD = ".meta-eval-old-"
 _MARKER = ".meta-eval-incomplete.json"
+_LOCK = ".meta-eval-lock"
 
 
-def check_out_dir(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+def check_out_dir(path: str | os.PathLike[str], *, overwrite: bool = False, kind: str = MANIFEST_KIND,
+                  command: str = "`sumeval meta-eval`") -> Path:
     """The output folder, checked before any work: new, empty, or (with ``overwrite``) one an
     earlier meta-evaluation wrote, holding only the files its manifest lists; and writable (a
     folder is made there and a file written, then removed again). A run interrupted while it
-    replaced an earlier result is repaired first (:func:`_recover`).
+    replaced an earlier result is repaired first (:func:`_recover`). ``kind``: the manifest kind of
+    the results that may be replaced, ``command`` what writes them (in messages).
 
     Raises:
         InputError: naming the path, what is there and what to do.
@@ -68,10 +81,10 @@ def check_out_dir(path: str | os.PathLike[str], *, overwrite: bool = False) -> P
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {str(out)!r} is a file, not a folder; name a folder (it is created if missing)")
     _recover(out)
-    state = _inspect(out)
+    state = _inspect(out, kind)
     if state.kind == "other":
         raise InputError(f"--out {str(out)!r} holds other files ({_names(state.extras)}); name an empty or new "
-                         "folder, or one an earlier `sumeval meta-eval` wrote (with --overwrite)")
+                         f"folder, or one an earlier {command} wrote (with --overwrite)")
     if state.kind in ("meta-eval", "interrupted"):
         what = ("an earlier meta-evaluation" + (f" (of {state.created})" if state.created else "")
                 if state.kind == "meta-eval" else "an interrupted meta-evaluation (no manifest)")
@@ -98,18 +111,24 @@ class _OutState:
     created: str = ""
 
 
-def _inspect(out: Path) -> _OutState:
+def _inspect(out: Path, kind: str = MANIFEST_KIND) -> _OutState:
+    """What ``out`` holds; ``kind``: the manifest kind that makes it ours (an across run's manifest
+    also names its set folders, under ``sets``)."""
     if not out.is_dir():
         return _OutState("new")
-    entries = sorted(p.name for p in out.iterdir() if not p.name.startswith(_PARTIAL) and p.name != _MARKER)
+    entries = sorted(p.name for p in out.iterdir()
+                     if not p.name.startswith(_PARTIAL) and p.name != _MARKER and not p.name.endswith(_LOCK))
     if not entries:
         return _OutState("empty")
     manifest = _read_json(out / "manifest.json")
-    manifest = manifest if manifest.get("kind") == MANIFEST_KIND else {}
+    manifest = manifest if manifest.get("kind") == kind else {}
     marker = _read_json(out / _MARKER)
+    marker = marker if marker.get("kind", MANIFEST_KIND) == kind else {}
     ours = set()
     if manifest:
         ours |= {str(f) for f in manifest.get("files") or []} | {"manifest.json"}
+        if isinstance(manifest.get("sets"), dict):
+            ours |= {str(name) for name in manifest["sets"]}
     if marker:
         ours |= {str(f) for f in [*marker.get("old", []), *marker.get("new", [])]}
     if not manifest and not marker:
@@ -199,8 +218,15 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
     """Write ``result`` into folder ``out`` (see the module docstring); returns ``{file name: path}``.
 
     ``out`` must be new or empty, or an earlier meta-evaluation's folder when ``overwrite``
-    (:func:`check_out_dir`); that folder is replaced as a whole.
+    (:func:`check_out_dir`); that folder is replaced as a whole. Another process writing ``out``
+    meanwhile is refused (:func:`out_lock`).
     """
+    with out_lock(out):
+        return _write(result, out, figures=figures, command=command, overwrite=overwrite)
+
+
+def _write(result: MetaEvaluation, out: str | os.PathLike[str], *, figures: bool, command: list[str] | None,
+           overwrite: bool) -> dict[str, Path]:
     from sumeval.cache import atomic_write_json
     from sumeval.meta_eval import figures as drawing
     from sumeval.meta_eval.manifest import manifest
@@ -261,9 +287,10 @@ class _Stage:
     in one by one under a marker; module docstring).
     """
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, kind: str = MANIFEST_KIND):
         self.out = out
         self.real = out.resolve()
+        self.kind = kind
         self.work: Path | None = None
         self.beside = False
 
@@ -297,7 +324,7 @@ class _Stage:
     def publish(self, names: list[str]) -> dict[str, Path]:
         """Put the work folder's files (``names``, ``manifest.json`` last) in place of ``out``'s."""
         assert self.work is not None
-        state = _inspect(self.real)
+        state = _inspect(self.real, self.kind)
         old = sorted(state.ours & set(state.entries)) if state.kind in ("meta-eval", "interrupted") else []
         if state.kind == "other" or state.extras:  # something appeared meanwhile: never touch it
             raise InputError(f"--out {str(self.out)!r}: files appeared there during the run "
@@ -305,7 +332,7 @@ class _Stage:
         if self.beside:
             _swap_in(self.work, self.real, replace=state.kind != "new")
         else:
-            _move_files_in(self.work, self.real, names, old)
+            _move_files_in(self.work, self.real, names, old, kind=self.kind)
         return {name: self.out / name for name in names}
 
     def cleanup(self) -> None:
@@ -349,16 +376,19 @@ def _swap_in(work: Path, out: Path, *, replace: bool) -> None:
     shutil.rmtree(aside, ignore_errors=True)
 
 
-def _move_files_in(work: Path, out: Path, names: list[str], old: list[str]) -> None:
-    """Move the files ``names`` from ``work`` (inside ``out``) into ``out``, replacing the earlier
-    run's files ``old``: marker first, then the earlier manifest removed, its files removed, the
-    new files moved in with ``manifest.json`` last, the marker removed last."""
+def _move_files_in(work: Path, out: Path, names: list[str], old: list[str], *, kind: str = MANIFEST_KIND) -> None:
+    """Move the files (and folders) ``names`` from ``work`` (inside ``out``) into ``out``, replacing
+    the earlier run's ``old``: marker first, then the earlier manifest removed, its files removed,
+    the new files moved in with ``manifest.json`` last, the marker removed last."""
     from sumeval.cache import atomic_write_json
 
-    atomic_write_json(out / _MARKER, {"kind": MANIFEST_KIND, "pid": os.getpid(), "old": old, "new": names})
+    atomic_write_json(out / _MARKER, {"kind": kind, "pid": os.getpid(), "old": old, "new": names})
     for name in sorted(old, key=lambda n: n != "manifest.json"):  # the earlier manifest first
         try:
-            (out / name).unlink()
+            if (out / name).is_dir() and not (out / name).is_symlink():
+                shutil.rmtree(out / name)
+            else:
+                (out / name).unlink()
         except FileNotFoundError:
             pass
     for name in sorted(names, key=lambda n: n == "manifest.json"):  # the new manifest last
@@ -374,3 +404,111 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+#: the output folders this process holds the lock of (``{resolved path: depth}``): a writer called
+#: inside a command that already holds it (``sumeval meta-eval`` locks --out from its first check)
+_HELD: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def out_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Be the one writer of output folder ``path`` for the block, or raise InputError at once naming
+    the folder and the process that writes it (an ``flock``, as :func:`sumeval.runstate.exclusive_lock`,
+    that the system drops when its process dies; the lock file is removed when the block ends).
+
+    Refused, not waited for: the other run would fill the folder first, so this one would then fail
+    on it (or, with ``--overwrite``, replace a result that was just written). The lock file is
+    ``.<name>.meta-eval-lock`` beside the folder, or ``.meta-eval-lock`` inside it where nothing can
+    be made beside it; where neither can be made, the folder cannot be written either, and
+    :func:`check_out_dir` says so. Re-entrant within a process.
+    """
+    real = Path(path).expanduser().resolve()
+    key = str(real)
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    lock, made = _lock_file(real)
+    if lock is None:
+        yield
+        return
+    try:
+        try:
+            fh = _take(lock, f"--out {str(path)!r}")
+        except OSError:  # no file can be made there (/proc): nor can the results, which check_out_dir says
+            fh = None
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
+            if fh is not None:
+                if _same_file(lock, fh):  # never a newer holder's file
+                    with contextlib.suppress(OSError):
+                        lock.unlink()
+                fh.close()
+    finally:
+        for p in reversed(made):  # folders made only for the lock file, left empty by a run that failed
+            with contextlib.suppress(OSError):
+                p.rmdir()
+
+
+def _take(lock: Path, what: str):
+    """The open lock file ``lock``, ``flock``-ed by this process, its owner record written; InputError
+    naming ``what`` and the holder when another process holds it. A process that locked a file
+    its holder removed meanwhile (the holder removes it when done) locks the file now there."""
+    from sumeval.runstate import _flock_now, _open_lock_file, describe_owner, owner_record
+
+    while True:
+        fh = _open_lock_file(lock)
+        if not _flock_now(fh):
+            fh.seek(0)
+            try:
+                holder = describe_owner(json.loads(fh.read() or "null"))
+            except ValueError:
+                holder = "another process"
+            fh.close()
+            raise InputError(f"{what} is being written by {holder} (lock {lock}); one run writes a folder at "
+                             "a time: wait for that run to finish (or stop it), or name another folder")
+        if _same_file(lock, fh):
+            break
+        fh.close()  # its holder removed this file after it was opened here
+    fh.seek(0)
+    fh.truncate()
+    fh.write(json.dumps(owner_record()))
+    fh.flush()
+    return fh
+
+
+def _same_file(p: Path, fh) -> bool:
+    """Whether ``p`` still names the open file ``fh``."""
+    try:
+        return os.stat(p).st_ino == os.fstat(fh.fileno()).st_ino
+    except OSError:
+        return False
+
+
+def _lock_file(real: Path) -> tuple[Path | None, list[Path]]:
+    """``(lock file, folders made for it)`` of output folder ``real`` (:func:`out_lock`); ``(None, [])``
+    where no lock file can be made."""
+    base = next((p for p in real.parents if p.exists()), None)
+    if real.name and base is not None and base.is_dir() and os.access(base, os.W_OK | os.X_OK):
+        missing = [p for p in real.parents if not p.exists()]
+        made = []
+        try:
+            for p in reversed(missing):
+                p.mkdir()
+                made.append(p)
+        except OSError:
+            for p in reversed(made):
+                with contextlib.suppress(OSError):
+                    p.rmdir()
+            return None, []
+        return real.parent / f".{real.name}{_LOCK}", made
+    if real.is_dir() and os.access(real, os.W_OK | os.X_OK):
+        return real / _LOCK, []
+    return None, []
