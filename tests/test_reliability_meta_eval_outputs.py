@@ -15,12 +15,20 @@ Grouped by class of problem:
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from sumeval import cli
+from sumeval.errors import InputError
 from sumeval.meta_eval import across, across_output
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,3 +131,208 @@ class TestTiesInTheAcrossRanking:
             assert table.loc["a", "mean score"] == table.loc["b", "mean score"]
             assert bold["mean score"].tolist() == [True, True, False]
             assert bold["mean correlation"].tolist() == [True, True, False]
+
+
+# --------------------------------------------------------------------------------------------
+# Shared: user data sets and the command line
+# --------------------------------------------------------------------------------------------
+FAST = ["--n-resamples", "20", "--level", "system", "--no-figures", "-q"]
+
+
+@pytest.fixture()
+def sets(tmp_path, capsys):
+    """Two user data sets from tests/data/user_judgments.csv: `news` (texts, references) and `notext`."""
+    raw = pd.read_csv(DATA / "user_judgments.csv")
+    raw.to_csv(tmp_path / "news.csv", index=False)
+    raw.drop(columns=["source", "faithful"]).to_csv(tmp_path / "notext.csv", index=False)
+    assert cli.main(["data", "add", "news", str(tmp_path / "news.csv"), *MAP, "--human", "overall"]) == 0
+    assert cli.main(["data", "add", "notext", str(tmp_path / "notext.csv"), *MAP[:6], *MAP[8:],
+                     "--human", "overall"]) == 0
+    capsys.readouterr()
+    return ["news", "notext"]
+
+
+def _across(out: Path, *extra: str) -> int:
+    return cli.main(["meta-eval", "--out", str(out), "--measures", "rouge-1", *FAST, *extra])
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+
+
+def _one_run(out: Path) -> dict:
+    """Assert ``out`` holds exactly one across run: the files and set folders its manifest names."""
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    folders = [name for name, s in manifest["sets"].items() if s["status"] == "ok"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(manifest["files"] + folders)
+    for name in folders:
+        assert json.loads((out / name / "manifest.json").read_text())["settings"]["seed"] == manifest["settings"]["seed"]
+    return manifest
+
+
+# --------------------------------------------------------------------------------------------
+# 2. An across --overwrite replaces the folder as a whole; an interrupted run leaves the old one
+# --------------------------------------------------------------------------------------------
+STOP_WRITING = """
+import os, signal, sys
+from sumeval import tables
+def killed(*a, **k):                          # the first table of the top files: the set folders are written
+    os.kill(os.getpid(), signal.SIGKILL)
+tables.write_table = killed
+from sumeval.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+class TestAcrossOverwriteIsWhole:
+    def test_overwrite_leaves_nothing_of_the_earlier_run(self, sets, tmp_path):
+        out = tmp_path / "across"
+        assert _across(out, "--dataset", "news", "notext", "--coefficient", "kendall_b", "pearson") == 0
+        assert (out / "notext").is_dir() and (out / "table_ranking_pearson.md").is_file()
+        assert _across(out, "--dataset", "news", "--coefficient", "kendall_b", "--seed", "3", "--min-sets", "1",
+                       "--overwrite") == 0
+        manifest = _one_run(out)  # neither notext/ nor a pearson table of the first run is left
+        assert manifest["settings"]["seed"] == 3 and list(manifest["sets"]) == ["news"]
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # nothing hidden left beside
+
+    def test_overwrite_refuses_files_the_earlier_run_did_not_write(self, sets, tmp_path, capsys):
+        out = tmp_path / "across"
+        assert _across(out, "--dataset", "news", "notext") == 0
+        (out / "notes.txt").write_text("mine")
+        before = _digest(out)
+        assert _across(out, "--dataset", "news", "notext", "--overwrite") == 2
+        assert "files it did not write (notes.txt)" in capsys.readouterr().err and _digest(out) == before
+
+    def test_a_kill_while_writing_leaves_the_earlier_result_and_the_next_run_clears_up(self, sets, tmp_path):
+        out = tmp_path / "across"
+        assert _across(out, "--dataset", "news", "notext") == 0
+        before = _digest(out)
+        args = ["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", *FAST, "--seed", "7",
+                "--overwrite", "--out", str(out)]
+        p = subprocess.run([sys.executable, "-c", STOP_WRITING, *args], env=_env(), capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == -9, p.stderr
+        assert _digest(out) == before  # the set folders were written, but not into --out
+        # beside: the killed run's work folder, and its lock file (the system released the lock)
+        hidden = sorted(q.name for q in tmp_path.iterdir() if q.name.startswith("."))
+        assert len(hidden) == 2 and hidden[0] == ".across.meta-eval-lock"
+        assert re.fullmatch(r"\.across\.meta-eval-partial-\d+", hidden[1])
+        (out / ".across-partial-999999999").mkdir()  # what a killed run of an earlier version left inside
+        across_output.check_across_out(out, overwrite=True)  # the next run's check removes both folders
+        assert not (tmp_path / hidden[1]).exists() and not (out / ".across-partial-999999999").exists()
+        assert _across(out, "--dataset", "news", "notext", "--seed", "7", "--overwrite") == 0
+        assert not [q for q in [*tmp_path.iterdir(), *out.iterdir()] if q.name.startswith(".")]
+        assert _one_run(out)["settings"]["seed"] == 7
+
+
+# --------------------------------------------------------------------------------------------
+# 3. One writer per --out (real processes)
+# --------------------------------------------------------------------------------------------
+HOLD = """
+import sys, time
+from pathlib import Path
+from sumeval import meta_eval
+from sumeval.meta_eval import across
+ready, release = Path(sys.argv[1]), Path(sys.argv[2])
+def held(real):
+    def wait_then_run(*a, **k):                 # inside the run: --out checked and locked
+        ready.write_text("in")
+        t0 = time.time()
+        while not release.exists() and time.time() - t0 < 120:
+            time.sleep(0.05)
+        return real(*a, **k)
+    return wait_then_run
+meta_eval.meta_evaluate = held(meta_eval.meta_evaluate)
+across.meta_evaluate_across = held(across.meta_evaluate_across)
+from sumeval.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+class TestOneWriterPerOut:
+    @pytest.mark.parametrize("run", [["news", "--human", "overall"], ["--dataset", "news", "notext"]],
+                             ids=["one set", "across sets"])
+    def test_a_second_run_into_the_same_new_out_is_refused_at_once(self, sets, tmp_path, run):
+        out = tmp_path / "shared-out"
+        ready, release = tmp_path / "ready", tmp_path / "release"
+        args = ["meta-eval", *run, "--measures", "rouge-1", *FAST, "--out", str(out)]
+        first = subprocess.Popen([sys.executable, "-c", HOLD, str(ready), str(release), *args], env=_env(),
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            t0 = time.time()
+            while not ready.exists() and first.poll() is None and time.time() - t0 < 120:
+                time.sleep(0.05)
+            assert ready.exists(), first.communicate(timeout=60)
+            t1 = time.time()
+            second = subprocess.run([sys.executable, "-m", "sumeval.cli", *args, "--seed", "9"], env=_env(),
+                                    capture_output=True, text=True, timeout=120)
+            assert second.returncode == 2, second.stderr
+            assert f"--out {str(out)!r} is being written by pid {first.pid} " in second.stderr
+            assert "Traceback" not in second.stderr and time.time() - t1 < 60  # refused before any work
+            release.write_text("go")
+            stdout, stderr = first.communicate(timeout=300)
+        finally:
+            if first.poll() is None:
+                first.kill()
+                first.wait()
+        assert first.returncode == 0, stderr
+        manifest = json.loads((out / "manifest.json").read_text())
+        assert manifest["settings"]["seed"] == 0  # the first run's result, whole; the second wrote nothing
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # the lock file is gone too
+
+    def test_the_lock_is_free_again_after_a_run_and_held_within_one_process(self, tmp_path):
+        from sumeval.meta_eval.output import out_lock
+
+        out = tmp_path / "a" / "b"
+        with out_lock(out):
+            assert (tmp_path / "a" / ".b.meta-eval-lock").is_file()
+            with out_lock(out):  # a writer called inside the command that holds it
+                pass
+            code = f"from sumeval.meta_eval.output import out_lock\nwith out_lock({str(out)!r}): pass"
+            p = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True, timeout=120)
+            assert p.returncode == 1 and f"is being written by pid {os.getpid()} " in p.stderr
+        assert not (tmp_path / "a").exists()  # the lock file, and the folder made for it, removed
+        p = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# 4. --weight
+# --------------------------------------------------------------------------------------------
+class TestWeightOption:
+    def test_a_set_weighted_twice_is_refused_naming_both(self):
+        for items in (["news=2", "news=3"], ["news=2,notext=1", "news:0.5"]):
+            with pytest.raises(InputError, match=r"data set 'news' twice \('news=2' and 'news(=3|:0.5)'\)"):
+                across_output.parse_weights(items)
+        assert across_output.parse_weights(["news=2", "notext=1"]) == {"news": 2.0, "notext": 1.0}
+
+    def test_weight_without_dataset_is_refused_with_the_fix(self, sets, tmp_path, capsys):
+        out = tmp_path / "one"
+        assert cli.main(["meta-eval", "news", "--human", "overall", "--measures", "rouge-1", "--weight", "news=2",
+                         *FAST, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "--weight news=2" in err and "--dataset" in err and not out.exists()
+        assert cli.main(["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", "--weight", "news=2",
+                         "notext=1", "news=4", *FAST, "--out", str(out)]) == 2
+        assert "'news=2' and 'news=4'" in capsys.readouterr().err and not out.exists()
+
+
+# --------------------------------------------------------------------------------------------
+# 5. Data set names
+# --------------------------------------------------------------------------------------------
+class TestDataSetNames:
+    @pytest.mark.parametrize("name, says", [("mine\n", "is not allowed"), ("shelf", "reserved"), ("Shelf", "reserved"),
+                                            ("mine\n\n", "is not allowed")])
+    def test_a_name_that_could_not_be_named_again_is_refused(self, tmp_path, name, says):
+        from sumeval.datasets.judgments import add_dataset
+        from sumeval.datasets.user_datasets import read_registry
+
+        with pytest.raises(InputError, match=says):
+            add_dataset(name, DATA / "user_judgments.csv", human=["overall"], doc_col="article_id",
+                        system_col="model", summary_col="output", text_col="source", references_col="gold")
+        assert read_registry() == {}
+
+    def test_the_command_line_says_why(self, tmp_path, capsys):
+        assert cli.main(["data", "add", "shelf", str(DATA / "user_judgments.csv"), *MAP, "--human", "overall"]) == 2
+        assert "'shelf' is reserved: `--dataset shelf`" in capsys.readouterr().err
+        assert cli.main(["data", "add", "shelf2", str(DATA / "user_judgments.csv"), *MAP, "--human", "overall"]) == 0
