@@ -118,7 +118,7 @@ def run_across(args) -> int:
     from sumeval.meta_eval import LEVELS
     from sumeval.meta_eval.across import AcrossSettings
     from sumeval.meta_eval.across_output import check_across_out, parse_weights
-    from sumeval.meta_eval.output import out_lock
+    from sumeval.meta_eval.staging import out_lock
 
     if getattr(args, "data", None):
         raise InputError(f"give the data set either as the first argument ({args.data!r}) or with --dataset, not both")

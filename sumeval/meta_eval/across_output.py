@@ -18,12 +18,12 @@ The output folder gets::
     heatmap_<coef>_<level>.{pdf,png}  ranking_<coef>.{pdf,png}
     manifest.json                       settings, weights, measures, per set: status and timings
 
-The folder is written as one meta-eval's is (:mod:`sumeval.meta_eval.output`): everything, each
+The folder is written as one meta-eval's is (:mod:`sumeval.meta_eval.staging`): everything, each
 set's folder included, into a hidden folder beside it, ``manifest.json`` last, which then takes the
 output folder's place in one step, so an ``--overwrite`` leaves nothing of the earlier run (a set or
 a coefficient it had and this one has not) and a run stopped part-way leaves the earlier result
 whole (its hidden folder is removed by the next run); one writer per folder (:func:`~sumeval.
-meta_eval.output.out_lock`). Command line: ``sumeval meta-eval --dataset A B ...``
+meta_eval.staging.out_lock`). Command line: ``sumeval meta-eval --dataset A B ...``
 (:mod:`sumeval.cli.meta_eval`).
 """
 from __future__ import annotations
@@ -52,15 +52,15 @@ _LEGACY_PARTIAL = ".across-partial-"
 
 def check_across_out(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
     """The output folder, checked before any work as a single meta-eval's
-    (:func:`~sumeval.meta_eval.output.check_out_dir`): new, empty, or (with ``overwrite``) one an
+    (:func:`~sumeval.meta_eval.staging.check_out_dir`): new, empty, or (with ``overwrite``) one an
     earlier across run wrote, holding only its files and set folders, replaced as a whole; and
     writable. What an interrupted run left is removed first. InputError names the path and the fix."""
-    from sumeval.meta_eval.output import _dead, check_out_dir
+    from sumeval.meta_eval.staging import check_out_dir, owner_gone
 
     out = Path(path)
     if out.is_dir():
         for p in out.iterdir():
-            if p.name.startswith(_LEGACY_PARTIAL) and p.is_dir() and _dead(p.name, _LEGACY_PARTIAL):
+            if p.name.startswith(_LEGACY_PARTIAL) and p.is_dir() and owner_gone(p.name, _LEGACY_PARTIAL):
                 shutil.rmtree(p, ignore_errors=True)
     return check_out_dir(out, overwrite=overwrite, kind=MANIFEST_KIND, command="`sumeval meta-eval --dataset ...`")
 
@@ -154,7 +154,7 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
     set_figures: the per-set meta-evaluation figures (default: as ``figures``).
     overwrite: replace an earlier across run's results in ``out`` (else that is refused).
     """
-    from sumeval.meta_eval.output import out_lock
+    from sumeval.meta_eval.staging import out_lock
 
     with out_lock(out):
         return _write(result, out, figures=figures, set_figures=set_figures, command=command, overwrite=overwrite)
@@ -165,9 +165,9 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
     from sumeval import tables
     from sumeval.cache import atomic_path, atomic_write_json
     from sumeval.meta_eval import write_meta_evaluation
-    from sumeval.meta_eval.output import _Stage, _write_error
+    from sumeval.meta_eval.staging import Stage, write_error
 
-    stage = _Stage(check_across_out(out, overwrite=overwrite), kind=MANIFEST_KIND)
+    stage = Stage(check_across_out(out, overwrite=overwrite), kind=MANIFEST_KIND)
     work = stage.begin()
     state = "nothing was changed there"
     try:
@@ -207,7 +207,7 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
         written = stage.publish(sets + names + ["manifest.json"])
         return {name: path for name, path in written.items() if name not in sets}
     except OSError as exc:  # a full disk, a quota: name --out and the file, never the hidden work folder
-        raise _write_error(exc, stage.out, state) from None
+        raise write_error(exc, stage.out, state) from None
     finally:
         stage.cleanup()
 
