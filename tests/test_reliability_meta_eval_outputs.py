@@ -10,7 +10,10 @@ Grouped by class of problem:
 3. one writer per --out: a second `sumeval meta-eval` into the same folder is refused at once, naming
    the folder and the other process (real processes);
 4. the --weight option: a repeated set, and --weight without --dataset, are refused;
-5. data set names: a trailing newline and the reserved word `shelf` are refused.
+5. data set names: a trailing newline, the reserved word `shelf` and a name ending like a file the
+   across run writes beside the set folders (manifest.json, a table, a figure) are refused;
+6. set folders: a set given as a file gets a folder of its own directly under --out, named after the
+   file, never another set's nor a top file's, recorded in the across manifest.
 """
 from __future__ import annotations
 
@@ -163,7 +166,7 @@ def _env() -> dict[str, str]:
 def _one_run(out: Path) -> dict:
     """Assert ``out`` holds exactly one across run: the files and set folders its manifest names."""
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    folders = [name for name, s in manifest["sets"].items() if s["status"] == "ok"]
+    folders = [s["folder"] for s in manifest["sets"].values() if s["status"] == "ok"]
     assert sorted(p.name for p in out.iterdir()) == sorted(manifest["files"] + folders)
     for name in folders:
         assert json.loads((out / name / "manifest.json").read_text())["settings"]["seed"] == manifest["settings"]["seed"]
@@ -322,7 +325,9 @@ class TestWeightOption:
 # --------------------------------------------------------------------------------------------
 class TestDataSetNames:
     @pytest.mark.parametrize("name, says", [("mine\n", "is not allowed"), ("shelf", "reserved"), ("Shelf", "reserved"),
-                                            ("mine\n\n", "is not allowed")])
+                                            ("mine\n\n", "is not allowed"), ("manifest.json", "ends like a file"),
+                                            ("table_ranking_kendall_b.md", "ends like a file"),
+                                            ("heatmap.PNG", "ends like a file"), ("across.csv", "ends like a file")])
     def test_a_name_that_could_not_be_named_again_is_refused(self, tmp_path, name, says):
         from sumeval.datasets.judgments import add_dataset
         from sumeval.datasets.user_datasets import read_registry
@@ -335,4 +340,56 @@ class TestDataSetNames:
     def test_the_command_line_says_why(self, tmp_path, capsys):
         assert cli.main(["data", "add", "shelf", str(DATA / "user_judgments.csv"), *MAP, "--human", "overall"]) == 2
         assert "'shelf' is reserved: `--dataset shelf`" in capsys.readouterr().err
+        assert cli.main(["data", "add", "manifest.json", str(DATA / "user_judgments.csv"), *MAP, "--human",
+                         "overall"]) == 2
+        assert "writes each set's results into OUT/<name>/, beside its own files (manifest.json" in \
+            capsys.readouterr().err
         assert cli.main(["data", "add", "shelf2", str(DATA / "user_judgments.csv"), *MAP, "--human", "overall"]) == 0
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Set folders
+# --------------------------------------------------------------------------------------------
+class TestSetFolders:
+    def test_a_file_names_its_folder_and_no_folder_takes_another_or_a_top_file(self):
+        names = ["a/judgments.csv", "judgments", "/x/b/Judgments.jsonl", "b/manifest.json.csv", "c/across.csv",
+                 "manifest.json", "d/my data (v2).tsv", "e/.csv", "summeval"]
+        assert across_output.set_folders(names) == {
+            "a/judgments.csv": "judgments-2", "judgments": "judgments",  # a set named by its name comes first
+            "/x/b/Judgments.jsonl": "Judgments-3",  # in any case: one file system may not tell them apart
+            "b/manifest.json.csv": "manifest", "c/across.csv": "across",  # never a top file's name
+            "manifest.json": "manifest-2",  # a name registered before such names were refused
+            "d/my data (v2).tsv": "my_data__v2_", "e/.csv": "dataset", "summeval": "summeval"}
+
+    def test_sets_given_as_files_get_folders_of_their_own_directly_under_out(self, tmp_path, monkeypatch, capsys):
+        """Before: OUT/<the path> - nested (OUT/a/judgments.csv/), and an absolute path named a
+        folder elsewhere (the data file itself)."""
+        raw = pd.read_csv(DATA / "user_judgments.csv").rename(columns={
+            "article_id": "doc_id", "model": "system", "output": "summary", "source": "text", "gold": "references"})
+        for f in ("a/judgments.csv", "b/judgments.csv", "b/manifest.json.csv"):
+            (tmp_path / f).parent.mkdir(exist_ok=True)
+            raw.to_csv(tmp_path / f, index=False)
+        monkeypatch.chdir(tmp_path)
+        files = ["a/judgments.csv", str(tmp_path / "b" / "judgments.csv"), "b/manifest.json.csv"]
+        out = tmp_path / "across"
+        run = ["--dataset", *files, "--human", *(f"{f}:overall" for f in files)]
+        assert _across(out, *run) == 0
+        manifest = _one_run(out)  # every set folder directly under --out, and nothing else
+        assert {k: s["folder"] for k, s in manifest["sets"].items()} == dict(zip(files, ["judgments", "judgments-2",
+                                                                                         "manifest"]))
+        err = capsys.readouterr().err
+        assert f"the results of data set {files[1]!r} are in {out / 'judgments-2'}" in err
+        assert sorted({p.name for p in tmp_path.iterdir()} - {"cache", "reg"}) == ["a", "across", "b"]
+        assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["judgments.csv", "manifest.json.csv"]
+        for folder in ("judgments", "judgments-2", "manifest"):
+            assert json.loads((out / folder / "manifest.json").read_text())["kind"] == "sumeval meta-eval"
+        # --overwrite knows the folders as its own; with figures, every top file ends as no set folder can
+        assert _across(out, *run, "--seed", "4", "--overwrite") == 0
+        assert _one_run(out)["settings"]["seed"] == 4
+        from sumeval.datasets.user_datasets import OUTPUT_SUFFIXES
+
+        assert cli.main(["meta-eval", "--out", str(out), "--measures", "rouge-1", "--n-resamples", "20", "--level",
+                         "system", "-q", *run, "--overwrite"]) == 0
+        tops = [p.name for p in out.iterdir() if p.is_file()]
+        assert any(n.endswith(".png") for n in tops)
+        assert [n for n in tops if not n.lower().endswith(OUTPUT_SUFFIXES)] == []

@@ -141,7 +141,7 @@ def run_across(args) -> int:
 def _run_across(args, settings, out) -> int:
     from sumeval import tables
     from sumeval.meta_eval import across
-    from sumeval.meta_eval.across_output import parse_humans, ranking_table, write_across
+    from sumeval.meta_eval.across_output import parse_humans, ranking_table, set_folders, write_across
 
     measures = split_measures(args.measures) + split_values(args.measure_class)
     if not measures and args.no_own_columns:
@@ -159,6 +159,9 @@ def _run_across(args, settings, out) -> int:
         print(tables.to_markdown(table, bold=bold))
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
+    for name, folder in set_folders(result.sets).items():
+        if folder != name and result.sets[name].result is not None:
+            print(f"note: the results of data set {name!r} are in {out / folder}", file=sys.stderr)
     print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
           f"to {out} in {result.timings['total_s']:.1f} s", file=sys.stderr)
     return 0

@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping
 
 from sumeval.errors import InputError
 
-__all__ = ["UserDataset", "NAME_RE", "RESERVED", "registry_file", "lock_file", "read_registry", "malformed_entries",
+__all__ = ["UserDataset", "NAME_RE", "RESERVED", "OUTPUT_SUFFIXES", "registry_file", "lock_file", "read_registry", "malformed_entries",
            "update_registry", "write_registry", "check_name", "refuse_taken",
            "folder_message", "check_export_target"]
 
@@ -42,6 +42,10 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")
 #: words that mean something else where a data set name goes (any case), with what they mean
 RESERVED: dict[str, str] = {"shelf": "`--dataset shelf` and the shelf study's datasets=shelf mean every built-in "
                                      "judged set"}
+#: the suffixes of the files a meta-evaluation across data sets writes at the top of its --out, beside each set's
+#: folder OUT/<set>/ (manifest.json, across.csv, the tables' .csv .tex .md .html, the figures' .pdf .png): a data
+#: set name never ends with one (nor with a judgments file's), so a set's folder never takes a top file's name
+OUTPUT_SUFFIXES: tuple[str, ...] = (".json", ".csv", ".tex", ".md", ".html", ".pdf", ".png")
 
 
 @dataclass(frozen=True)
@@ -317,4 +321,8 @@ def check_name(name: str, builtin: tuple[str, ...]) -> str:
     if Path(name).suffix.lower() in FORMATS:
         raise InputError(f"data set name {name!r} ends like a file ({Path(name).suffix}); a name "
                          "must not look like a path, so drop the extension")
+    if Path(name).suffix.lower() in OUTPUT_SUFFIXES:
+        raise InputError(f"data set name {name!r} ends like a file ({Path(name).suffix}): `sumeval meta-eval "
+                         "--dataset` writes each set's results into OUT/<name>/, beside its own files (manifest.json, "
+                         "across.csv, tables .csv .tex .md .html, figures .pdf .png), so drop the extension")
     return name

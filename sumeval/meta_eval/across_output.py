@@ -5,7 +5,9 @@ The output folder gets::
     <dataset>/                          each set's own meta-evaluation (the files ``sumeval meta-eval``
                                         writes: :func:`~sumeval.meta_eval.write_meta_evaluation`);
                                         a pairwise set adds ranking_accuracy.csv and
-                                        ranking_accuracy_tests.csv
+                                        ranking_accuracy_tests.csv. A set given as a file gets a
+                                        folder named after the file (:func:`set_folders`;
+                                        the manifest's ``sets`` say which)
     across.csv                          one row per (coefficient, measure, data set, human, level):
                                         value, interval, rank, cluster, n, status, reason
     tasks.csv                           every (data set, human, level): run or why not, its weight
@@ -30,10 +32,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
@@ -42,8 +45,8 @@ from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
-__all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "ranking_caption", "caption",
-           "write_across", "parse_weights", "parse_humans"]
+__all__ = ["MANIFEST_KIND", "check_across_out", "set_folders", "across_table", "ranking_table", "ranking_caption",
+           "caption", "write_across", "parse_weights", "parse_humans"]
 
 MANIFEST_KIND = "sumeval meta-eval across"
 #: the hidden folder inside --out where versions before issue 30 wrote the top files (removed when its run is gone)
@@ -63,6 +66,38 @@ def check_across_out(path: str | os.PathLike[str], *, overwrite: bool = False) -
             if p.name.startswith(_LEGACY_PARTIAL) and p.is_dir() and owner_gone(p.name, _LEGACY_PARTIAL):
                 shutil.rmtree(p, ignore_errors=True)
     return check_out_dir(out, overwrite=overwrite, kind=MANIFEST_KIND, command="`sumeval meta-eval --dataset ...`")
+
+
+def set_folders(names: Iterable[str]) -> dict[str, str]:
+    """``{data set: its folder in --out}``. A set named by its name (``summeval``, one added with
+    ``sumeval data add``) gets a folder of that name; a set given as a file (``--dataset
+    some/judgments.csv``) one named after the file: its name without the folders and the suffixes of
+    a judgments file or an output file, other characters than letters, digits, ``_ . -`` as ``_``
+    (``judgments``). A folder never ends like a file written beside it (:data:`~sumeval.datasets.
+    user_datasets.OUTPUT_SUFFIXES`: ``manifest.json``, ``across.csv``, the tables and figures) and
+    never takes another set's folder, in any case: ``-2``, ``-3``, ... is added (named sets first,
+    then files in the order given). The across manifest records each set's folder."""
+    from sumeval.datasets.judgment_files import FORMATS
+    from sumeval.datasets.user_datasets import NAME_RE, OUTPUT_SUFFIXES
+
+    ends = (*FORMATS, *OUTPUT_SUFFIXES)
+    names = list(names)
+    plain = [n for n in names if NAME_RE.fullmatch(n) and not n.lower().endswith(ends)]
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for name in [*plain, *(n for n in names if n not in plain)]:
+        base = name
+        if name not in plain:
+            base = Path(name).name
+            while base.lower().endswith(ends):
+                base = base[: base.rindex(".")]
+            base = re.sub(r"[^A-Za-z0-9_.-]", "_", base).lstrip("_.-")[:64] or "dataset"
+        folder, k = base, 2
+        while folder.casefold() in taken:
+            folder, k = f"{base}-{k}", k + 1
+        taken.add(folder.casefold())
+        out[name] = folder
+    return {name: out[name] for name in names}
 
 
 def across_table(result: AcrossResult, coefficient: str, level: str, *, measures: list[str] | None = None
@@ -170,17 +205,19 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
     stage = Stage(check_across_out(out, overwrite=overwrite), kind=MANIFEST_KIND)
     work = stage.begin()
     state = "nothing was changed there"
+    folders = set_folders(result.sets)
     try:
         for o in result.sets.values():
             if o.result is None:
                 continue
-            write_meta_evaluation(o.result, work / o.name, figures=figures if set_figures is None else set_figures,
+            folder = work / folders[o.name]
+            write_meta_evaluation(o.result, folder, figures=figures if set_figures is None else set_figures,
                                   command=command)
             if o.pairwise:
                 for name, frame in (("ranking_accuracy", o.accuracy), ("ranking_accuracy_tests", o.accuracy_tests)):
-                    with atomic_path(work / o.name / f"{name}.csv") as tmp:
+                    with atomic_path(folder / f"{name}.csv") as tmp:
                         frame.to_csv(tmp, index=False)
-        sets = [o.name for o in result.sets.values() if o.result is not None]
+        sets = [folders[o.name] for o in result.sets.values() if o.result is not None]
         result.cells.to_csv(work / "across.csv", index=False)
         result.tasks.to_csv(work / "tasks.csv", index=False)
         result.summary.to_csv(work / "across_summary.csv", index=False)
@@ -232,12 +269,14 @@ def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) ->
 
 
 def manifest(result: AcrossResult, files: list[str], *, command: list[str] | None = None) -> dict[str, Any]:
-    """What a reader needs to reproduce the numbers (``manifest.json``)."""
+    """What a reader needs to reproduce the numbers (``manifest.json``); each set's ``folder``:
+    :func:`set_folders` (None for a set skipped)."""
     from dataclasses import asdict
 
     from sumeval.meta_eval.manifest import package_versions
 
     settings = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(result.settings).items()}
+    folders = set_folders(result.sets)
     return {
         "kind": MANIFEST_KIND,
         "created": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -245,7 +284,8 @@ def manifest(result: AcrossResult, files: list[str], *, command: list[str] | Non
         "settings": settings,
         "measures": result.measures,
         "given_measures": result.given,
-        "sets": {o.name: {"status": o.status, "reason": o.reason, "humans": list(o.humans), "measures": o.labels,
+        "sets": {o.name: {"folder": folders[o.name] if o.result is not None else None, "status": o.status,
+                          "reason": o.reason, "humans": list(o.humans), "measures": o.labels,
                           "cannot_run": o.blank, "pairwise": o.pairwise,
                           "sha256": o.result.dataset.get("sha256") if o.result is not None else None,
                           "timings": {k: round(v, 3) for k, v in o.timings.items()}}

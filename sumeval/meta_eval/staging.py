@@ -95,7 +95,7 @@ class _OutState:
 
 def _inspect(out: Path, kind: str = MANIFEST_KIND) -> _OutState:
     """What ``out`` holds; ``kind``: the manifest kind that makes it ours (an across run's manifest
-    also names its set folders, under ``sets``)."""
+    also names its set folders, under ``sets``: each set's ``folder``)."""
     if not out.is_dir():
         return _OutState("new")
     entries = sorted(p.name for p in out.iterdir()
@@ -109,8 +109,9 @@ def _inspect(out: Path, kind: str = MANIFEST_KIND) -> _OutState:
     ours = set()
     if manifest:
         ours |= {str(f) for f in manifest.get("files") or []} | {"manifest.json"}
-        if isinstance(manifest.get("sets"), dict):
-            ours |= {str(name) for name in manifest["sets"]}
+        if isinstance(manifest.get("sets"), dict):  # each set's folder (its name before ``folder`` was recorded)
+            ours |= {str(s["folder"]) if isinstance(s, dict) and s.get("folder") else str(name)
+                     for name, s in manifest["sets"].items()}
     if marker:
         ours |= {str(f) for f in [*marker.get("old", []), *marker.get("new", [])]}
     if not manifest and not marker:
