@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 __all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "signals_interrupt", "signal_name",
-           "die_with_parent", "exclusive_lock", "claim", "now_iso", "storage_note", "finish_manifest"]
+           "die_with_parent", "open_lock_file", "flock_now", "exclusive_lock", "claim", "now_iso", "storage_note",
+           "finish_manifest"]
 
 
 class Interrupted(KeyboardInterrupt):
@@ -171,13 +172,13 @@ def die_with_parent(parent_pid: int, *, poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="sumeval-parent-watch", daemon=True).start()
 
 
-def _open_lock_file(p: Path):
+def open_lock_file(p: Path):
     """``p`` opened for a ``flock`` (created, with its folder)."""
     p.parent.mkdir(parents=True, exist_ok=True)
     return open(p, "a+", encoding="utf-8")
 
 
-def _flock_now(fh) -> bool:
+def flock_now(fh) -> bool:
     """Take an exclusive ``flock`` on ``fh`` if nobody holds one; False if another does."""
     import fcntl
 
@@ -204,9 +205,9 @@ def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True
     from sumeval.errors import InputError
 
     p = Path(path)
-    fh = _open_lock_file(p)
+    fh = open_lock_file(p)
     try:
-        if not _flock_now(fh):
+        if not flock_now(fh):
             fh.seek(0)
             try:
                 holder = describe_owner(json.loads(fh.read() or "null"))
@@ -244,12 +245,12 @@ def claim(path: str | os.PathLike[str], *, wait: bool = False) -> Iterator[bool]
 
     p = Path(path)
     try:
-        fh = _open_lock_file(p)
+        fh = open_lock_file(p)
     except OSError:  # a read-only or full cache: claims only save work, so work alone
         yield True
         return
     try:
-        if not _flock_now(fh):
+        if not flock_now(fh):
             if not wait:
                 yield False
                 return

@@ -320,11 +320,11 @@ def _two_runs(out: Path) -> tuple[dict, list[str]]:
 def test_a_kill_between_the_folder_renames_leaves_the_old_result(uj, tmp_path, monkeypatch):
     """No RENAME_EXCHANGE: the earlier folder is renamed aside, then the new one into place; a
     crash between the two leaves no mix, and the next run puts the earlier result back."""
-    from sumeval.meta_eval import output
+    from sumeval.meta_eval import staging
 
     out = tmp_path / "f1b"
     first, second = _two_runs(out)
-    monkeypatch.setattr(output, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(staging, "_exchange", lambda a, b: False)
     real_replace = os.replace
 
     def crash_on_new_folder(src, dst, *a, **k):
@@ -337,8 +337,8 @@ def test_a_kill_between_the_folder_renames_leaves_the_old_result(uj, tmp_path, m
     assert not out.exists()  # neither result is visible under --out, so none is mixed
     (aside,) = [p for p in tmp_path.iterdir() if ".meta-eval-old-" in p.name]
     monkeypatch.setattr(os, "replace", real_replace)
-    monkeypatch.setattr(output, "_alive", lambda pid: False)  # as if the crashed process were gone
-    output.check_out_dir(out, overwrite=True)  # the next run repairs first
+    monkeypatch.setattr(staging, "_alive", lambda pid: False)  # as if the crashed process were gone
+    staging.check_out_dir(out, overwrite=True)  # the next run repairs first
     assert _digest(out) == first and not aside.exists()
     assert _meta(out, *second) == 0 and _consistent(out)["seed"] == 5
 
@@ -348,7 +348,7 @@ def test_a_kill_after_the_exchange_leaves_the_new_result(uj, tmp_path, monkeypat
     earlier result (now in the hidden folder beside) is removed leaves the new result, whole."""
     import shutil
 
-    from sumeval.meta_eval import output
+    from sumeval.meta_eval import staging
 
     out = tmp_path / "o"
     first, second = _two_runs(out)
@@ -365,8 +365,8 @@ def test_a_kill_after_the_exchange_leaves_the_new_result(uj, tmp_path, monkeypat
     (old,) = [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert _digest(old) == first  # the earlier result, whole, in the hidden folder beside
     monkeypatch.setattr(shutil, "rmtree", real_rmtree)
-    monkeypatch.setattr(output, "_alive", lambda pid: False)  # as if the crashed process were gone
-    output.check_out_dir(out, overwrite=True)  # the next run removes it
+    monkeypatch.setattr(staging, "_alive", lambda pid: False)  # as if the crashed process were gone
+    staging.check_out_dir(out, overwrite=True)  # the next run removes it
     assert not old.exists() and _consistent(out)["seed"] == 5
 
 
@@ -398,8 +398,8 @@ def test_an_interrupted_file_by_file_move_is_recognised_and_cleared(uj, tmp_path
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from sumeval.meta_eval import output
-output._exchange = lambda a, b: False        # the two-rename fallback: the kill lands between them
+from sumeval.meta_eval import staging
+staging._exchange = lambda a, b: False       # the two-rename fallback: the kill lands between them
 OUT = Path(sys.argv[1]).resolve()
 _orig = os.replace
 def replace(src, dst, *a, **k):
@@ -421,9 +421,9 @@ def test_a_real_kill_9_during_the_move_never_mixes_two_runs(uj, tmp_path):
                        text=True, timeout=300)
     assert p.returncode == -signal.SIGKILL, p.stderr
     assert not out.exists()  # killed between the renames: nothing under --out, so nothing mixed
-    from sumeval.meta_eval import output
+    from sumeval.meta_eval import staging
 
-    output.check_out_dir(out, overwrite=True)  # the next run's check puts the earlier result back
+    staging.check_out_dir(out, overwrite=True)  # the next run's check puts the earlier result back
     assert _digest(out) == first
     p = subprocess.run([sys.executable, "-m", "sumeval.cli", *args], env=_env(), capture_output=True,
                        text=True, timeout=300)

@@ -118,3 +118,41 @@ def test_the_command_runs_as_a_module_and_as_the_console_script_names_it():
     done = subprocess.run([sys.executable, "-m", "sumeval.cli", "--version"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == f"sumeval {sumeval.__version__}", done.stderr
+
+
+def _private_imports(source: str, package: str) -> list[str]:
+    """The ``module.name`` of every private name (one leading underscore) that ``source`` (a module of
+    ``package``) imports from a sumeval module: ``from sumeval.x import _y`` or ``from .x import _y``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = node.module or ""
+        if node.level:
+            parts = package.split(".")
+            base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+        if base == "sumeval" or base.startswith("sumeval."):
+            found += [f"{base}.{a.name}" for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def test_the_private_import_reader_sees_every_form():
+    source = ("from sumeval.meta_eval.output import _Stage, check_out_dir\nfrom .output import _dead\n"
+              "from sumeval import __version__\nfrom os import _exit\n"
+              "def f():\n    from sumeval.runstate import _flock_now as flock\n")
+    assert _private_imports(source, "sumeval.meta_eval") == [
+        "sumeval.meta_eval.output._Stage", "sumeval.meta_eval.output._dead", "sumeval.runstate._flock_now"]
+
+
+def test_no_module_imports_another_modules_private_names():
+    """A name with a leading underscore belongs to its module; what two modules share gets a public
+    name in one of them (the meta-eval writers share sumeval/meta_eval/staging.py)."""
+    offenders = {}
+    for path in _sources():
+        name = _module_name(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        hits = [h for h in _private_imports(path.read_text(encoding="utf-8"), package)
+                if h.rpartition(".")[0] != name]
+        if hits:
+            offenders[str(path.relative_to(PACKAGE.parent))] = hits
+    assert offenders == {}, f"modules importing another module's private names: {offenders}"

@@ -45,11 +45,13 @@ def settings_from_args(args: argparse.Namespace):
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     """Run ``sumeval meta-eval``; 0 when every result was written."""
     from sumeval import meta_eval
-    from sumeval.datasets.judgments import load_judgments
-    from sumeval.metrics.sources import resolve_measures
 
     if getattr(args, "dataset", None):
         return run_across(args)
+    if getattr(args, "weight", None):
+        raise InputError(f"--weight {' '.join(args.weight)}: data set weights apply to a meta-evaluation across data "
+                         "sets; name the sets with --dataset (e.g. --dataset summeval frank --weight summeval=2), or "
+                         "leave out --weight")
     if not args.data:
         raise InputError("name the judgments: a data set or file as the first argument (e.g. `sumeval meta-eval "
                          "summeval --human coherence ...`), or several with --dataset A B ... (`shelf`: every "
@@ -58,7 +60,15 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         raise InputError(f"name the human columns of {args.data!r}: --human COL [COL ...] (`sumeval data list` "
                          "shows each built-in set's columns)")
     settings = settings_from_args(args)
-    out = meta_eval.check_out_dir(args.out, overwrite=args.overwrite)
+    with meta_eval.out_lock(args.out):  # one writer per --out, from this check to the last rename
+        return _run_one(args, settings, meta_eval.check_out_dir(args.out, overwrite=args.overwrite))
+
+
+def _run_one(args: argparse.Namespace, settings, out) -> int:
+    from sumeval import meta_eval
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.metrics.sources import resolve_measures
+
     measures = split_measures(args.measures)
     classes = split_values(args.measure_class)
     if not measures and not classes:
@@ -105,10 +115,10 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
 
 def run_across(args) -> int:
     """``sumeval meta-eval --dataset A B ...``: run and write; 0 when every result was written."""
-    from sumeval import tables
-    from sumeval.meta_eval import LEVELS, across
+    from sumeval.meta_eval import LEVELS
     from sumeval.meta_eval.across import AcrossSettings
-    from sumeval.meta_eval.across_output import check_across_out, parse_humans, parse_weights, ranking_table, write_across
+    from sumeval.meta_eval.across_output import check_across_out, parse_weights
+    from sumeval.meta_eval.staging import out_lock
 
     if getattr(args, "data", None):
         raise InputError(f"give the data set either as the first argument ({args.data!r}) or with --dataset, not both")
@@ -124,7 +134,15 @@ def run_across(args) -> int:
                               detection_validation=args.validation, weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
-    out = check_across_out(args.out, overwrite=args.overwrite)
+    with out_lock(args.out):  # one writer per --out, from this check to the last rename
+        return _run_across(args, settings, check_across_out(args.out, overwrite=args.overwrite))
+
+
+def _run_across(args, settings, out) -> int:
+    from sumeval import tables
+    from sumeval.meta_eval import across
+    from sumeval.meta_eval.across_output import parse_humans, ranking_table, set_folders, write_across
+
     measures = split_measures(args.measures) + split_values(args.measure_class)
     if not measures and args.no_own_columns:
         raise InputError("name at least one measure (--measures), or leave out --no-own-columns to use each set's "
@@ -141,6 +159,9 @@ def run_across(args) -> int:
         print(tables.to_markdown(table, bold=bold))
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
+    for name, folder in set_folders(result.sets).items():
+        if folder != name and result.sets[name].result is not None:
+            print(f"note: the results of data set {name!r} are in {out / folder}", file=sys.stderr)
     print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
           f"to {out} in {result.timings['total_s']:.1f} s", file=sys.stderr)
     return 0

@@ -31,13 +31,21 @@ from typing import Any, Callable, Mapping
 
 from sumeval.errors import InputError
 
-__all__ = ["UserDataset", "NAME_RE", "registry_file", "lock_file", "read_registry", "malformed_entries",
+__all__ = ["UserDataset", "NAME_RE", "RESERVED", "OUTPUT_SUFFIXES", "registry_file", "lock_file", "read_registry", "malformed_entries",
            "update_registry", "write_registry", "check_name", "refuse_taken",
            "folder_message", "check_export_target"]
 
 VERSION = 1
-#: a data set name: letters, digits, ``_``, ``.`` and ``-``, starting with a letter or digit
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: a data set name: letters, digits, ``_``, ``.`` and ``-``, starting with a letter or digit (``\Z``, not ``$``,
+#: which also matches before a final newline)
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")
+#: words that mean something else where a data set name goes (any case), with what they mean
+RESERVED: dict[str, str] = {"shelf": "`--dataset shelf` and the shelf study's datasets=shelf mean every built-in "
+                                     "judged set"}
+#: the suffixes of the files a meta-evaluation across data sets writes at the top of its --out, beside each set's
+#: folder OUT/<set>/ (manifest.json, across.csv, the tables' .csv .tex .md .html, the figures' .pdf .png): a data
+#: set name never ends with one (nor with a judgments file's), so a set's folder never takes a top file's name
+OUTPUT_SUFFIXES: tuple[str, ...] = (".json", ".csv", ".tex", ".md", ".html", ".pdf", ".png")
 
 
 @dataclass(frozen=True)
@@ -299,15 +307,22 @@ def data_set_file_owner(path: str | os.PathLike[str]) -> str | None:
 
 def check_name(name: str, builtin: tuple[str, ...]) -> str:
     """``name`` if it may name a user data set; :class:`InputError` saying why not otherwise."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise InputError(f"data set name {name!r} is not allowed: use letters, digits, '_', '.' "
                          "and '-' (at most 64, starting with a letter or digit), e.g. 'my-judgments'")
     if name.lower() in builtin:
         raise InputError(f"data set name {name!r} is a built-in data set ({', '.join(builtin)}); "
                          "choose another name")
+    if name.lower() in RESERVED:
+        raise InputError(f"data set name {name!r} is reserved: {RESERVED[name.lower()]}, so a data set of that "
+                         "name could not be named there; choose another name")
     from sumeval.datasets.judgment_files import FORMATS
 
     if Path(name).suffix.lower() in FORMATS:
         raise InputError(f"data set name {name!r} ends like a file ({Path(name).suffix}); a name "
                          "must not look like a path, so drop the extension")
+    if Path(name).suffix.lower() in OUTPUT_SUFFIXES:
+        raise InputError(f"data set name {name!r} ends like a file ({Path(name).suffix}): `sumeval meta-eval "
+                         "--dataset` writes each set's results into OUT/<name>/, beside its own files (manifest.json, "
+                         "across.csv, tables .csv .tex .md .html, figures .pdf .png), so drop the extension")
     return name

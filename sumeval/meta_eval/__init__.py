@@ -24,9 +24,9 @@ item-level acc23) and the ranking by SPA; :mod:`~sumeval.meta_eval.ranking` the 
 from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, META_METRICS, TESTS, MetaEvaluation, Settings,
                                         meta_evaluate, parse_test)
 from sumeval.meta_eval.missing import check_measure_names
-from sumeval.meta_eval.output import check_out_dir, write_meta_evaluation
+from sumeval.meta_eval.output import check_out_dir, out_lock, write_meta_evaluation
 from sumeval.meta_eval.tables import ranking_table, table_coefficients, table_notes
 
 __all__ = ["LEVELS", "TESTS", "BOOTSTRAP_P", "META_METRICS", "Settings", "MetaEvaluation", "meta_evaluate",
            "parse_test", "check_out_dir", "check_measure_names", "ranking_table", "table_coefficients", "table_notes",
-           "write_meta_evaluation"]
+           "out_lock", "write_meta_evaluation"]

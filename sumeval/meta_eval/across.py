@@ -40,6 +40,7 @@ is the command line.
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from dataclasses import dataclass, field
 from dataclasses import fields as dc_fields
 from typing import Any, Mapping, Sequence
@@ -52,7 +53,7 @@ from sumeval.meta_eval.across_sets import SetOutcome
 from sumeval.meta_eval.analysis import Settings, StatisticsOptions
 
 __all__ = ["DEFAULT_HUMANS", "MISSING", "AcrossSettings", "SetOutcome", "AcrossResult", "expand_datasets",
-           "task_weights", "summarize", "meta_evaluate_across"]
+           "task_weights", "exact_task_weights", "summarize", "meta_evaluate_across"]
 
 #: the human columns each built-in set contributes unless told otherwise
 DEFAULT_HUMANS: dict[str, tuple[str, ...]] = {
@@ -164,27 +165,33 @@ def expand_datasets(names: Sequence[str]) -> list[str]:
 def task_weights(tasks: pd.DataFrame, dataset_weights: Mapping[str, float] | None = None) -> pd.Series:
     """Weights of ``tasks`` (columns ``dataset, human, level``), summing to 1: each data set gets
     its weight (default 1; normalised over the sets present), split evenly over its human columns,
-    then over each human column's levels (mt-metrics-eval's ``AssignWeights``).
+    then over each human column's levels (mt-metrics-eval's ``AssignWeights``). The floats of
+    :func:`exact_task_weights`.
 
     >>> t = pd.DataFrame({"dataset": ["a", "a", "a", "b"], "human": ["x", "x", "y", "z"],
     ...                   "level": ["input", "system", "input", "global"]})
     >>> task_weights(t).tolist()   # a: 1/2 -> x 1/4 (2 levels: 1/8 each), y 1/4; b: 1/2
     [0.125, 0.125, 0.25, 0.5]
     """
+    return pd.Series([float(w) for w in exact_task_weights(tasks, dataset_weights)], index=tasks.index, dtype=float)
+
+
+def exact_task_weights(tasks: pd.DataFrame, dataset_weights: Mapping[str, float] | None = None) -> list[Fraction]:
+    """The weights of :func:`task_weights` as exact fractions (a set's weight, a float, is an exact
+    binary fraction; the splits over human columns and levels are exact), in the order of ``tasks``:
+    sums of them do not depend on the order of the tasks (:func:`summarize`)."""
     dataset_weights = dict(dataset_weights or {})
     if tasks.empty:
-        return pd.Series(dtype=float, index=tasks.index)
+        return []
     sets = list(dict.fromkeys(tasks["dataset"]))
-    raw = np.array([float(dataset_weights.get(s, 1.0)) for s in sets])
-    if raw.sum() <= 0:
-        raise InputError(f"the data set weights {dict(zip(sets, raw.tolist()))} sum to 0; give some set a weight > 0")
-    share = dict(zip(sets, raw / raw.sum()))
-    out = pd.Series(0.0, index=tasks.index)
-    for s, sub in tasks.groupby("dataset", sort=False):
-        humans = list(dict.fromkeys(sub["human"]))
-        for h, rows in sub.groupby("human", sort=False):
-            out[rows.index] = share[s] / len(humans) / len(rows)
-    return out
+    raw = {s: Fraction(float(dataset_weights.get(s, 1.0))) for s in sets}
+    total = sum(raw.values())
+    if total <= 0:
+        raise InputError(f"the data set weights {{{', '.join(f'{s!r}: {float(w)}' for s, w in raw.items())}}} "
+                         "sum to 0; give some set a weight > 0")
+    humans = {s: list(dict.fromkeys(tasks.loc[tasks["dataset"] == s, "human"])) for s in sets}
+    levels = tasks.groupby(["dataset", "human"], sort=False).size().to_dict()
+    return [raw[s] / total / len(humans[s]) / levels[(s, h)] for s, h in zip(tasks["dataset"], tasks["human"])]
 
 
 def _score01(value: float, kind: str) -> float:
@@ -206,41 +213,59 @@ def summarize(cells: pd.DataFrame, tasks: pd.DataFrame, *, weights: Mapping[str,
         :data:`SUMMARY_COLUMNS`: ``mean_rank`` (weighted mean cluster), ``mean_score`` (weighted
         mean of the values on [0, 1]), ``mean_corr`` (weighted mean of the correlations, accuracy
         tasks left out), ``n_tasks``, ``n_sets``, ``coverage`` (the share of the total weight the
-        measure's tasks carry), ``position`` (1 = lowest mean rank, ties broken by mean score),
-        ``reason`` where a measure gets no mean.
+        measure's tasks carry), ``position`` (1 = lowest mean rank, ties broken by the higher mean
+        score, then by the measure's name), ``reason`` where a measure gets no mean.
+
+    Ties. Each mean is summed in exact arithmetic (:func:`exact_task_weights`; clusters are whole
+    numbers, correlations exact binary fractions) and rounded once, so it does not depend on the
+    order of the tasks, and means equal as numbers are equal floats (a measure in cluster 1 on every
+    task has mean rank 1.0, not 0.9999999999999998). Means that still differ only by rounding (two
+    measures whose correlations tie as numbers but came out a few units in the last place apart)
+    are one tie by the rule of the system means (:func:`sumeval.stats.ties.snap_ties`, relative
+    tolerance :data:`~sumeval.stats.ties.TIE_RTOL`), applied to each column of this summary before
+    the positions are given, so the order and the bold of the tables (equal values) agree.
     """
+    from sumeval.stats.ties import snap_ties
+
     key = ["dataset", "human", "level"]
-    w = task_weights(tasks, weights)
-    wt = {tuple(r): float(x) for r, x in zip(tasks[key].itertuples(index=False), w)}
+    wt = {tuple(r): w for r, w in zip(tasks[key].itertuples(index=False), exact_task_weights(tasks, weights))}
     coefficient = cells["coefficient"].iloc[0] if len(cells) else None
     ok = cells[cells["status"] == "ok"]
     rows = []
     for m in dict.fromkeys(cells["measure"]):
         mine = ok[ok["measure"] == m]
-        ws = np.array([wt.get(tuple(r), 0.0) for r in mine[key].itertuples(index=False)])
+        ws = [wt.get(tuple(r), Fraction(0)) for r in mine[key].itertuples(index=False)]
         n_sets = int(mine["dataset"].nunique())
         row = {"coefficient": coefficient, "scope": scope, "measure": m, "n_tasks": len(mine), "n_sets": n_sets,
-               "coverage": float(ws.sum()), "mean_rank": np.nan, "mean_score": np.nan, "mean_corr": np.nan,
+               "coverage": float(sum(ws)), "mean_rank": np.nan, "mean_score": np.nan, "mean_corr": np.nan,
                "reason": None}
         if missing == "all" and len(mine) < len(tasks):
             row["reason"] = f"on {len(mine)} of the {len(tasks)} tasks (missing='all' needs every task)"
         elif n_sets < min_sets:
             row["reason"] = f"on {n_sets} data set(s); a mean needs at least {min_sets}"
-        elif ws.sum() <= 0:
+        elif sum(ws) <= 0:
             row["reason"] = "its tasks all weigh 0"
         else:
-            p = ws / ws.sum()
-            row["mean_rank"] = float(p @ mine["cluster"].to_numpy(float))
-            row["mean_score"] = float(p @ np.array([_score01(v, k) for v, k in zip(mine["value"], mine["kind"])]))
+            row["mean_rank"] = _weighted_mean(ws, mine["cluster"])
+            row["mean_score"] = _weighted_mean(ws, [_score01(v, k) for v, k in zip(mine["value"], mine["kind"])])
             corr = (mine["kind"] != "accuracy").to_numpy()
-            if corr.any() and ws[corr].sum() > 0:
-                row["mean_corr"] = float(ws[corr] @ mine["value"].to_numpy(float)[corr] / ws[corr].sum())
+            if corr.any() and sum(w for w, c in zip(ws, corr) if c) > 0:
+                row["mean_corr"] = _weighted_mean([w for w, c in zip(ws, corr) if c], mine["value"][corr])
         rows.append(row)
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
-    ranked = out.dropna(subset=["mean_rank"]).sort_values(["mean_rank", "mean_score"], ascending=[True, False],
-                                                           kind="stable")
+    for col in ("mean_rank", "mean_score", "mean_corr"):  # ties within rounding are ties (stats.ties)
+        out[col] = snap_ties(out[col].to_numpy(float))
+    ranked = out.dropna(subset=["mean_rank"]).sort_values(["mean_rank", "mean_score", "measure"],
+                                                           ascending=[True, False, True], kind="stable")
     out["position"] = pd.Series(np.arange(1, len(ranked) + 1), index=ranked.index)
     return out.sort_values(["position", "measure"], na_position="last", kind="stable").reset_index(drop=True)
+
+
+def _weighted_mean(weights: Sequence[Fraction], values) -> float:
+    """sum(w * x) / sum(w) in exact arithmetic (the floats ``values`` are exact binary fractions),
+    rounded once: the same float whatever the order of the terms, so measures whose means are equal
+    as numbers (all in cluster 1 on tasks of different weights) get the same mean, exactly."""
+    return float(sum(w * Fraction(float(x)) for w, x in zip(weights, values)) / sum(weights))
 
 
 # --------------------------------------------------------------------------------------------

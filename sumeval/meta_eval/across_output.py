@@ -5,7 +5,9 @@ The output folder gets::
     <dataset>/                          each set's own meta-evaluation (the files ``sumeval meta-eval``
                                         writes: :func:`~sumeval.meta_eval.write_meta_evaluation`);
                                         a pairwise set adds ranking_accuracy.csv and
-                                        ranking_accuracy_tests.csv
+                                        ranking_accuracy_tests.csv. A set given as a file gets a
+                                        folder named after the file (:func:`set_folders`;
+                                        the manifest's ``sets`` say which)
     across.csv                          one row per (coefficient, measure, data set, human, level):
                                         value, interval, rank, cluster, n, status, reason
     tasks.csv                           every (data set, human, level): run or why not, its weight
@@ -18,18 +20,23 @@ The output folder gets::
     heatmap_<coef>_<level>.{pdf,png}  ranking_<coef>.{pdf,png}
     manifest.json                       settings, weights, measures, per set: status and timings
 
-Each set's folder is written whole by the meta-eval writer; the top files are written into a
-hidden folder, then moved into place, ``manifest.json`` last. Command line: ``sumeval meta-eval
---dataset A B ...`` (:mod:`sumeval.cli.meta_eval`).
+The folder is written as one meta-eval's is (:mod:`sumeval.meta_eval.staging`): everything, each
+set's folder included, into a hidden folder beside it, ``manifest.json`` last, which then takes the
+output folder's place in one step, so an ``--overwrite`` leaves nothing of the earlier run (a set or
+a coefficient it had and this one has not) and a run stopped part-way leaves the earlier result
+whole (its hidden folder is removed by the next run); one writer per folder (:func:`~sumeval.
+meta_eval.staging.out_lock`). Command line: ``sumeval meta-eval --dataset A B ...``
+(:mod:`sumeval.cli.meta_eval`).
 """
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
@@ -38,50 +45,59 @@ from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
-__all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "ranking_caption", "caption",
-           "write_across", "parse_weights", "parse_humans"]
+__all__ = ["MANIFEST_KIND", "check_across_out", "set_folders", "across_table", "ranking_table", "ranking_caption",
+           "caption", "write_across", "parse_weights", "parse_humans"]
 
 MANIFEST_KIND = "sumeval meta-eval across"
-_PARTIAL = ".across-partial-"
-_TOP = ("across.csv", "tasks.csv", "across_summary.csv", "manifest.json")
+#: the hidden folder inside --out where versions before issue 30 wrote the top files (removed when its run is gone)
+_LEGACY_PARTIAL = ".across-partial-"
 
 
 def check_across_out(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
-    """The output folder, checked before any work: new, empty, or (with ``overwrite``, as a single
-    meta-eval's ``--overwrite``) one an earlier across run wrote, whose files and set folders are
-    replaced. InputError names the path and the fix."""
+    """The output folder, checked before any work as a single meta-eval's
+    (:func:`~sumeval.meta_eval.staging.check_out_dir`): new, empty, or (with ``overwrite``) one an
+    earlier across run wrote, holding only its files and set folders, replaced as a whole; and
+    writable. What an interrupted run left is removed first. InputError names the path and the fix."""
+    from sumeval.meta_eval.staging import check_out_dir, owner_gone
+
     out = Path(path)
-    if out.is_dir() and _is_across(out / "manifest.json") and not overwrite:
-        raise InputError(f"--out {str(out)!r} holds an earlier `sumeval meta-eval --dataset ...` run; pass "
-                         "--overwrite to replace it, or name a new folder")
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file, not a folder; name a folder (it is created if missing)")
-    if out.is_dir() and not _is_across(out / "manifest.json"):
-        foreign = [p.name for p in out.iterdir() if not p.name.startswith(_PARTIAL) and not
-                   (p.is_dir() and (p / "manifest.json").is_file() and _kind(p / "manifest.json") == "sumeval meta-eval")]
-        if foreign:
-            raise InputError(f"--out {str(out)!r} holds other files ({', '.join(sorted(foreign)[:5])}"
-                             f"{' ...' if len(foreign) > 5 else ''}); name an empty or new folder, or one an earlier "
-                             "`sumeval meta-eval --dataset ...` wrote")
-    parent = out
-    while not parent.is_dir() and parent != parent.parent:  # the nearest folder that exists
-        parent = parent.parent
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"--out {str(out)!r}: cannot write in {str(parent)!r} (permission denied)")
-    return out
+    if out.is_dir():
+        for p in out.iterdir():
+            if p.name.startswith(_LEGACY_PARTIAL) and p.is_dir() and owner_gone(p.name, _LEGACY_PARTIAL):
+                shutil.rmtree(p, ignore_errors=True)
+    return check_out_dir(out, overwrite=overwrite, kind=MANIFEST_KIND, command="`sumeval meta-eval --dataset ...`")
 
 
-def _kind(path: Path) -> str | None:
-    import json
+def set_folders(names: Iterable[str]) -> dict[str, str]:
+    """``{data set: its folder in --out}``. A set named by its name (``summeval``, one added with
+    ``sumeval data add``) gets a folder of that name; a set given as a file (``--dataset
+    some/judgments.csv``) one named after the file: its name without the folders and the suffixes of
+    a judgments file or an output file, other characters than letters, digits, ``_ . -`` as ``_``
+    (``judgments``). A folder never ends like a file written beside it (:data:`~sumeval.datasets.
+    user_datasets.OUTPUT_SUFFIXES`: ``manifest.json``, ``across.csv``, the tables and figures) and
+    never takes another set's folder, in any case: ``-2``, ``-3``, ... is added (named sets first,
+    then files in the order given). The across manifest records each set's folder."""
+    from sumeval.datasets.judgment_files import FORMATS
+    from sumeval.datasets.user_datasets import NAME_RE, OUTPUT_SUFFIXES
 
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
-def _is_across(path: Path) -> bool:
-    return _kind(path) == MANIFEST_KIND
+    ends = (*FORMATS, *OUTPUT_SUFFIXES)
+    names = list(names)
+    plain = [n for n in names if NAME_RE.fullmatch(n) and not n.lower().endswith(ends)]
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for name in [*plain, *(n for n in names if n not in plain)]:
+        base = name
+        if name not in plain:
+            base = Path(name).name
+            while base.lower().endswith(ends):
+                base = base[: base.rindex(".")]
+            base = re.sub(r"[^A-Za-z0-9_.-]", "_", base).lstrip("_.-")[:64] or "dataset"
+        folder, k = base, 2
+        while folder.casefold() in taken:
+            folder, k = f"{base}-{k}", k + 1
+        taken.add(folder.casefold())
+        out[name] = folder
+    return {name: out[name] for name in names}
 
 
 def across_table(result: AcrossResult, coefficient: str, level: str, *, measures: list[str] | None = None
@@ -173,28 +189,35 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
     set_figures: the per-set meta-evaluation figures (default: as ``figures``).
     overwrite: replace an earlier across run's results in ``out`` (else that is refused).
     """
+    from sumeval.meta_eval.staging import out_lock
+
+    with out_lock(out):
+        return _write(result, out, figures=figures, set_figures=set_figures, command=command, overwrite=overwrite)
+
+
+def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, set_figures: bool | None,
+           command: list[str] | None, overwrite: bool) -> dict[str, Path]:
     from sumeval import tables
     from sumeval.cache import atomic_path, atomic_write_json
     from sumeval.meta_eval import write_meta_evaluation
+    from sumeval.meta_eval.staging import Stage, write_error
 
-    out = check_across_out(out, overwrite=overwrite)
-    out.mkdir(parents=True, exist_ok=True)
-    for o in result.sets.values():
-        if o.result is None:
-            continue
-        for name in ("ranking_accuracy", "ranking_accuracy_tests"):  # ours, beside an earlier run's manifest
-            (out / o.name / f"{name}.csv").unlink(missing_ok=True)
-        # an earlier across run's set folder is replaced (check_across_out accepted this folder as ours)
-        write_meta_evaluation(o.result, out / o.name, figures=figures if set_figures is None else set_figures,
-                              command=command, overwrite=True)
-        if o.pairwise:
-            for name, frame in (("ranking_accuracy", o.accuracy), ("ranking_accuracy_tests", o.accuracy_tests)):
-                with atomic_path(out / o.name / f"{name}.csv") as tmp:
-                    frame.to_csv(tmp, index=False)
-    work = out / f"{_PARTIAL}{os.getpid()}"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir()
+    stage = Stage(check_across_out(out, overwrite=overwrite), kind=MANIFEST_KIND)
+    work = stage.begin()
+    state = "nothing was changed there"
+    folders = set_folders(result.sets)
     try:
+        for o in result.sets.values():
+            if o.result is None:
+                continue
+            folder = work / folders[o.name]
+            write_meta_evaluation(o.result, folder, figures=figures if set_figures is None else set_figures,
+                                  command=command)
+            if o.pairwise:
+                for name, frame in (("ranking_accuracy", o.accuracy), ("ranking_accuracy_tests", o.accuracy_tests)):
+                    with atomic_path(folder / f"{name}.csv") as tmp:
+                        frame.to_csv(tmp, index=False)
+        sets = [folders[o.name] for o in result.sets.values() if o.result is not None]
         result.cells.to_csv(work / "across.csv", index=False)
         result.tasks.to_csv(work / "tasks.csv", index=False)
         result.summary.to_csv(work / "across_summary.csv", index=False)
@@ -213,16 +236,17 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
                                    caption=ranking_caption(result, coef))
                 if figures:
                     _figure(result, coef, None, work)
-        names = sorted(p.name for p in work.iterdir())
+        names = sorted(p.name for p in work.iterdir() if p.name not in sets)
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
-        written = {}
-        for name in names + ["manifest.json"]:
-            os.replace(work / name, out / name)
-            written[name] = out / name
-        return written
+        if not stage.beside:  # moved in one by one: a failure may leave an interrupted result
+            state = "it may hold an interrupted result (no manifest): run again with --overwrite"
+        written = stage.publish(sets + names + ["manifest.json"])
+        return {name: path for name, path in written.items() if name not in sets}
+    except OSError as exc:  # a full disk, a quota: name --out and the file, never the hidden work folder
+        raise write_error(exc, stage.out, state) from None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        stage.cleanup()
 
 
 def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) -> None:
@@ -245,12 +269,14 @@ def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) ->
 
 
 def manifest(result: AcrossResult, files: list[str], *, command: list[str] | None = None) -> dict[str, Any]:
-    """What a reader needs to reproduce the numbers (``manifest.json``)."""
+    """What a reader needs to reproduce the numbers (``manifest.json``); each set's ``folder``:
+    :func:`set_folders` (None for a set skipped)."""
     from dataclasses import asdict
 
     from sumeval.meta_eval.manifest import package_versions
 
     settings = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(result.settings).items()}
+    folders = set_folders(result.sets)
     return {
         "kind": MANIFEST_KIND,
         "created": _dt.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -258,7 +284,8 @@ def manifest(result: AcrossResult, files: list[str], *, command: list[str] | Non
         "settings": settings,
         "measures": result.measures,
         "given_measures": result.given,
-        "sets": {o.name: {"status": o.status, "reason": o.reason, "humans": list(o.humans), "measures": o.labels,
+        "sets": {o.name: {"folder": folders[o.name] if o.result is not None else None, "status": o.status,
+                          "reason": o.reason, "humans": list(o.humans), "measures": o.labels,
                           "cannot_run": o.blank, "pairwise": o.pairwise,
                           "sha256": o.result.dataset.get("sha256") if o.result is not None else None,
                           "timings": {k: round(v, 3) for k, v in o.timings.items()}}
@@ -274,16 +301,23 @@ def manifest(result: AcrossResult, files: list[str], *, command: list[str] | Non
 # Weights and human columns as the command line and the shelf study give them
 # --------------------------------------------------------------------------------------------
 def parse_weights(items: list[str] | None) -> dict[str, float]:
-    """``["summeval=2", "frank:0.5"]`` (or comma-separated; ``=`` or ``:``) -> ``{"summeval": 2.0, "frank": 0.5}``."""
+    """``["summeval=2", "frank:0.5"]`` (or comma-separated; ``=`` or ``:``) -> ``{"summeval": 2.0, "frank": 0.5}``;
+    a set given twice is refused, naming both."""
     out: dict[str, float] = {}
+    given: dict[str, str] = {}
     for item in (p.strip() for v in items or [] for p in v.split(",") if p.strip()):
         name, eq, value = item.partition("=") if "=" in item else item.rpartition(":")
         try:
             if not eq or not name.strip():
                 raise ValueError
-            out[name.strip()] = float(value)
+            weight = float(value)
         except ValueError:
             raise InputError(f"--weight {item!r} is not SET=NUMBER (e.g. --weight summeval=2 frank=0.5)") from None
+        name = name.strip()
+        if name in given:
+            raise InputError(f"--weight gives data set {name!r} twice ({given[name]!r} and {item!r}); give each set "
+                             "one weight")
+        given[name], out[name] = item, weight
     return out
 
 
