@@ -18,8 +18,8 @@ PACKAGE = Path(sumeval.__file__).parent
 #: hashing, run state, tables and figures, text, argparse types, ...), the packaged models, scoring
 #: in shards, and the notebooks' explorers. A module that runs notebooks goes into running/, a
 #: command into cli/.
-ROOT_MODULES = {"__init__", "argtypes", "cache", "cluster", "display_names", "errors", "figures", "hashing", "jsonl",
-                "latex", "models", "paths", "published", "runstate", "sharded", "table_frames", "tables", "text",
+ROOT_MODULES = {"__init__", "argtypes", "cache", "cluster", "display_names", "errors", "file_kinds", "figures",
+                "hashing", "jsonl", "latex", "models", "paths", "published", "runstate", "sharded", "table_frames", "tables", "text",
                 "widgets"}
 
 
