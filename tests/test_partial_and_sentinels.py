@@ -313,3 +313,63 @@ def test_frank_partial_equals_the_authors_evaluate_py(frank):
             assert got[(col, "spearman")] == pytest.approx(exact, abs=1e-12), (subset, m)
     # the figures: QAGS 0.065 partial; all 45 x 2 values compared above
     assert FRANK_PARTIAL["all"]["QAGS"][0] == pytest.approx(0.065, abs=5e-4)
+
+
+# ------------------------------------------------------------------------------------------------
+# meta-eval: the partial level end to end; the length sentinel
+# ------------------------------------------------------------------------------------------------
+def test_meta_eval_partial_on_frank(tmp_path, frank):
+    from sumeval import cli
+
+    out = tmp_path / "frank"
+    rc = cli.main(["meta-eval", "frank", "--human", "factuality", "--measures", "frank.Rouge_1", "frank.QAGS",
+                   "frank.FactCC", "--level", "partial", "global", "--coefficient", "pearson", "spearman",
+                   "--n-resamples", "50", "--no-figures", "-q", "--out", str(out)])
+    assert rc == 0
+    corr = pd.read_csv(out / "correlations.csv")
+    part = corr[(corr["level"] == "partial") & (corr["coefficient"] == "pearson")].set_index("measure")
+    for m in ("Rouge 1", "QAGS", "FactCC"):
+        assert part.loc["frank." + m.replace(" ", "_"), "value"] == pytest.approx(FRANK_PARTIAL["all"][m][0], abs=1e-9)
+    assert (part["ci_low"] <= part["value"]).all() and (part["value"] <= part["ci_high"]).all()
+    pairs = pd.read_csv(out / "pairwise.csv")
+    assert set(pairs["level"]) == {"partial", "global"} and pairs["p_value"].notna().all()
+    # FRANK has no texts: no length sentinel, and --partial-control length is refused clearly
+    assert "sentinel" not in set(corr["role"])
+    rc = cli.main(["meta-eval", "frank", "--human", "factuality", "--measures", "frank.QAGS", "--level", "partial",
+                   "--partial-control", "length", "--n-resamples", "10", "--no-figures", "-q",
+                   "--out", str(tmp_path / "len")])
+    assert rc == 2
+
+
+def test_length_sentinel_block_on_dialsummeval(tmp_path):
+    from sumeval import cli
+
+    out = tmp_path / "dse"
+    rc = cli.main(["meta-eval", "dialsummeval", "--human", "relevance", "--measures", "rouge-1", "--level", "input",
+                   "system", "partial", "--partial-control", "length", "--n-resamples", "20", "--no-spa",
+                   "--no-figures", "-q", "--out", str(out)])
+    assert rc == 0
+    corr = pd.read_csv(out / "correlations.csv")
+    sent = corr[corr["role"] == "sentinel"].set_index("level")
+    assert list(sent["measure"].unique()) == ["length (sentinel)"]
+    # the sentinel is the summary's words: equal to the registered `length` measure's correlation
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.judges.audit import summary_length
+
+    j = load_judgments("dialsummeval", human=["relevance"])
+    f = j.frame.assign(words=summary_length(j.frame["summary"].tolist()))
+    want = stats.correlate(f, "words", "relevance", level=["input", "system"], methods=["kendall_b"],
+                           n_resamples=0).set_index("level")["value"]
+    assert sent.loc["input", "value"] == pytest.approx(want["input"], abs=1e-12)
+    assert sent.loc["system", "value"] == pytest.approx(want["system"], abs=1e-12)
+    assert math.isnan(sent.loc["partial", "value"])  # length regressed out of length
+    ranking = pd.read_csv(out / "ranking.csv")
+    s_rows = ranking[ranking["role"] == "sentinel"]
+    assert len(s_rows) == 3 and s_rows["rank"].isna().all() and s_rows["cluster"].isna().all()
+    assert not (pd.read_csv(out / "pairwise.csv")[["measure_a", "measure_b"]] == "length (sentinel)").any().any()
+    table = (out / "table_kendall_b.md").read_text()
+    assert "Sentinel (not ranked)" in table and "**" not in table.split("Sentinel (not ranked)")[1].split("\n")[0]
+    out2 = tmp_path / "dse2"
+    assert cli.main(["meta-eval", "dialsummeval", "--human", "relevance", "--measures", "rouge-1", "--level", "input",
+                     "--n-resamples", "10", "--no-spa", "--no-figures", "-q", "--no-sentinels", "--out", str(out2)]) == 0
+    assert "sentinel" not in set(pd.read_csv(out2 / "correlations.csv")["role"])
