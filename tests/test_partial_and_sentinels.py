@@ -373,3 +373,58 @@ def test_length_sentinel_block_on_dialsummeval(tmp_path):
     assert cli.main(["meta-eval", "dialsummeval", "--human", "relevance", "--measures", "rouge-1", "--level", "input",
                      "--n-resamples", "10", "--no-spa", "--no-figures", "-q", "--no-sentinels", "--out", str(out2)]) == 0
     assert "sentinel" not in set(pd.read_csv(out2 / "correlations.csv")["role"])
+
+
+def test_across_sets_sentinel_unranked_and_the_partial_options_reach_each_set(tmp_path, monkeypatch):
+    # across data sets: the length sentinel is in each set's own results (role sentinel, unranked) but
+    # never a cell of the across ranking or its mean ranks; --no-sentinels and --partial-control reach
+    # every set (they were parsed and then dropped before); a set without summary texts does not run
+    # the partial task under --partial-control length (a reason, not an error), the other sets do
+    from pathlib import Path
+
+    from sumeval import cli
+    from sumeval.datasets.judgments import add_dataset
+    from sumeval.meta_eval import across
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+    raw = pd.read_csv(Path(__file__).parent / "data" / "user_judgments.csv")
+    raw.to_csv(tmp_path / "news.csv", index=False)
+    raw.drop(columns=["output"]).assign(article_id=lambda f: "n" + f["article_id"]).to_csv(tmp_path / "bare.csv",
+                                                                                         index=False)
+    cols = dict(doc_col="article_id", system_col="model", text_col="source", references_col="gold")
+    add_dataset("news", tmp_path / "news.csv", human=["overall"], summary_col="output", **cols)
+    add_dataset("bare", tmp_path / "bare.csv", human=["overall"], **cols)
+
+    r = across.meta_evaluate_across(["news", "bare"], ["my_metric"], across.AcrossSettings(n_resamples=20))
+    corr = r.sets["news"].result.correlations
+    assert set(corr.loc[corr["role"] == "sentinel", "measure"]) == {"length (sentinel)"}
+    ranking = r.sets["news"].result.ranking
+    assert ranking.loc[ranking["measure"] == "length (sentinel)", "cluster"].isna().all()
+    assert "length (sentinel)" not in set(r.cells["measure"]) | set(r.summary["measure"]) | set(r.measures)
+
+    def run(out, *extra):
+        return cli.main(["meta-eval", "--dataset", "news", "bare", "--human", "news:overall", "bare:overall",
+                         "--measures", "my_metric", "--n-resamples", "20", "--no-figures", "-q", "--out",
+                         str(tmp_path / out), *extra])
+
+    assert run("plain") == 0 and "sentinel" in set(pd.read_csv(tmp_path / "plain/news/correlations.csv")["role"])
+    assert run("none", "--no-sentinels") == 0
+    assert "sentinel" not in set(pd.read_csv(tmp_path / "none/news/correlations.csv")["role"])
+    assert run("len", "--level", "global", "partial", "--partial-control", "length") == 0
+    tasks = pd.read_csv(tmp_path / "len/tasks.csv").set_index(["dataset", "level"])
+    assert tasks.loc[("news", "partial"), "status"] == "run" and tasks.loc[("bare", "global"), "status"] == "run"
+    assert tasks.loc[("bare", "partial"), "status"] == "not run"
+    assert "--partial-control length needs the summaries' texts" in tasks.loc[("bare", "partial"), "reason"]
+    news = pd.read_csv(tmp_path / "len/news/correlations.csv")
+    sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")]
+    assert len(sent) and sent["value"].isna().all()  # length regressed out of length: the control was length
+    got = news[(news["measure"] == "my_metric") & (news["level"] == "partial")]["value"].iloc[0]
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.judges.audit import summary_length
+
+    j = load_judgments("news")
+    f = j.frame.assign(words=summary_length(j.frame["summary"].tolist()))
+    want = stats.correlate(f, "my_metric", "overall", level=["partial"], methods=["kendall_b"], n_resamples=0,
+                           partial_control="words")["value"].iloc[0]
+    assert got == pytest.approx(want, abs=1e-12)

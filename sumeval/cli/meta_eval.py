@@ -122,6 +122,7 @@ def run_across(args) -> int:
                               annotators_compete=args.annotators_compete, meta_metric=meta_metric,
                               spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
                               item_acc23=args.item_acc23, tune_split=args.tune_split,
+                              partial_control=args.partial_control, sentinels=not args.no_sentinels,
                               detection_validation=args.validation, weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
