@@ -35,7 +35,7 @@ NAMES: dict[str, str] = {
     "overall": "Overall", "informativeness": "Informativeness", "factuality": "Factuality",
     "litepyramid": "LitePyramid", "pyramid": "Pyramid", "acu": "ACU", "nacu": "nACU",
     # levels (sumeval.stats) and the legacy names
-    "input": "Input", "system": "System", "global": "Global", "summary": "Summary (pooled)",
+    "input": "Input", "system": "System", "global": "Global", "partial": "Partial", "summary": "Summary (pooled)",
     "document": "Input",
     # coefficients
     "pearson": "Pearson", "spearman": "Spearman", "kendall": "Kendall tau", "kendall_b": "Kendall tau-b",

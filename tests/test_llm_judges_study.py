@@ -32,7 +32,8 @@ def fixture_run():
     """The fixture (15 documents x 4 systems; overall: a1-a4, fluency: a1-a3) with ``length`` as the
     offline measure and two judges, through the study's first steps."""
     j = load_judgments(FIXTURE, human=HUMANS)
-    scores, offline, cols = lj.score_measures(j, ["length"], JUDGES, HUMANS)
+    # the fixture's own `length` column ('column:': `length` is also the registered measure of the summary's words)
+    scores, offline, cols = lj.score_measures(j, ["column:length"], JUDGES, HUMANS)
     corr, results = lj.correlations(j, scores, offline, cols, HUMANS, levels=LEVELS, coefficients=("kendall_b",),
                                     test="permutation-both", n_resamples=40, seed=3, alpha=0.05)
     return j, scores, offline, cols, corr, results
@@ -72,6 +73,21 @@ def test_correlations_are_meta_evals_with_each_qualitys_own_judges(fixture_run):
     # ranks 1..3 per (quality, level); the best is in cluster 1
     for _, g in corr.groupby(["human", "level"]):
         assert sorted(g["rank"]) == [1, 2, 3] and g.loc[g["rank"] == 1, "cluster"].item() == 1
+
+
+def test_no_length_sentinel_among_the_studys_measures(tmp_path):
+    # meta-eval adds a length sentinel where the data has summaries; the study reads every row as a
+    # measure or a judge (ranks, best measure, means over qualities), so it asks for none
+    f = pd.read_csv(FIXTURE)
+    f["summary"] = [" ".join(["w"] * int(n)) for n in f["length"]]
+    f.to_csv(tmp_path / "with_summaries.csv", index=False)
+    j = load_judgments(tmp_path / "with_summaries.csv", human=HUMANS)
+    scores, offline, cols = lj.score_measures(j, ["column:length"], JUDGES, HUMANS)
+    corr, results = lj.correlations(j, scores, offline, cols, HUMANS, levels=("global",), coefficients=("kendall_b",),
+                                    test="permutation-both", n_resamples=10, seed=3, alpha=0.05)
+    assert sorted(corr["measure"].unique()) == ["judge_bad", "judge_good", "length"]
+    assert set(corr["kind"]) == {lj.OFFLINE, lj.JUDGE} and corr["rank"].notna().all()
+    assert all(r.sentinels == [] for r in results.values())
 
 
 def test_human_ceiling_rows(fixture_run):

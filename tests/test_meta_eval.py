@@ -69,8 +69,10 @@ def test_user_file_with_a_column_measure_and_a_user_class(registered, tmp_path, 
     assert sys_r == pytest.approx(ss.pearsonr(means["my_metric"], means["overall"]).statistic, abs=1e-12)
     assert set(corr.loc[corr.role == "measure", "measure"]) == {"my_metric", "rouge-1", "fragments"}
     # the file's overall/ann1, overall/ann2: each annotator against the other, and their mean (the human ceiling)
-    assert set(corr.loc[corr.role != "measure", "measure"]) == {"annotator:ann1", "annotator:ann2", "human ceiling"}
-    assert set(corr.loc[corr.role != "measure", "human"]) == {"overall"}
+    assert set(corr.loc[~corr.role.isin(["measure", "sentinel"]), "measure"]) == {"annotator:ann1", "annotator:ann2",
+                                                                              "human ceiling"}
+    assert set(corr.loc[corr.role == "sentinel", "measure"]) == {"length (sentinel)"}  # issue 32: on by default
+    assert set(corr.loc[corr.role.isin(["annotator", "human_ceiling"]), "human"]) == {"overall"}
 
     pair = pd.read_csv(out / "pairwise.csv")
     assert len(pair) == 3 * 2 * 3 * 2  # 3 pairs x 2 humans x 3 levels x 2 coefficients

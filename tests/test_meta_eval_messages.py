@@ -143,7 +143,10 @@ def test_names_are_checked_before_any_scoring(tmp_path, capsys, cls, words):
 def test_a_human_column_may_be_a_measure_against_another_human(tmp_path):
     assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "faithful", "overall/ann1") == 0
     corr = pd.read_csv(tmp_path / "out" / "correlations.csv")
-    assert set(corr["measure"]) == {"my_metric", "faithful", "overall/ann1"}
+    measures = corr[corr["role"] == "measure"]
+    assert set(measures["measure"]) == {"my_metric", "faithful", "overall/ann1"}
+    # the length sentinel (the file has summaries; on by default) is beside them, never as a measure
+    assert set(corr.loc[corr["role"] != "measure", "measure"]) == {"length (sentinel)"}
 
 
 def test_the_former_alias_coherence_names_similarity_order(tmp_path, capsys):

@@ -55,8 +55,11 @@ def _run(tmp_path, frame, humans, measures, *extra, name="j.csv", rc=0, capsys=N
 
 
 def _cells(out, coefficient):
-    """The table_<coefficient>.csv cells as {(measure, human, level): value}."""
+    """The table_<coefficient>.csv cells as {(measure, human, level): value} (a table with a block
+    column - Measures, then the length sentinel where the file has summaries - read without it)."""
     t = pd.read_csv(out / f"table_{coefficient}.csv", header=[0, 1], index_col=0)
+    if "Measures" in t.index:
+        t = pd.read_csv(out / f"table_{coefficient}.csv", header=[0, 1], index_col=[0, 1]).droplevel(0)
     return {(m, h, lv): t.loc[m, (h, lv)] for m in t.index for (h, lv) in t.columns}
 
 

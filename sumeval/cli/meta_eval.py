@@ -37,7 +37,8 @@ def settings_from_args(args: argparse.Namespace):
                         annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
                         meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
                         spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
-                        tune_split=args.tune_split)
+                        tune_split=args.tune_split, partial_control=args.partial_control,
+                        sentinels=not args.no_sentinels)
     settings.check()
     return settings
 
@@ -131,6 +132,7 @@ def run_across(args) -> int:
                               annotators_compete=args.annotators_compete, meta_metric=meta_metric,
                               spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
                               item_acc23=args.item_acc23, tune_split=args.tune_split,
+                              partial_control=args.partial_control, sentinels=not args.no_sentinels,
                               detection_validation=args.validation, weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
@@ -228,7 +230,15 @@ def add_commands(subparsers) -> None:
     me.add_argument("--level", nargs="+", default=[], metavar="LEVEL",
                     help=f"levels ({', '.join(LEVELS)}; default all three): input = per document, then averaged "
                          "(SummEval's 'summary level'), system = per-system means, global = all pairs pooled "
-                         "(paper 000's 'summary level'); 'summary' and 'document' are refused as ambiguous")
+                         "(paper 000's 'summary level'), partial = all pairs with --partial-control regressed out of "
+                         "measure and human (FRANK's partial correlation; not a default); 'summary' and 'document' "
+                         "are refused as ambiguous")
+    me.add_argument("--no-sentinels", dest="no_sentinels", action="store_true",
+                    help="leave out the length sentinel (the summary's words, a labelled block under the measures, "
+                         "never ranked; added where the data has summary texts)")
+    me.add_argument("--partial-control", dest="partial_control", default="system", choices=["system", "length"],
+                    help="what --level partial regresses out: system (one-hot, FRANK's protocol; default) or length "
+                         "(the summary's words: does the measure say more than length?)")
     me.add_argument("--coefficient", nargs="+", default=[], metavar="C",
                     help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
     me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",

@@ -24,7 +24,7 @@ ROLES: tuple[str, ...] = ("doc_id", "system", "summary", "text", "references")
 TEXT_FIELDS: tuple[str, ...] = ("summary", "text", "references")
 #: level names accepted -> the name used here
 LEVELS: dict[str, str] = {"input": "input", "document": "input", "system": "system",
-                          "global": "global", "summary": "global"}
+                          "global": "global", "summary": "global", "partial": "partial"}
 #: the fewest systems / pairs a level needs (2 points give a correlation of +-1 whatever they are)
 MIN_SYSTEMS = 3
 MIN_PAIRS = 3
@@ -238,11 +238,12 @@ def classify_frame(frame: pd.DataFrame, *, name: str, path: Path | None, sha256:
 # Levels
 # --------------------------------------------------------------------------------------------
 def canonical_level(level: str) -> str:
-    """``input``, ``system`` or ``global`` for any accepted level name (see :data:`LEVELS`)."""
+    """``input``, ``system``, ``global`` or ``partial`` for any accepted level name (see :data:`LEVELS`)."""
     key = str(level).strip().lower()
     if key not in LEVELS:
         raise InputError(f"level {level!r} is unknown; use input (per document, then averaged), "
-                         "system (per-system means) or global (all pairs pooled); 'document' and "
+                         "system (per-system means), global (all pairs pooled) or partial (all pairs, the "
+                         "system or the length regressed out); 'document' and "
                          "'summary' are accepted as input and global")
     return LEVELS[key]
 
@@ -275,8 +276,8 @@ def check_level(judgments: Judgments, level: str, human: str | None = None) -> d
     systems = list(pd.unique(frame["system"]))
     per_doc = frame.groupby("doc_id", sort=False)["system"].nunique()
     counts = {"level": lv, "pairs": n_pairs, "documents": int(len(per_doc)), "systems": len(systems)}
-    if lv == "global" and n_pairs < MIN_PAIRS:
-        raise InputError(f"global level needs at least {MIN_PAIRS} summaries; {what} has {n_pairs}")
+    if lv in ("global", "partial") and n_pairs < MIN_PAIRS:
+        raise InputError(f"{lv} level needs at least {MIN_PAIRS} summaries; {what} has {n_pairs}")
     if lv == "system" and len(systems) < MIN_SYSTEMS:
         raise InputError(f"system level needs at least {MIN_SYSTEMS} systems; {what} has "
                          f"{len(systems)} ({', '.join(map(repr, systems))}); use the input or "

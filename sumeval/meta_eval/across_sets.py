@@ -170,6 +170,11 @@ def prepare_set(name: str, texts: Sequence[str], settings, humans: Sequence[str]
                 out.tasks[(h, lv)] = None
             except InputError as exc:
                 out.tasks[(h, lv)] = str(exc)
+            # --partial-control length on a set without summary texts: that task is not run, the others are
+            if lv == "partial" and settings.partial_control == "length" and out.tasks[(h, lv)] is None \
+                    and ("summary" not in judgments.frame.columns or "summary" in judgments.limits):
+                out.tasks[(h, lv)] = (f"--partial-control length needs the summaries' texts, and {name} has none"
+                                      f" ({judgments.limits.get('summary', 'no summary column')})")
     scores = _score(judgments, specs, blank, progress, cache) if specs else None
     out.timings["scoring_s"] = time.perf_counter() - t0
     if scores is None:

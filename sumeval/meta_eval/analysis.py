@@ -60,6 +60,12 @@ _PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", 
                      "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high", "p_value", "p_raw",
                      "p_adjusted", "correction", "n", "n_rows", "n_resamples", "n_resamples_used", "seed",
                      "note"]
+#: ``--partial-control`` values: what the ``partial`` level regresses out
+PARTIAL_CONTROLS = ("system", "length")
+#: the frame column of the summary lengths that ``--partial-control length`` regresses out
+PARTIAL_LENGTH_COLUMN = "summary length (words)"
+#: the label of the length sentinel's rows (role ``sentinel``)
+LENGTH_SENTINEL = "length (sentinel)"
 #: ``--meta-metric`` values: what ranks the measures (and what their clusters are tested on)
 META_METRICS = ("correlation", "spa")
 #: ``--bootstrap-p``: the p-value of the bootstrap tests (see :func:`sumeval.stats.paired_test`)
@@ -114,6 +120,11 @@ class StatisticsOptions:
     item_acc23: item-level acc23 with tie calibration; tune_split: where its threshold is
         tuned: None (the test data: optimistic), ``validation`` (a random share
         ``detection_validation`` of the documents) or a file of document ids, one per line.
+    partial_control: what the ``partial`` level (asked for in ``levels``; not a default level)
+        regresses out of measure and human: ``system`` (FRANK's protocol) or ``length`` (the
+        summary's words: does the measure say more than length?); :mod:`sumeval.stats.partial`.
+    sentinels: add the length sentinel's rows (summary words, :mod:`sumeval.metrics.length`) as a
+        labelled block under the measures, never ranked, where the data has summary texts.
     """
 
     levels: tuple[str, ...] = LEVELS
@@ -135,6 +146,8 @@ class StatisticsOptions:
     spa_permutations: int = 1000
     item_acc23: bool = False
     tune_split: str | None = None
+    partial_control: str = "system"
+    sentinels: bool = True
 
 
 @dataclass(frozen=True)
@@ -172,7 +185,7 @@ class Settings(StatisticsOptions, _HumanColumns):
                                  "(input: per document, then averaged; system: per-system means; global: "
                                  "all summaries pooled)")
             if lv not in STAT_LEVELS:
-                raise InputError(f"--level {lv!r} is not a level; choose one of {', '.join(LEVELS)}")
+                raise InputError(f"--level {lv!r} is not a level; choose one of {', '.join(LEVELS)} or partial")
         if not self.levels:
             raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
         for c in self.coefficients:
@@ -198,6 +211,9 @@ class Settings(StatisticsOptions, _HumanColumns):
             raise InputError(f"--early-stop must be a block size >= 1, got {self.early_stop!r}")
         if not 0 < self.detection_validation < 1:
             raise InputError(f"the validation share must be between 0 and 1, got {self.detection_validation!r}")
+        if self.partial_control not in PARTIAL_CONTROLS:
+            raise InputError(f"--partial-control {self.partial_control!r}: choose one of {', '.join(PARTIAL_CONTROLS)} "
+                             "(system: FRANK's partial correlation; length: the summary's words)")
         if self.bootstrap_p not in BOOTSTRAP_P:
             raise InputError(f"--bootstrap-p {self.bootstrap_p!r}: choose one of {', '.join(BOOTSTRAP_P)}")
         self._check_judges()
@@ -251,6 +267,8 @@ class MetaEvaluation:
     missing: the missing-value rule and counts (:func:`sumeval.meta_eval.missing.missing_values`).
     undefined: one dict per undefined correlation (``measure, human, level, coefficient, reason``).
     annotators: the labels of the annotator rows, then the human ceiling (empty when none).
+    sentinels: the labels of the sentinel rows (role ``sentinel``: the summary length; empty when
+        the data has no summary texts or with ``sentinels`` off).
     """
 
     settings: Settings
@@ -267,6 +285,7 @@ class MetaEvaluation:
     missing: dict[str, Any] = field(default_factory=dict)
     undefined: list[dict[str, Any]] = field(default_factory=list)
     annotators: list[str] = field(default_factory=list)
+    sentinels: list[str] = field(default_factory=list)
 
     @property
     def labels(self) -> list[str]:
@@ -287,13 +306,54 @@ def _binary(values: np.ndarray) -> bool:
     return v.size > 0 and set(np.unique(v)) == {0.0, 1.0}
 
 
+def _control(s) -> str:
+    """The stats ``partial_control`` of the settings: the system column, or the lengths' column."""
+    return PARTIAL_LENGTH_COLUMN if s.partial_control == "length" else "system"
+
+
+def _with_length(frame: pd.DataFrame, judgments, s) -> pd.DataFrame:
+    """The frame with the summary lengths that ``--partial-control length`` regresses out."""
+    if "partial" not in s.levels or s.partial_control != "length":
+        return frame
+    from sumeval.judges.audit import summary_length
+
+    if "summary" not in judgments.frame.columns or "summary" in judgments.limits:
+        why = judgments.limits.get("summary", "it has no summary column")
+        raise InputError(f"--partial-control length needs the summaries' texts, and data set {judgments.name!r} has "
+                         f"none ({why}); use --partial-control system")
+    frame = frame.copy()
+    frame[PARTIAL_LENGTH_COLUMN] = summary_length(judgments.frame["summary"].tolist(),
+                                                  f"data set {judgments.name!r}, column 'summary'")
+    return frame
+
+
+def _sentinel_rows(frame: pd.DataFrame, judgments, s, progress: bool, notes: list[str]) -> pd.DataFrame:
+    """The length sentinel's rows of ``correlations.csv`` (role ``sentinel``; none without summary texts)."""
+    if not s.sentinels:
+        return pd.DataFrame(columns=_CORRELATION_COLUMNS)
+    if "summary" not in judgments.frame.columns or "summary" in judgments.limits:
+        notes.append(f"no length sentinel: data set {judgments.name!r} has no summary texts")
+        return pd.DataFrame(columns=_CORRELATION_COLUMNS)
+    from sumeval.judges.audit import summary_length
+
+    work = frame[["doc_id", "system", *s.humans, *([PARTIAL_LENGTH_COLUMN] if PARTIAL_LENGTH_COLUMN in frame else [])]
+                 ].copy()
+    work[LENGTH_SENTINEL] = summary_length(judgments.frame["summary"].tolist(),
+                                           f"data set {judgments.name!r}, column 'summary'")
+    out = _correlations(work, [LENGTH_SENTINEL], s, progress)
+    out["role"] = "sentinel"
+    if s.partial_control == "length":  # length regressed out of length: nothing left, by construction
+        out.loc[out["level"] == "partial", "reason"] = "the sentinel is the control (--partial-control length)"
+    return out
+
+
 def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress: bool) -> pd.DataFrame:
     from sumeval import stats
     from sumeval.stats.undefined import undefined_reason
 
     out = stats.correlate(frame, list(labels), list(s.humans), level=list(s.levels),
                           methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
-                          resample=s.ci_resampling, progress=progress)
+                          resample=s.ci_resampling, progress=progress, partial_control=_control(s))
     out = out.rename(columns={"metric": "measure", "method": "coefficient"})
     out["resampling"] = s.ci_resampling
     out["n_resamples"] = s.n_resamples
@@ -301,7 +361,7 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
     reasons: dict[tuple[str, str, str], str] = {}
     for key in out.loc[out["value"].isna(), ["measure", "human", "level"]].itertuples(index=False, name=None):
         if key not in reasons:
-            reasons[key] = undefined_reason(frame, *key) or "undefined (NaN)"
+            reasons[key] = undefined_reason(frame, *key, partial_control=_control(s)) or "undefined (NaN)"
     out["reason"] = [reasons.get(key, math.nan) for key in out[["measure", "human", "level"]].itertuples(
         index=False, name=None)]
     out["role"], out["target"] = "measure", out["human"]
@@ -318,7 +378,7 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
                                     test=test, resample=axis or "both", n_resamples=s.n_resamples,
                                     seed=s.seed, correction=s.correction,
                                     early_stop=s.early_stop if test == "permutation" else None,
-                                    progress=progress, bootstrap_p=s.bootstrap_p)
+                                    progress=progress, bootstrap_p=s.bootstrap_p, partial_control=_control(s))
              for c in s.coefficients]
     out = pd.concat(parts, ignore_index=True)
     if test == "williams":
@@ -395,6 +455,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     frame = pd.concat([judgments.frame[["doc_id", "system", *settings.humans]].reset_index(drop=True),
                        scores.frame[labels].reset_index(drop=True)], axis=1)
     not_scored, missing_summary = missing_values(frame, labels, settings.humans, judgments, scores.not_scored)
+    frame = _with_length(frame, judgments, settings)
 
     notes: list[str] = list(sets.notes)
     t = time.perf_counter()
@@ -402,6 +463,9 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     if sets.columns:
         correlations = pd.concat([correlations, ann.correlation_rows(judgments, sets, settings, notes)[_CORRELATION_COLUMNS]],
                                  ignore_index=True)
+    sentinel = _sentinel_rows(frame, judgments, settings, progress, notes)
+    if len(sentinel):
+        correlations = pd.concat([correlations, sentinel[_CORRELATION_COLUMNS]], ignore_index=True)
     timings["correlations_s"] = time.perf_counter() - t
     t = time.perf_counter()
     ranked = "correlation" in settings.meta_metric
@@ -438,7 +502,8 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     return MetaEvaluation(settings=settings, dataset=dataset, measures=described, correlations=correlations,
                           pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
                           not_scored=not_scored, timings=timings, notes=notes, missing=missing_summary,
-                          undefined=undefined, annotators=sets.labels)
+                          undefined=undefined, annotators=sets.labels,
+                          sentinels=[LENGTH_SENTINEL] if len(sentinel) else [])
 
 
 def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefined: list[dict[str, Any]],

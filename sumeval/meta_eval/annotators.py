@@ -143,7 +143,11 @@ def correlation_rows(judgments, sets: AnnotatorSets, s, notes: list[str] | None 
     from sumeval.judges.annotators import annotator_correlations
     from sumeval.stats.undefined import undefined_reason
 
-    out = annotator_correlations(judgments.frame, list(sets.columns), level=list(s.levels),
+    levels = [lv for lv in s.levels if lv != "partial"]  # the annotator rows at the partial level: not yet
+    if not levels:
+        return pd.DataFrame(columns=["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
+                                     "n_skipped", "resampling", "n_resamples", "seed", "reason", "role", "target"])
+    out = annotator_correlations(judgments.frame, list(sets.columns), level=levels,
                                  methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
                                  resample=s.ci_resampling, where=f"data set {judgments.name!r}",
                                  columns=sets.columns)

@@ -20,6 +20,9 @@ RANKING_COLUMNS = ["measure", "human", "level", "coefficient", "value", "rank", 
 NOT_COMPETING = ("not a competitor: correlated with the mean of the other annotators (leave-one-out), a "
                  "different target than the measures' human column, so not permutation-tested against them; "
                  "not ranked, in no cluster (--annotators-compete ranks it)")
+#: the ``note`` of a sentinel row (the summary length), never ranked
+SENTINEL = ("a sentinel, not a competitor: the summary's length in words; a measure that does no better says no "
+            "more than length (not ranked, in no cluster; --no-sentinels drops it)")
 COMPETING = ("ranked among the measures (--annotators-compete) but not tested against them: correlated with the "
              "mean of the other annotators, a different target than the measures' human column")
 
@@ -37,7 +40,7 @@ def rank(values: pd.DataFrame, pairwise: pd.DataFrame, s) -> pd.DataFrame:
     from sumeval.stats.multiple import COMPARE_COLUMNS
 
     keys = ["measure", "human", "level", "coefficient"]
-    competes = (values["role"] == "measure") | s.annotators_compete
+    competes = (values["role"] == "measure") | (s.annotators_compete & (values["role"] != "sentinel"))
     comparisons = pairwise if len(pairwise) else pd.DataFrame(columns=COMPARE_COLUMNS)
     ranked = stats.significance_clusters(comparisons, alpha=s.alpha, values=values[competes])
     others = values.loc[~competes, keys + ["value"]].assign(rank=pd.NA, cluster=pd.NA)
@@ -57,4 +60,6 @@ def ranking_note(role: str, compete: bool) -> str | float:
     """The ``note`` of a ranking row of ``role``."""
     if role == "measure":
         return math.nan
+    if role == "sentinel":
+        return SENTINEL
     return COMPETING if compete else NOT_COMPETING

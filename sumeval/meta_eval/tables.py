@@ -22,6 +22,8 @@ __all__ = ["ranking_table", "table_notes", "table_coefficients", "write_tables",
 
 #: the row blocks of a table with annotator rows (the first level of its index)
 MEASURES_BLOCK, ANNOTATORS_BLOCK = "Measures", "Annotators (vs. others)"
+#: the block of the sentinel rows (the summary length: never ranked, never bold)
+SENTINELS_BLOCK = "Sentinel (not ranked)"
 
 
 def _values(result, coefficient: str) -> pd.DataFrame:
@@ -61,7 +63,8 @@ def ranking_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame,
     columns = pd.MultiIndex.from_tuples([(h, lv) for h in humans for lv in levels], names=["human", "level"])
     present = set(frame["measure"])
     annotators = [a for a in result.annotators if a in present]
-    index = pd.Index(result.labels + annotators, name="measure")
+    sentinels = [a for a in getattr(result, "sentinels", []) if a in present]
+    index = pd.Index(result.labels + annotators + sentinels, name="measure")
 
     def wide(sub: pd.DataFrame, column: str) -> pd.DataFrame:
         sub = sub[sub["coefficient"] == coefficient]
@@ -73,11 +76,12 @@ def ranking_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame,
     values = wide(frame, "value").astype(float)
     clusters = wide(result.ranking.astype({"cluster": "float64"}), "cluster")
     marks = clusters.apply(lambda col: col.map(lambda c: "" if pd.isna(c) else str(int(c))))
-    competitors = list(index) if result.settings.annotators_compete else result.labels
+    competitors = result.labels + annotators if result.settings.annotators_compete else result.labels
     bold = best_mask(values.loc[competitors]).reindex(index=index, fill_value=False).astype(bool)
-    if annotators:
+    if annotators or sentinels:
         blocked = pd.MultiIndex.from_tuples([(MEASURES_BLOCK, m) for m in result.labels]
-                                            + [(ANNOTATORS_BLOCK, a) for a in annotators], names=["", "measure"])
+                                            + [(ANNOTATORS_BLOCK, a) for a in annotators]
+                                            + [(SENTINELS_BLOCK, a) for a in sentinels], names=["", "measure"])
         values, bold, marks = (f.set_axis(blocked, axis=0) for f in (values, bold, marks))
     return values, bold, marks
 

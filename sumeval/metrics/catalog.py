@@ -30,6 +30,8 @@ def builtin_measures() -> list[MeasureInfo]:
                     "max over references; no idf)"),
         MeasureInfo("js-2", "sumeval.metrics.jensen_shannon:JensenShannonScorer", {}, _R,
                     "Jensen-Shannon divergence of bigram distributions, summary vs references (lower is better)"),
+        MeasureInfo("length", "sumeval.metrics.length:LengthScorer", {}, (),
+                    "summary length in words (no model): the sentinel of meta-eval's tables"),
     ]
     # paper 001: SERA / SERA-DIS / GeSERA (index option "CORPUS:SIZE:SEED:BACKEND")
     out += [MeasureInfo(name, "sumeval.retrieval.scorers:SeraScorer",

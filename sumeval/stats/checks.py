@@ -14,7 +14,7 @@ from sumeval.errors import InputError
 #: Correlation coefficients (the ``method`` argument; ``coefficient`` column of the test frames).
 METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall_b", "kendall_c")
 #: Canonical level names.
-LEVELS: tuple[str, ...] = ("input", "system", "global")
+LEVELS: tuple[str, ...] = ("input", "system", "global", "partial")
 #: Older level names, still accepted: ``document`` = ``input``, ``summary`` = ``global``.
 LEVEL_ALIASES: dict[str, str] = {"document": "input", "summary": "global"}
 #: Resampling axes of bootstrap intervals and permutation tests.
@@ -37,7 +37,7 @@ def check_method(method: str) -> str:
 
 
 def canonical_level(level: str) -> str:
-    """The canonical name (``input``, ``system``, ``global``) of a level or of its alias."""
+    """The canonical name (``input``, ``system``, ``global``, ``partial``) of a level or of its alias."""
     if level in LEVELS:
         return level
     if isinstance(level, str) and level in LEVEL_ALIASES:

@@ -48,6 +48,15 @@ def _draws(lay: Layout, resample: str, n_resamples: int, seed: int | np.random.G
     return Draws.of(resample_indices(lay.n_sys, lay.n_docs, resample, n_resamples, seed))
 
 
+def _control(frame: pd.DataFrame, levels: Sequence[str], partial_control: str, system_col: str):
+    """The partial level's :class:`~sumeval.stats.partial.Control`, or None without that level."""
+    if not any(canonical_level(lv) == "partial" for lv in levels):
+        return None
+    from sumeval.stats.partial import frame_control
+
+    return frame_control(frame, partial_control, system_col)
+
+
 def _needs_systems(levels: Sequence[str], resample: str) -> bool:
     return resample != "inputs" or any(canonical_level(lv) != "global" for lv in levels)
 
@@ -57,7 +66,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
               doc_col: str = "doc_id", system_col: str = "system", n_resamples: int = 1000,
               ci: float = 0.95, seed: int | np.random.Generator = 0,
               progress: bool = False, resample: str = "inputs",
-              indices: Resamples | None = None) -> pd.DataFrame:
+              indices: Resamples | None = None, partial_control: str = "system") -> pd.DataFrame:
     """Correlations of metric columns with human columns, with bootstrap intervals.
 
     Args:
@@ -65,8 +74,10 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             the input and system levels and by systems resampling), the metric and the human
             columns (numbers, NaN for missing). Lower-is-better metrics must be passed negated.
         metrics, humans: a column name or a sequence of them.
-        level: ``"input"``, ``"system"`` or ``"global"`` (or the older ``"document"`` /
-            ``"summary"``), or a sequence of these; the ``level`` column repeats the name given.
+        level: ``"input"``, ``"system"``, ``"global"`` or ``"partial"`` (or the older
+            ``"document"`` / ``"summary"``), or a sequence of these; the ``level`` column repeats
+            the name given. ``partial``: the global level's pairs after regressing
+            ``partial_control`` out of both columns (:mod:`sumeval.stats.partial`, FRANK's).
         methods: names from :data:`METHODS` (default: all four).
         doc_col, system_col: the document and system id columns.
         n_resamples: number of bootstrap resamples; 0 for no interval.
@@ -79,6 +90,8 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             ``"both"`` (Deutsch, Dror & Roth 2021 recommend both).
         indices: resamples drawn beforehand (:func:`resample_indices`, or arrays of one's own);
             they replace ``n_resamples`` and ``seed``.
+        partial_control: what the ``partial`` level regresses out: ``"system"`` (one-hot of
+            ``system_col``, FRANK's) or a numeric column (e.g. ``"length"``); ``attrs`` records it.
 
     Returns:
         A tidy frame, one row per (metric, human, level, method), in that nesting order, with
@@ -114,6 +127,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
     seed_rec = None if indices is not None else seed_record(seed)
     metric_values = {c: frame_column(frame, c) for c in metric_names}
     human_values = {c: frame_column(frame, c) for c in human_names}
+    control = _control(frame, levels, partial_control, system_col)
 
     rows = []
     pairs = [(mc, hc) for mc in metric_names for hc in human_names]
@@ -121,7 +135,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         for mc, hc in progress_bar(pairs, len(pairs), progress, "correlate"):
             for lv in levels:
                 est = estimate_pair(lay, metric_values[mc], human_values[hc], lv, method_names,
-                                    draws)
+                                    draws, control)
                 few = canonical_level(lv) == "system" and est[method_names[0]].n < MIN_SYSTEMS
                 for m in method_names:
                     e = est[m]
@@ -138,6 +152,8 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
                                  "n_resamples": n_asked, "n_resamples_used": used, "seed": seed_rec})
     out = pd.DataFrame(rows, columns=CORRELATE_COLUMNS)
     out.attrs.update({"n_resamples": n_asked, "ci": float(ci), "resample": resample})
+    if control is not None:
+        out.attrs["partial_control"] = control.name
     if seed_rec is not None:
         out.attrs["seed"] = seed_rec
     return out
@@ -147,7 +163,8 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
                 method: str, n_resamples: int = 1000, ci: float = 0.95,
                 seed: int | np.random.Generator = 0, doc_col: str = "doc_id",
                 system_col: str = "system", resample: str = "inputs",
-                indices: Resamples | None = None, p_method: str = "percentile") -> dict[str, object]:
+                indices: Resamples | None = None, p_method: str = "percentile",
+                partial_control: str = "system") -> dict[str, object]:
     """Is metric A's correlation with ``human`` different from metric B's? (paired bootstrap)
 
     Both correlations are computed on the same rows (those where A, B and the human score are all
@@ -180,6 +197,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
         seed: ``int`` or ``numpy.random.Generator``.
         resample, indices: as for :func:`correlate`.
         p_method: ``"percentile"`` (default) or ``"sacrerouge"`` (above).
+        partial_control: as for :func:`correlate` (the ``partial`` level only).
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -206,6 +224,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     xa = np.where(common, xa, np.nan)
     xb = np.where(common, xb, np.nan)
     draws = _draws(lay, resample, int(n_resamples), seed, indices, "paired_test")
+    control = _control(frame, [level], partial_control, system_col)
 
     with small_blas():
         if canon == "input":
@@ -225,8 +244,8 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
                 boot = doc_mean_boot(np.where(np.isfinite(ba) & np.isfinite(bb), ba - bb,
                                               np.nan), draws.inputs)
         else:
-            ea = estimate_pair(lay, xa, y, canon, [method], draws)[method]
-            eb = estimate_pair(lay, xb, y, canon, [method], draws)[method]
+            ea = estimate_pair(lay, xa, y, canon, [method], draws, control)[method]
+            eb = estimate_pair(lay, xb, y, canon, [method], draws, control)[method]
             corr_a, corr_b, n, n_skipped = ea.value, eb.value, ea.n, ea.n_skipped
             boot = ea.boot - eb.boot if draws is not None else None
 

@@ -12,6 +12,7 @@ import numpy as np
 from sumeval.stats import checks
 from sumeval.stats.grouped import weighted_group_corr
 from sumeval.stats.layout import Layout
+from sumeval.stats.partial import Control, partial_estimate
 from sumeval.stats.pooled import pooled_boot
 from sumeval.stats.resampling import Resamples
 from sumeval.stats.rows import corr_rows, scipy_corr
@@ -56,31 +57,43 @@ class Estimate:
 
 class _PointCounts:
     """Resample b repeats point i (input doc[i], system sys[i]) inputs[b, doc[i]] *
-    systems[b, sys[i]] times; ``counts[s:e]`` builds rows s..e only, so memory stays bounded."""
+    systems[b, sys[i]] times (a factor 1 for an axis not resampled); ``counts[s:e]`` builds rows s..e only, so memory stays bounded."""
 
     def __init__(self, draws: Draws, doc: np.ndarray, sys: np.ndarray):
         self.draws, self.doc, self.sys = draws, doc, sys
         self.shape = (draws.n, doc.size)
 
     def __getitem__(self, rows: slice) -> np.ndarray:
+        if self.draws.systems is None:
+            return self.draws.inputs[rows][:, self.doc]
+        if self.draws.inputs is None:
+            return self.draws.systems[rows][:, self.sys]
         return self.draws.inputs[rows][:, self.doc] * self.draws.systems[rows][:, self.sys]
 
 
 def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods: Sequence[str],
-                  draws: Draws | np.ndarray | None) -> dict[str, Estimate]:
+                  draws: Draws | np.ndarray | None, control: Control | None = None) -> dict[str, Estimate]:
     """Point estimate, usage counts and bootstrap replicates for one (x, y) pair of columns.
 
     Args:
         lay: the frame's layout.
         x, y: shape (N,), metric and human per row; NaN excludes the row.
-        level: a canonical level (``input``, ``system``, ``global``) or its alias.
+        level: a canonical level (``input``, ``system``, ``global``, ``partial``) or its alias.
         methods: names from :data:`~sumeval.stats.checks.METHODS`.
         draws: the resamples' draw counts; an array is shorthand for document counts (B, n_docs)
             (inputs resampling); None for no bootstrap.
+        control: what the ``partial`` level regresses out (:mod:`sumeval.stats.partial`).
     """
     if isinstance(draws, np.ndarray):
         draws = Draws(draws, None)
     level = checks.canonical_level(level)
+    if level == "partial":
+        if control is None:
+            raise ValueError("the partial level needs its control (sumeval.stats.partial.frame_control)")
+        keep = ~(np.isnan(x) | np.isnan(y)) & control.present()
+        counts = None if draws is None else _PointCounts(draws, lay.doc[keep], lay.sys[keep])
+        values, boots, n = partial_estimate(x, y, control, methods, counts)
+        return {m: Estimate(values[m], n, int(x.size - n), boots.get(m)) for m in methods}
     keep = ~(np.isnan(x) | np.isnan(y))
     if level == "global":
         xv, yv = x[keep], y[keep]

@@ -112,7 +112,8 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
                      seed: int | np.random.Generator = 0, correction: str = "holm",
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
-                     progress: bool = False, bootstrap_p: str = "percentile") -> pd.DataFrame:
+                     progress: bool = False, bootstrap_p: str = "percentile",
+                     partial_control: str = "system") -> pd.DataFrame:
     """Test every pair of measures and correct the p-values within each (human, level).
 
     Args:
@@ -132,6 +133,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         progress: a progress bar over the tests.
         bootstrap_p: the bootstrap test's p-value, ``"percentile"`` or ``"sacrerouge"``
             (:func:`~sumeval.stats.paired_test`).
+        partial_control: what the ``partial`` level regresses out (:func:`~sumeval.stats.correlate`).
 
     Returns:
         A tidy frame, one row per (human, level, pair): ``measure_a, measure_b, human, level,
@@ -175,7 +177,8 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     for h, lv, a, b in progress_bar(jobs, len(jobs), progress, "compare_measures"):
         common_rows = present[a] & present[b] & present[h]
         n_rows = int(common_rows.sum())
-        kw = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col)
+        kw = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col,
+                  partial_control=partial_control)
         if n_rows < 2:
             r = _untested(test, resample, alternative, n_resamples, seed)
         elif test == "permutation":
@@ -190,7 +193,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         else:
             r = williams_test(frame, a, b, h, alternative=alternative, **kw)
             r.update(seed=None, p_raw=r["p_value"])
-        note = _note(frame, a, b, h, lv, test, r, n_rows, doc_col, system_col)
+        note = _note(frame, a, b, h, lv, test, r, n_rows, doc_col, system_col, partial_control)
         if note.startswith("not tested"):
             r.update(p_value=math.nan, p_raw=math.nan)
         rows.append({"measure_a": a, "measure_b": b, "human": h, "level": lv,
@@ -219,7 +222,7 @@ def _untested(test: str, resample: str, alternative: str, n_resamples: int, seed
 
 
 def _note(frame: pd.DataFrame, a: str, b: str, h: str, level: str, test: str, r: dict,
-          n_rows: int, doc_col: str, system_col: str) -> str:
+          n_rows: int, doc_col: str, system_col: str, partial_control: str = "system") -> str:
     """Why a pair is not tested (starts with ``not tested``), which rows it used, or a caveat."""
     from sumeval.stats.undefined import undefined_reason
 
@@ -231,11 +234,14 @@ def _note(frame: pd.DataFrame, a: str, b: str, h: str, level: str, test: str, r:
                  "corr_a and corr_b are on these rows)" if n_rows < total else "")
     undefined = [m for m, c in ((a, r["corr_a"]), (b, r["corr_b"])) if not math.isfinite(c)]
     if undefined:
-        common = frame[[doc_col, system_col, a, b, h]].copy()
+        extra = [partial_control] if partial_control in frame.columns and partial_control not in (
+            doc_col, system_col, a, b, h) else []
+        common = frame[[doc_col, system_col, a, b, h, *extra]].copy()
         keep = common[[a, b, h]].notna().all(axis=1)
         common.loc[~keep, [a, b, h]] = np.nan
         why = "; ".join(f"{m!r}: " + (undefined_reason(common, m, h, level, doc_col=doc_col,
-                                                        system_col=system_col) or "NaN")
+                                                        system_col=system_col,
+                                                        partial_control=partial_control) or "NaN")
                         for m in undefined)
         return f"not tested: the correlation with {h!r} is undefined on the rows used ({why})"
     notes = [rows_note] if rows_note else []

@@ -95,8 +95,11 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
         return ((g - np.nanmean(g)) / np.nanstd(g)).T
 
 
-def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str):
+def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str, control=None,
+            lay=None):
     """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``."""
+    if level == "partial":
+        return _partial_kernel(gx, gy, gz, method, control, lay)
     if level == "system":
         xt, yt, zt = gx.T, gy.T, gz.T
         return lambda masks: system_swaps(xt, yt, zt, np.swapaxes(masks, 1, 2), method)
@@ -114,6 +117,23 @@ def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: 
         cells = masks.reshape(masks.shape[0], -1)[:, keep][:, None, :]
         return tuple(c[:, 0] for c in swaps(cells))
     return global_level
+
+
+def _partial_kernel(gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str, control, lay):
+    """The partial level: the scores are swapped per cell, then the control is regressed out of
+    X', Y' and Z in each permutation (:mod:`sumeval.stats.partial`); NaN cells are absent."""
+    from sumeval.stats.partial import grid_control, partial_rows
+
+    keep = ~np.isnan(gz).ravel()
+    cv = grid_control(control, lay, keep)
+    xs, ys, zs = (g.ravel()[keep] for g in (gx, gy, gz))
+
+    def partial_level(masks):
+        cells = masks.reshape(masks.shape[0], -1)[:, keep]
+        w = np.ones(cells.shape)
+        return tuple(partial_rows(np.where(cells, b, a), zs, cv, w, [method])[method]
+                     for a, b in ((xs, ys), (ys, xs)))
+    return partial_level
 
 
 def _mean_defined(c: np.ndarray) -> np.ndarray:
@@ -151,7 +171,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
                      seed: int | np.random.Generator = 0, masks: np.ndarray | None = None,
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
-                     return_samples: bool = False) -> dict[str, object]:
+                     return_samples: bool = False, partial_control: str = "system") -> dict[str, object]:
     """Permutation test of corr(A, human) - corr(B, human) (module docstring: the procedure).
 
     Args:
@@ -169,6 +189,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         alternative: ``"two-sided"``, ``"greater"`` (A better) or ``"less"``.
         early_stop: None (all permutations) or a block size for mt-metrics-eval's early stop.
         return_samples: also return the permuted differences d* (``samples``, shape (used,)).
+        partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`):
+            the scores are swapped per cell as at the global level, and the control is regressed
+            out of the swapped scores in each permutation.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -198,16 +221,22 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     B = masks.shape[0]
     xa, xb, y = (frame_column(frame, c) for c in (metric_a, metric_b, human))
     common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
+    control = None
+    if canon == "partial":
+        from sumeval.stats.partial import frame_control
+
+        control = frame_control(frame, partial_control, system_col)
+        common &= control.present()
     if common.sum() < 2:
         raise InputError(f"permutation_test: {int(common.sum())} row(s) have {metric_a!r}, "
                          f"{metric_b!r} and {human!r} all present; at least 2 are needed")
-    ea = estimate_pair(lay, np.where(common, xa, np.nan), y, canon, [method], None)[method]
-    eb = estimate_pair(lay, np.where(common, xb, np.nan), y, canon, [method], None)[method]
+    ea = estimate_pair(lay, np.where(common, xa, np.nan), y, canon, [method], None, control)[method]
+    eb = estimate_pair(lay, np.where(common, xb, np.nan), y, canon, [method], None, control)[method]
     grids = [_standardise(lay.grid(np.where(common, v, np.nan))) for v in (xa, xb, y)]
 
     # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
     with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
-        kernel = _kernel(canon, *grids, method)
+        kernel = _kernel(canon, *grids, method, control, lay)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
         few = canon == "system" and ea.n < MIN_SYSTEMS  # 2 systems always correlate +-1

@@ -8,7 +8,9 @@ undefined (NaN) when
   +-1, so :func:`~sumeval.stats.correlate` gives NaN there too), or the per-system means of one
   side are all equal;
 - **input**: no input has a defined correlation: in each input fewer than 2 systems have both
-  values, or one side is constant across its systems.
+  values, or one side is constant across its systems;
+- **partial**: fewer than 2 rows have both values and the control, or the control explains one
+  side entirely (no residual: :mod:`sumeval.stats.partial`).
 
 :func:`undefined_reason` says which, in words that name the columns and the counts; it returns
 ``""`` for a defined correlation. Only the rows where both columns are present count
@@ -88,15 +90,37 @@ def _quiet():
         yield
 
 
+def _partial(frame: pd.DataFrame, x: np.ndarray, y: np.ndarray, metric: str, human: str,
+             partial_control: str, system_col: str) -> str:
+    from sumeval.stats.partial import frame_control, partial_estimate
+
+    control = frame_control(frame, partial_control, system_col)
+    keep = ~(np.isnan(x) | np.isnan(y)) & control.present()
+    n = int(keep.sum())
+    if n < 2:
+        return (f"only {n} row(s) have {metric!r}, {human!r} and the control {partial_control!r}; a partial "
+                "correlation needs at least 2")
+    for name, v in ((metric, x), (human, y)):
+        value = partial_estimate(v, v, control, ["pearson"])[0]["pearson"]
+        if not np.isfinite(value) and np.isfinite(v[keep]).all():
+            return (f"{name!r} is explained by the control {partial_control!r} on the {n} rows used (constant "
+                    f"{'within every system' if control.values is None else 'or a straight line of it'}): no "
+                    "residual to correlate")
+    return ""
+
+
 def undefined_reason(frame: pd.DataFrame, metric: str, human: str, level: str, *,
-                     doc_col: str = "doc_id", system_col: str = "system") -> str:
+                     doc_col: str = "doc_id", system_col: str = "system",
+                     partial_control: str = "system") -> str:
     """Why the correlation of ``metric`` with ``human`` at ``level`` is undefined ("" if it is not).
 
     Args:
         frame: one row per (document, system) pair with ``doc_col``, ``system_col``, ``metric``
             and ``human`` (NaN for missing: those rows do not count).
         metric, human: column names.
-        level: ``input``, ``system`` or ``global`` (or the older ``document`` / ``summary``).
+        level: ``input``, ``system``, ``global`` or ``partial`` (or the older ``document`` /
+            ``summary``).
+        partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`).
 
     Returns:
         A sentence naming the columns and counts (module docstring: the cases), or ``""``.
@@ -114,6 +138,8 @@ def undefined_reason(frame: pd.DataFrame, metric: str, human: str, level: str, *
     y = frame_column(frame, human)
     if canon == "global":
         return _global(x, y, metric, human)
+    if canon == "partial":
+        return _partial(frame, x, y, metric, human, partial_control, system_col)
     lay = frame_layout(frame, doc_col, system_col, need_systems=True)
     keep = ~(np.isnan(x) | np.isnan(y))
     gx = lay.grid(np.where(keep, x, np.nan))

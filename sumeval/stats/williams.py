@@ -9,7 +9,7 @@ r23 = |corr(A, B)| (absolute values, as the WMT scripts), K = 1 - r12^2 - r13^2 
 
 with n - 3 degrees of freedom. ``n`` is, as nlpstats defines it per level: the number of systems
 (system level), the largest number of systems scored on one input (input level), the number of
-(input, system) pairs (global level). The test assumes Pearson-like sampling behaviour; for the
+(input, system) pairs (global level) and of the rows used (partial level). The test assumes Pearson-like sampling behaviour; for the
 other coefficients it is an approximation, as in nlpstats.
 
 At the **input level** the test is weak: it is one Williams test on the three input-level
@@ -63,7 +63,7 @@ def williams_p(r12: float, r13: float, r23: float, n: int, alternative: str = "t
 
 def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *, level: str,
                   method: str, alternative: str = "two-sided", doc_col: str = "doc_id",
-                  system_col: str = "system") -> dict[str, object]:
+                  system_col: str = "system", partial_control: str = "system") -> dict[str, object]:
     """Williams' test of corr(A, human) against corr(B, human) at a level.
 
     The three correlations (A-H, B-H, A-B) are computed at ``level`` with ``method`` on the rows
@@ -75,6 +75,8 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
         level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``).
         method: one of :data:`~sumeval.stats.METHODS`.
         alternative: ``"two-sided"``, ``"greater"`` (|corr A| > |corr B|) or ``"less"``.
+        partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`); the
+            three correlations are those of the residuals, as FRANK's ``metric_metric_correlation``.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, corr_ab, diff,
@@ -87,15 +89,21 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
     check_frame(frame)
     check_columns(frame, [metric_a, metric_b], "metric")
     check_columns(frame, [human], "human")
-    lay = frame_layout(frame, doc_col, system_col, need_systems=canon != "global")
+    lay = frame_layout(frame, doc_col, system_col, need_systems=canon != "global")  # partial: its system codes
     if canon == "system":
         check_system_count(lay, level)
     xa, xb, y = (frame_column(frame, c) for c in (metric_a, metric_b, human))
     common = ~(np.isnan(xa) | np.isnan(xb) | np.isnan(y))
+    control = None
+    if canon == "partial":
+        from sumeval.stats.partial import frame_control
+
+        control = frame_control(frame, partial_control, system_col)
+        common &= control.present()
     xa, xb, y = (np.where(common, v, np.nan) for v in (xa, xb, y))
-    corr_a = estimate_pair(lay, xa, y, canon, [method], None)[method].value
-    corr_b = estimate_pair(lay, xb, y, canon, [method], None)[method].value
-    corr_ab = estimate_pair(lay, xa, xb, canon, [method], None)[method].value
+    corr_a = estimate_pair(lay, xa, y, canon, [method], None, control)[method].value
+    corr_b = estimate_pair(lay, xb, y, canon, [method], None, control)[method].value
+    corr_ab = estimate_pair(lay, xa, xb, canon, [method], None, control)[method].value
     if canon == "system":
         n = int((np.bincount(lay.sys[common], minlength=lay.n_sys) > 0).sum())
         if n < MIN_SYSTEMS:  # 2 systems always correlate +-1: undefined

@@ -114,9 +114,11 @@ def correlations(judgments, scores, offline: Sequence[str], judge_cols: dict[tup
     for q in qualities:
         own = _own(judge_cols, q)
         labels = list(offline) + list(own)
-        # the study's ceiling and SPA come from sumeval.judges (below): meta-eval's own rows of them left out
+        # the study's ceiling and SPA come from sumeval.judges (below): meta-eval's own rows of them left out; no
+        # length sentinel either: every row here is read as a measure or a judge (best measure, means, clusters)
         settings = meta_eval.Settings(humans=(q,), levels=tuple(levels), coefficients=tuple(coefficients), test=test,
-                                      n_resamples=n_resamples, seed=seed, alpha=alpha, annotators=False, spa=False)
+                                      n_resamples=n_resamples, seed=seed, alpha=alpha, annotators=False, spa=False,
+                                      sentinels=False)
         sub = _subset(scores, labels)
         res = meta_eval.meta_evaluate(judgments, sub.specs, settings, progress=progress, scores=sub)
         keys = ["measure", "human", "level", "coefficient"]
@@ -354,7 +356,7 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
         for level_test, group in groups.items() if specs else ():
             settings = meta_eval.Settings(humans=(h,), levels=tuple(group), coefficients=tuple(coefficients),
                                           test=level_test, n_resamples=n_resamples, seed=seed, alpha=alpha,
-                                          annotators=False, spa=False)
+                                          annotators=False, spa=False, sentinels=False)  # rows read as measures
             res = meta_eval.meta_evaluate(j, specs, settings, progress=progress, scores=scores)
             keys = ["measure", "human", "level", "coefficient"]
             f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float,
