@@ -44,7 +44,7 @@ from sumeval.stats.checks import (canonical_level, check_alternative, check_colu
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
-from sumeval.stats.grouped import GroupSwaps, system_swaps
+from sumeval.stats.grouped import GroupSwaps, SwapCache, system_swaps
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["permutation_masks", "permutation_test"]
@@ -93,20 +93,22 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
         return ((g - np.nanmean(g)) / np.nanstd(g)).T
 
 
-def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str):
-    """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``."""
+def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str,
+            cache: SwapCache | None = None):
+    """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``;
+    ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`)."""
     if level == "system":
         xt, yt, zt = gx.T, gy.T, gz.T
         return lambda masks: system_swaps(xt, yt, zt, np.swapaxes(masks, 1, 2), method)
     if level == "input":
-        swaps = GroupSwaps(gx, gy, gz, method)
+        swaps = GroupSwaps(gx, gy, gz, method, cache)
 
         def input_level(masks):
             return tuple(_mean_defined(c) for c in swaps(masks))
         return input_level
     keep = ~np.isnan(gz).ravel()
     swaps = GroupSwaps(gx.ravel()[keep][None], gy.ravel()[keep][None], gz.ravel()[keep][None],
-                       method)
+                       method, cache)
 
     def global_level(masks):
         cells = masks.reshape(masks.shape[0], -1)[:, keep][:, None, :]
@@ -149,7 +151,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
                      seed: int | np.random.Generator = 0, masks: np.ndarray | None = None,
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
-                     return_samples: bool = False) -> dict[str, object]:
+                     return_samples: bool = False, cache: SwapCache | None = None) -> dict[str, object]:
     """Permutation test of corr(A, human) - corr(B, human) (module docstring: the procedure).
 
     Args:
@@ -167,6 +169,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         alternative: ``"two-sided"``, ``"greater"`` (A better) or ``"less"``.
         early_stop: None (all permutations) or a block size for mt-metrics-eval's early stop.
         return_samples: also return the permuted differences d* (``samples``, shape (used,)).
+        cache: a :class:`~sumeval.stats.grouped.SwapCache` shared by the tests of one family (one
+            human, one level, one coefficient), so that what depends on one measure is computed
+            once (:func:`~sumeval.stats.compare_measures`); the results do not depend on it.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -205,7 +210,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
 
     # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
     with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
-        kernel = _kernel(canon, *grids, method)
+        kernel = _kernel(canon, *grids, method, cache)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
         few = canon == "system" and ea.n < MIN_SYSTEMS  # 2 systems always correlate +-1
