@@ -28,6 +28,7 @@ import datetime as _dt
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult
+from sumeval.meta_eval.manifest import add_writing_time
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
 __all__ = ["MANIFEST_KIND", "check_across_out", "across_table", "ranking_table", "ranking_caption", "caption",
@@ -177,6 +179,7 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
     from sumeval.cache import atomic_path, atomic_write_json
     from sumeval.meta_eval import write_meta_evaluation
 
+    started = time.perf_counter()
     out = check_across_out(out, overwrite=overwrite)
     out.mkdir(parents=True, exist_ok=True)
     for o in result.sets.values():
@@ -214,6 +217,7 @@ def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: 
                 if figures:
                     _figure(result, coef, None, work)
         names = sorted(p.name for p in work.iterdir())
+        add_writing_time(result.timings, time.perf_counter() - started)  # the set folders' included
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
         written = {}

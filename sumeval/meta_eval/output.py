@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,9 +204,10 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
     """
     from sumeval.cache import atomic_write_json
     from sumeval.meta_eval import figures as drawing
-    from sumeval.meta_eval.manifest import manifest
+    from sumeval.meta_eval.manifest import add_writing_time, manifest
     from sumeval.meta_eval.tables import write_tables
 
+    started = time.perf_counter()
     stage = _Stage(check_out_dir(out, overwrite=overwrite))
     work = stage.begin()
     state = "nothing was changed there"
@@ -223,6 +225,7 @@ def write_meta_evaluation(result: MetaEvaluation, out: str | os.PathLike[str], *
         if figures:
             drawing.draw(result, work)
         names = sorted(p.name for p in work.iterdir())
+        add_writing_time(result.timings, time.perf_counter() - started)
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
         if not stage.beside:  # files moved in one by one: a failure may leave an interrupted result
