@@ -36,7 +36,7 @@ import numpy as np
 from sumeval.stats.rows import corr_rows, distinct_rows, kendall_finish, pearson_rows
 from sumeval.stats.ties import snap_ties
 
-__all__ = ["GroupSwaps", "SwapCache", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
+__all__ = ["GroupSwaps", "SwapCache", "SystemSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
 
 # The pairwise matrices of a problem are built while they hold at most this many elements
 # (float32); beyond, the explicit per-resample kernels of sumeval.stats.rows are used.
@@ -70,15 +70,17 @@ def _below(u: np.ndarray, v: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return lt * (valid[:, :, None] & valid[:, None, :])
 
 
-def _gemm(m: np.ndarray, A: np.ndarray) -> np.ndarray:
-    """Batched m @ A: m (G, b, n), A (G, n, n), both float32 -> (G, b, n) float64."""
-    return np.matmul(m, A).astype(np.float64)
+def _gemm(m: np.ndarray, A: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """Batched m @ A: m (G, b, n), A (G, n, n), both float32 -> (G, b, n) ``dtype``."""
+    out = np.matmul(m, A)
+    return out if dtype == np.float32 else out.astype(dtype)
 
 
 def _dot(m: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Row-wise m . v: m (G, b, n) float64, v (G, n) or (G, b, n) -> (G, b)."""
+    """Row-wise m . v: m (G, b, n) float64 (or float32, for integer sums below 2^24: exact),
+    v (G, n) or (G, b, n) -> (G, b), in m's type."""
     if v.ndim == 2:
-        return np.matmul(m, v[:, :, None])[:, :, 0]
+        return np.matmul(m, v[:, :, None].astype(m.dtype, copy=False))[:, :, 0]
     return np.einsum("gbn,gbn->gb", m, v)
 
 
@@ -203,7 +205,7 @@ class _SwapSums:
         return cls(xx.sum(axis=(1, 2), dtype=np.float64), yy.sum(axis=(1, 2), dtype=np.float64),
                    xx.sum(axis=2, dtype=np.float64), yy.sum(axis=2, dtype=np.float64),
                    xy.sum(axis=2, dtype=np.float64), xy.sum(axis=1, dtype=np.float64),
-                   lambda m, m64, shift=None: _dot(m64, _gemm(m, Q)))
+                   lambda m, m64, shift=None: _dot(m64, _gemm(m, Q, m64.dtype)))
 
     @classmethod
     def ties(cls, vc: _ValueClasses) -> "_SwapSums | None":
@@ -310,7 +312,7 @@ class GroupSwaps:
         Q = (P_xx + P_yy - P_xy - np.swapaxes(P_xy, 1, 2)).astype(np.float32)
         self.S = _SwapSums(s_xx, s_yy, r_xx, r_yy, P_xy.sum(axis=2, dtype=np.float64),
                            P_xy.sum(axis=1, dtype=np.float64),
-                           lambda m, m64, shift=None: _dot(m64, _gemm(m, Q)))
+                           lambda m, m64, shift=None: _dot(m64, _gemm(m, Q, m64.dtype)))
         self.ties = _SwapSums.ties(self.classes)
         self.t_z, self.m_z = cache.get(("z", *zk), lambda: (
             _ties(z, z).sum(axis=(1, 2), dtype=np.float64) / 2,  # (G,)
@@ -321,7 +323,9 @@ class GroupSwaps:
         if self.explicit:
             return self._explicit(masks)
         m = np.ascontiguousarray(np.swapaxes(masks & self.valid, 0, 1), dtype=np.float32)
-        m64 = m.astype(np.float64)
+        # Kendall's sums are integers below 4 n^2 (|Q| <= 4): exact in float32 while that is below 2^24
+        n = m.shape[2]
+        m64 = m if self.method.startswith("kendall") and 4 * n * n < 2 ** 24 else m.astype(np.float64)
         out = {"pearson": self._pearson, "spearman": self._spearman}.get(
             self.method, self._kendall)(m, m64)
         return out[0].T, out[1].T
@@ -492,9 +496,37 @@ def system_swaps(x: np.ndarray, y: np.ndarray, z: np.ndarray, masks: np.ndarray,
         the present inputs (``np.nanmean`` along the inputs, as nlpstats), exact ties kept exact
         (:func:`~sumeval.stats.ties.snap_ties`), then the coefficient across systems.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
-        mx = snap_ties(np.nanmean(np.where(masks, y, x), axis=2))
-        my = snap_ties(np.nanmean(np.where(masks, x, y), axis=2))
-        mz = np.broadcast_to(snap_ties(np.nanmean(z, axis=1)), mx.shape)
-    return corr_rows(mx, mz, [method])[method], corr_rows(my, mz, [method])[method]
+    return SystemSwaps(x, y, z, method)(masks)
+
+
+class SystemSwaps:
+    """:func:`system_swaps` for one pair of measures and many blocks of masks: when x and y are
+    absent in the same cells (as a permutation test's grids are), the cells' zero-filled values and
+    the counts per system are kept, so that a block costs a choice and a sum per swapped grid: the
+    same sums as ``np.nanmean``'s (which sums the grid with its NaN set to 0, then divides by the
+    count), bit for bit."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, method: str):
+        self.x, self.y, self.method = x, y, method
+        absent = np.isnan(x)
+        self.same = bool((absent == np.isnan(y)).all())
+        if self.same:
+            self.x0, self.y0 = np.where(absent, 0.0, x), np.where(absent, 0.0, y)
+            self.count = (~absent).sum(axis=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
+            self.mz = snap_ties(np.nanmean(z, axis=1))
+
+    def _means(self, a: np.ndarray, b: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
+            if self.same:
+                return snap_ties(np.where(masks, b, a).sum(axis=2) / self.count)
+            return snap_ties(np.nanmean(np.where(masks, b, a), axis=2))
+
+    def __call__(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """masks (b, n_sys, n_docs) bool -> (corr(X' means, Z means), corr(Y' means, Z means))."""
+        a, b = (self.x0, self.y0) if self.same else (self.x, self.y)
+        mx, my = self._means(a, b, masks), self._means(b, a, masks)
+        mz = np.broadcast_to(self.mz, mx.shape)
+        return corr_rows(mx, mz, [self.method])[self.method], corr_rows(my, mz, [self.method])[self.method]

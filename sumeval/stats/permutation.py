@@ -44,7 +44,7 @@ from sumeval.stats.checks import (canonical_level, check_alternative, check_colu
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
-from sumeval.stats.grouped import GroupSwaps, SwapCache, system_swaps
+from sumeval.stats.grouped import GroupSwaps, SwapCache, SystemSwaps
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["permutation_masks", "permutation_test"]
@@ -99,7 +99,8 @@ def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: 
     ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`)."""
     if level == "system":
         xt, yt, zt = gx.T, gy.T, gz.T
-        return lambda masks: system_swaps(xt, yt, zt, np.swapaxes(masks, 1, 2), method)
+        swaps = SystemSwaps(xt, yt, zt, method)
+        return lambda masks: swaps(np.swapaxes(masks, 1, 2))
     if level == "input":
         swaps = GroupSwaps(gx, gy, gz, method, cache)
 
