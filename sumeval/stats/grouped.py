@@ -243,12 +243,24 @@ class SwapCache:
 
     def __init__(self) -> None:
         self._store: dict = {}
+        self._masks: np.ndarray | None = None
+        self._blocks: dict = {}
 
     def get(self, key: tuple, build):
         """The value stored under ``key``, built by ``build()`` the first time."""
         if key not in self._store:
             self._store[key] = build()
         return self._store[key]
+
+    def block(self, masks: np.ndarray, key: tuple, build):
+        """The masks of a block of permutations as a kernel takes them, stored under ``key`` (the
+        block's bounds and the cells used) while the permutations are ``masks`` (the family's: every
+        pair uses the same ones); ``masks`` is held, so that another array is never taken for it."""
+        if self._masks is not masks:
+            self._masks, self._blocks = masks, {}
+        if key not in self._blocks:
+            self._blocks[key] = build()
+        return self._blocks[key]
 
 
 def _key(*arrays: np.ndarray) -> tuple:
@@ -275,6 +287,7 @@ class GroupSwaps:
     def __init__(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, method: str,
                  cache: SwapCache | None = None):
         self.x, self.y, self.z, self.method = x, y, z, method
+        self.cache = cache
         cache = cache if cache is not None else SwapCache()
         self.valid = ~np.isnan(z)
         G, n = z.shape
@@ -318,11 +331,20 @@ class GroupSwaps:
             _ties(z, z).sum(axis=(1, 2), dtype=np.float64) / 2,  # (G,)
             distinct_rows(np.where(self.valid, z, np.nan)).astype(np.float64)))
 
-    def __call__(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """masks (b, G, n) bool -> (corr(X', Z), corr(Y', Z)), each (b, G)."""
+    def __call__(self, masks: np.ndarray, span: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """masks (b, G, n) bool -> (corr(X', Z), corr(Y', Z)), each (b, G); ``span``: (the family's
+        permutations, a key of this block) when ``masks`` is a block of them, so that the block's
+        float32 masks are made once for the pairs of the family (:meth:`SwapCache.block`)."""
         if self.explicit:
             return self._explicit(masks)
-        m = np.ascontiguousarray(np.swapaxes(masks & self.valid, 0, 1), dtype=np.float32)
+
+        def make() -> np.ndarray:
+            return np.ascontiguousarray(np.swapaxes(masks & self.valid, 0, 1), dtype=np.float32)
+
+        if span is not None and self.cache is not None:
+            m = self.cache.block(span[0], (*span[1:], *_key(self.valid)), make)
+        else:
+            m = make()
         # Kendall's sums are integers below 4 n^2 (|Q| <= 4): exact in float32 while that is below 2^24
         n = m.shape[2]
         m64 = m if self.method.startswith("kendall") and 4 * n * n < 2 ** 24 else m.astype(np.float64)

@@ -96,24 +96,25 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
 def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str,
             cache: SwapCache | None = None):
     """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``;
-    ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`)."""
+    ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`),
+    and the masks of a block, given as ``span`` (all the permutations, the block's start and stop)."""
     if level == "system":
         xt, yt, zt = gx.T, gy.T, gz.T
         swaps = SystemSwaps(xt, yt, zt, method)
-        return lambda masks: swaps(np.swapaxes(masks, 1, 2))
+        return lambda masks, span=None: swaps(np.swapaxes(masks, 1, 2))
     if level == "input":
         swaps = GroupSwaps(gx, gy, gz, method, cache)
 
-        def input_level(masks):
-            return tuple(_mean_defined(c) for c in swaps(masks))
+        def input_level(masks, span=None):
+            return tuple(_mean_defined(c) for c in swaps(masks, span))
         return input_level
     keep = ~np.isnan(gz).ravel()
     swaps = GroupSwaps(gx.ravel()[keep][None], gy.ravel()[keep][None], gz.ravel()[keep][None],
                        method, cache)
 
-    def global_level(masks):
+    def global_level(masks, span=None):
         cells = masks.reshape(masks.shape[0], -1)[:, keep][:, None, :]
-        return tuple(c[:, 0] for c in swaps(cells))
+        return tuple(c[:, 0] for c in swaps(cells, span and (*span, *keep.shape, keep.tobytes())))
     return global_level
 
 
@@ -222,7 +223,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         samples, count, used = [], 0, 0
         for s in range(0, B, block):
             for c in range(s, min(s + block, B), step):
-                pa, pb = kernel(masks[c:min(c + step, s + block, B)])
+                stop = min(c + step, s + block, B)
+                pa, pb = kernel(masks[c:stop], (masks, c, stop))
                 d = pa - pb
                 count += int(_extreme(d, d0, alternative).sum())
                 used += d.size
