@@ -139,3 +139,29 @@ def test_pvalue_matrix_refuses_a_frame_without_the_tests_direction(frames):
     _, pair, _ = frames
     with pytest.raises(InputError, match="lacks diff"):
         mp.pvalue_matrix(pair.drop(columns="diff"), human="rel", level="system")
+
+
+def test_the_pvalue_figure_is_saved_without_resampling_its_cells(frames, tmp_path):
+    """A PDF holds the n x n cells as an n x n image (scaled by the viewer), not one resampled at
+    the figure's resolution (a 41-measure grid's were 3,600 pixels a side per panel, and most of the
+    time of a big run's figures); the cell texts are out of the layout, the tight box unchanged."""
+    import re
+
+    import matplotlib.pyplot as plt
+
+    from sumeval import figures
+
+    _, pair, rank = frames
+    figures.apply_style()
+    fig, ax = mp.pvalue_matrix(pair, human="rel", level="system", ranking=rank)
+    pdf = figures.save(fig, "", "pvalues", folder=tmp_path, formats=("pdf",))[0].read_bytes()
+    sizes = {(int(w), int(h)) for w, h in re.findall(rb"/Width (\d+)\s*/Height (\d+)", pdf)}
+    sizes |= {(int(w), int(h)) for h, w in re.findall(rb"/Height (\d+)\s*/Width (\d+)", pdf)}
+    assert sizes == {(3, 3)}, sizes
+    renderer = fig.canvas.get_renderer()
+    with_texts = fig.get_tightbbox(renderer).bounds
+    assert ax.texts and not any(t.get_in_layout() for t in ax.texts)
+    for t in ax.texts:
+        t.set_in_layout(True)
+    assert fig.get_tightbbox(renderer).bounds == pytest.approx(with_texts)
+    plt.close(fig)

@@ -110,7 +110,8 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
     t = result.timings
     print(f"\nwrote {len(written)} files to {out} in {t.get('total_s', 0):.1f} s (scoring {t.get('scoring_s', 0):.1f} s, "
           f"statistics {sum(t.get(k, 0) for k in ('correlations_s', 'tests_s', 'spa_tests_s')):.1f} s, pairwise "
-          f"accuracy and detection {t.get('accuracy_detection_s', 0):.1f} s)", file=sys.stderr)
+          f"accuracy and detection {t.get('accuracy_detection_s', 0):.1f} s, tables and figures "
+          f"{t.get('writing_s', 0):.1f} s)", file=sys.stderr)
     return 0
 
 
@@ -165,7 +166,8 @@ def _run_across(args, settings, out) -> int:
         if folder != name and result.sets[name].result is not None:
             print(f"note: the results of data set {name!r} are in {out / folder}", file=sys.stderr)
     print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
-          f"to {out} in {result.timings['total_s']:.1f} s", file=sys.stderr)
+          f"to {out} in {result.timings['total_s']:.1f} s (statistics {result.timings['statistics_s']:.1f} s, tables and "
+          f"figures {result.timings.get('writing_s', 0):.1f} s)", file=sys.stderr)
     return 0
 
 

@@ -35,6 +35,7 @@ import os
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -43,6 +44,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.meta_eval.across import AcrossResult
+from sumeval.meta_eval.manifest import add_writing_time
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
 __all__ = ["MANIFEST_KIND", "check_across_out", "set_folders", "across_table", "ranking_table", "ranking_caption",
@@ -202,6 +204,7 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
     from sumeval.meta_eval import write_meta_evaluation
     from sumeval.meta_eval.staging import Stage, write_error
 
+    started = time.perf_counter()
     stage = Stage(check_across_out(out, overwrite=overwrite), kind=MANIFEST_KIND)
     work = stage.begin()
     state = "nothing was changed there"
@@ -237,6 +240,7 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
                 if figures:
                     _figure(result, coef, None, work)
         names = sorted(p.name for p in work.iterdir() if p.name not in sets)
+        add_writing_time(result.timings, time.perf_counter() - started)  # the set folders' included
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
         if not stage.beside:  # moved in one by one: a failure may leave an interrupted result

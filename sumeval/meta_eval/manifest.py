@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["MANIFEST_KIND", "manifest", "package_versions"]
+__all__ = ["MANIFEST_KIND", "manifest", "package_versions", "add_writing_time"]
 
 MANIFEST_KIND = "sumeval meta-eval"
 
@@ -33,6 +33,16 @@ def package_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return out
+
+
+def add_writing_time(timings: dict[str, float], seconds: float) -> None:
+    """Count the writing of the results (the CSVs, tables and figures: a minute or more for a big
+    p-value figure) in ``timings``: ``writing_s`` is ``seconds`` and ``total_s`` becomes the
+    analysis' total (kept as ``analysis_s``) plus it, so that the time printed and recorded in the
+    manifest is the whole run's. Writing the same result again replaces the writing time."""
+    analysis = timings.setdefault("analysis_s", timings.get("total_s", 0.0))
+    timings["writing_s"] = seconds
+    timings["total_s"] = analysis + seconds
 
 
 def manifest(result, files: list[str], *, command: list[str] | None = None) -> dict[str, Any]:

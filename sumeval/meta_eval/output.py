@@ -23,6 +23,7 @@ across data sets (:mod:`sumeval.meta_eval.across_output`) uses too.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -49,9 +50,10 @@ def _write(result: MetaEvaluation, out: str | os.PathLike[str], *, figures: bool
            overwrite: bool) -> dict[str, Path]:
     from sumeval.cache import atomic_write_json
     from sumeval.meta_eval import figures as drawing
-    from sumeval.meta_eval.manifest import manifest
+    from sumeval.meta_eval.manifest import add_writing_time, manifest
     from sumeval.meta_eval.tables import write_tables
 
+    started = time.perf_counter()
     stage = Stage(check_out_dir(out, overwrite=overwrite))
     work = stage.begin()
     state = "nothing was changed there"
@@ -69,6 +71,7 @@ def _write(result: MetaEvaluation, out: str | os.PathLike[str], *, figures: bool
         if figures:
             drawing.draw(result, work)
         names = sorted(p.name for p in work.iterdir())
+        add_writing_time(result.timings, time.perf_counter() - started)
         atomic_write_json(work / "manifest.json", manifest(result, names + ["manifest.json"], command=command),
                           default=str)
         if not stage.beside:  # files moved in one by one: a failure may leave an interrupted result

@@ -227,8 +227,10 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
         fig, ax = plt.subplots(figsize=(size + 0.6, size))
     else:
         fig = ax.figure
+    # interpolation "none": a PDF holds the n x n cells as they are, not resampled at 200 dpi (a
+    # 41 x 41 grid's panels are 18 inches wide); a PNG's cells are the same pixels (nearest)
     ax.imshow(np.ma.masked_invalid(codes), cmap=ListedColormap(_CODE_COLOURS),
-              norm=BoundaryNorm([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5], 5), aspect="equal")
+              norm=BoundaryNorm([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5], 5), aspect="equal", interpolation="none")
     n = len(measures)
     names = [display(m) for m in measures]
     ax.set_xticks(range(n), names, rotation=60, ha="right")
@@ -240,8 +242,10 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
         for b in range(n):
             if np.isnan(p[a, b]):
                 continue
+            # inside its cell: out of the layout, which would otherwise measure every cell's text
+            # (tight_layout, and savefig's tight bounding box: thousands of texts in a big grid)
             ax.text(b, a, f"{p[a, b]:.2f}" if p[a, b] >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
-                    color="white" if abs(codes[a, b]) == 2 else "black")
+                    color="white" if abs(codes[a, b]) == 2 else "black", in_layout=False)
     ax.set_title(f"{display(human)} / {display(level)}")
     sub = pairwise[pairwise["coefficient"] == coefficient]
     if caption:

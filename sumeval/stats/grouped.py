@@ -36,7 +36,7 @@ import numpy as np
 from sumeval.stats.rows import corr_rows, distinct_rows, kendall_finish, pearson_rows
 from sumeval.stats.ties import snap_ties
 
-__all__ = ["GroupSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
+__all__ = ["GroupSwaps", "SwapCache", "SystemSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
 
 # The pairwise matrices of a problem are built while they hold at most this many elements
 # (float32); beyond, the explicit per-resample kernels of sumeval.stats.rows are used.
@@ -70,15 +70,17 @@ def _below(u: np.ndarray, v: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return lt * (valid[:, :, None] & valid[:, None, :])
 
 
-def _gemm(m: np.ndarray, A: np.ndarray) -> np.ndarray:
-    """Batched m @ A: m (G, b, n), A (G, n, n), both float32 -> (G, b, n) float64."""
-    return np.matmul(m, A).astype(np.float64)
+def _gemm(m: np.ndarray, A: np.ndarray, dtype=np.float64) -> np.ndarray:
+    """Batched m @ A: m (G, b, n), A (G, n, n), both float32 -> (G, b, n) ``dtype``."""
+    out = np.matmul(m, A)
+    return out if dtype == np.float32 else out.astype(dtype)
 
 
 def _dot(m: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Row-wise m . v: m (G, b, n) float64, v (G, n) or (G, b, n) -> (G, b)."""
+    """Row-wise m . v: m (G, b, n) float64 (or float32, for integer sums below 2^24: exact),
+    v (G, n) or (G, b, n) -> (G, b), in m's type."""
     if v.ndim == 2:
-        return np.matmul(m, v[:, :, None])[:, :, 0]
+        return np.matmul(m, v[:, :, None].astype(m.dtype, copy=False))[:, :, 0]
     return np.einsum("gbn,gbn->gb", m, v)
 
 
@@ -91,12 +93,14 @@ class _ValueClasses:
 
     With G_X[i, v] = [x_i = v] and G_Y[i, v] = [y_i = v] over the group's valid cells, X' has
     t_v(X') = c_v(X) - (m D)_v cells of value v and Y' has t_v(Y') = c_v(Y) + (m D)_v, where
-    D = G_X - G_Y (two entries per cell: a sparse product, O(b n) per block).
+    D = G_X - G_Y (two entries per cell). Only the classes that can hold two cells of X' or Y'
+    ("tied": not a lone value, nor one cell's x = y) need the product m D; a lone value's
+    (m D)_v^2 is m_i, linear in m (``lone``). The product runs dense, per group, on the tied
+    classes padded to the most a group has (``E``, (G, n, K), entries 0 and +-1: float32 holds
+    its sums exactly), where that is cheaper than the sparse product, else sparse.
     """
 
     def __init__(self, x: np.ndarray, y: np.ndarray, valid: np.ndarray):
-        from scipy import sparse
-
         G, n = x.shape
         self.shape = (G, n)
         self.cell = np.flatnonzero(valid.ravel())
@@ -110,21 +114,48 @@ class _ValueClasses:
         self.cx = np.bincount(self.ix, minlength=V).astype(np.float64)
         self.cy = np.bincount(self.iy, minlength=V).astype(np.float64)
         self.same = (self.ix == self.iy).astype(np.float64)  # x_i == y_i
-        ones = np.ones(self.cell.size)
-        self.D = sparse.csr_matrix((np.concatenate([ones, -ones]),
-                                    (np.concatenate([self.cell, self.cell]),
-                                     np.concatenate([self.ix, self.iy]))), shape=(G * n, V))
         value_group = np.zeros(V, dtype=np.int64)
         value_group[self.ix], value_group[self.iy] = group, group
-        self.by_group = sparse.csr_matrix((np.ones(V), (np.arange(V), value_group)),
-                                          shape=(V, G))
         # classes that can hold 2 cells of X' or Y': not a lone value, nor one cell's x = y
         lone_pair = np.zeros(V, dtype=bool)
         lone_pair[self.ix[self.ix == self.iy]] = True
         lone_pair &= (self.cx == 1) & (self.cy == 1)
+        single = self.cx + self.cy == 1
         self.tied = np.flatnonzero((self.cx + self.cy >= 2) & ~lone_pair)
-        self.D_tied = self.D[:, self.tied].tocsr()
-        self.by_group_tied = self.by_group[self.tied]
+        self.lone = self.per_cell(single[self.ix].astype(np.float64) + single[self.iy])
+        tied = np.zeros(V, dtype=bool)
+        tied[self.tied] = True
+        # the tied classes' slots per group: class tied[k] is slot k - (first tied class of its group)
+        tg = value_group[self.tied]
+        first = np.searchsorted(tg, np.arange(G))  # np.unique sorts the classes by group
+        slot = np.zeros(V, dtype=np.int64)
+        slot[self.tied] = np.arange(self.tied.size) - first[tg]
+        K = int(slot[self.tied].max()) + 1 if self.tied.size else 0
+        nnz = int(tied[self.ix].sum() + tied[self.iy].sum())
+        self.dense = G * n * K <= 16 * nnz + 4096
+        if self.dense:
+            E = np.zeros((G, n, K), dtype=np.float32)
+            for ids_, sign in ((self.ix, 1.0), (self.iy, -1.0)):
+                hit = tied[ids_]
+                c = self.cell[hit]
+                np.add.at(E, (c // n, c % n, slot[ids_[hit]]), sign)
+            self.E = E
+            self.cx_t = np.zeros((G, K))
+            self.cy_t = np.zeros((G, K))
+            self.cx_t[tg, slot[self.tied]] = self.cx[self.tied]
+            self.cy_t[tg, slot[self.tied]] = self.cy[self.tied]
+            self.cx_t, self.cy_t = self.cx_t[:, None, :], self.cy_t[:, None, :]
+            return
+        from scipy import sparse
+
+        ones = np.ones(self.cell.size)
+        D = sparse.csr_matrix((np.concatenate([ones, -ones]),
+                               (np.concatenate([self.cell, self.cell]),
+                                np.concatenate([self.ix, self.iy]))), shape=(G * n, V))
+        self.D_tied = D[:, self.tied].tocsr()
+        self.by_group_tied = sparse.csr_matrix((np.ones(self.tied.size), (np.arange(self.tied.size), tg)),
+                                               shape=(self.tied.size, G))
+        self.cx_t, self.cy_t = self.cx[self.tied], self.cy[self.tied]
 
     def per_cell(self, v: np.ndarray) -> np.ndarray:
         """Values of the valid cells (in ``cell`` order) -> (G, n), 0 elsewhere."""
@@ -132,27 +163,28 @@ class _ValueClasses:
         out[self.cell] = v
         return out.reshape(self.shape)
 
-    def mD(self, m64: np.ndarray) -> np.ndarray:
-        """m (G, b, n) -> m D, shape (b, V)."""
-        b = m64.shape[1]
-        flat = np.swapaxes(m64, 0, 1).reshape(b, -1)
-        return np.asarray((self.D.T @ flat.T).T)
-
-    def per_group(self, v: np.ndarray) -> np.ndarray:
-        """Per-class values (b, V) summed per group -> (G, b)."""
-        return np.asarray(self.by_group.T @ v.T)
-
-    def tied_counts(self, m64: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        """Cells per class in X' and in Y', (b, V_tied) each, over the classes that can hold
-        two cells (the others hold at most one); None when there is none."""
+    def shift(self, m: np.ndarray) -> np.ndarray | None:
+        """m D over the tied classes for masks m (G, b, n) float32: (G, b, K) dense, (b, V_tied)
+        sparse; None when no class is tied."""
         if self.tied.size == 0:
             return None
-        b = m64.shape[1]
-        shift = np.asarray((self.D_tied.T @ np.swapaxes(m64, 0, 1).reshape(b, -1).T).T)
-        return self.cx[self.tied] - shift, self.cy[self.tied] + shift
+        if self.dense:
+            return np.matmul(m, self.E).astype(np.float64)
+        b = m.shape[1]
+        flat = np.swapaxes(m, 0, 1).reshape(b, -1).astype(np.float64)
+        return np.asarray((self.D_tied.T @ flat.T).T)
+
+    def tied_counts(self, shift: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """Cells per tied class in X' and in Y' (the others hold at most one), from
+        :meth:`shift`; None when there is none."""
+        if shift is None:
+            return None
+        return self.cx_t - shift, self.cy_t + shift
 
     def tied_sum(self, v: np.ndarray) -> np.ndarray:
-        """Per tied-class values (b, V_tied) summed per group -> (G, b)."""
+        """Per tied-class values (as :meth:`shift`) summed per group -> (G, b)."""
+        if self.dense:
+            return v.sum(axis=2)
         return np.asarray(self.by_group_tied.T @ v.T)
 
 
@@ -173,29 +205,66 @@ class _SwapSums:
         return cls(xx.sum(axis=(1, 2), dtype=np.float64), yy.sum(axis=(1, 2), dtype=np.float64),
                    xx.sum(axis=2, dtype=np.float64), yy.sum(axis=2, dtype=np.float64),
                    xy.sum(axis=2, dtype=np.float64), xy.sum(axis=1, dtype=np.float64),
-                   lambda m, m64: _dot(m64, _gemm(m, Q)))
+                   lambda m, m64, shift=None: _dot(m64, _gemm(m, Q, m64.dtype)))
 
     @classmethod
     def ties(cls, vc: _ValueClasses) -> "_SwapSums | None":
         """For the tie matrices T_xx, T_yy, T_xy without building them: a pair ties when its
         cells' values are in one class, so q(m) = ||m D||^2 - 2 sum_i m_i [x_i != y_i]
-        (m binary; :class:`_ValueClasses`). None when no two cells can tie."""
+        (m binary; :class:`_ValueClasses`: ||m D||^2 is the tied classes' (m D)^2 plus the linear
+        ``lone`` term). None when no two cells can tie."""
         r_xx, r_yy = vc.per_cell(vc.cx[vc.ix] - 1), vc.per_cell(vc.cy[vc.iy] - 1)
         r_xy, c_xy = vc.per_cell(vc.cy[vc.ix] - vc.same), vc.per_cell(vc.cx[vc.iy] - vc.same)
         if not (r_xx.any() or r_yy.any() or r_xy.any()):
             return None
-        differ = vc.per_cell(1 - vc.same)
+        linear = vc.lone - 2 * vc.per_cell(1 - vc.same)
 
-        def q(m: np.ndarray, m64: np.ndarray) -> np.ndarray:
-            return vc.per_group(vc.mD(m64) ** 2) - 2 * _dot(m64, differ)
+        def q(m: np.ndarray, m64: np.ndarray, shift: np.ndarray | None = None) -> np.ndarray:
+            lin = _dot(m64, linear)
+            return lin if shift is None else vc.tied_sum(shift * shift) + lin
 
         return cls(r_xx.sum(axis=1), r_yy.sum(axis=1), r_xx, r_yy, r_xy, c_xy, q)
 
-    def __call__(self, m: np.ndarray, m64: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """m (G, b, n) float32 masks, and as float64 -> (sum in X', sum in Y'), each (G, b)."""
-        q = self.q(m, m64)
+    def __call__(self, m: np.ndarray, m64: np.ndarray,
+                 shift: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """m (G, b, n) float32 masks, and as float64 -> (sum in X', sum in Y'), each (G, b);
+        ``shift``: the value classes' :meth:`_ValueClasses.shift` (ties only)."""
+        q = self.q(m, m64, shift)
         return ((self.s_xx - 2 * _dot(m64, self.lin_x) + q) / 2,
                 (self.s_yy - 2 * _dot(m64, self.lin_y) + q) / 2)
+
+
+class SwapCache:
+    """The pieces of :class:`GroupSwaps` that depend on one grid of scores (a measure's pairwise
+    sign matrix with the human's, the human's ranks), kept for the pairs of one family: every
+    pair of measures against one human at one level shares them (:func:`sumeval.stats.
+    compare_measures`), so each is built once per measure rather than once per pair. Keyed by the
+    grids' bytes, so a pair whose rows differ (missing scores) gets its own."""
+
+    def __init__(self) -> None:
+        self._store: dict = {}
+        self._masks: np.ndarray | None = None
+        self._blocks: dict = {}
+
+    def get(self, key: tuple, build):
+        """The value stored under ``key``, built by ``build()`` the first time."""
+        if key not in self._store:
+            self._store[key] = build()
+        return self._store[key]
+
+    def block(self, masks: np.ndarray, key: tuple, build):
+        """The masks of a block of permutations as a kernel takes them, stored under ``key`` (the
+        block's bounds and the cells used) while the permutations are ``masks`` (the family's: every
+        pair uses the same ones); ``masks`` is held, so that another array is never taken for it."""
+        if self._masks is not masks:
+            self._masks, self._blocks = masks, {}
+        if key not in self._blocks:
+            self._blocks[key] = build()
+        return self._blocks[key]
+
+
+def _key(*arrays: np.ndarray) -> tuple:
+    return tuple((a.shape, a.tobytes()) for a in arrays)
 
 
 class GroupSwaps:
@@ -211,10 +280,15 @@ class GroupSwaps:
         x, y, z: shape (G, n): standardised scores of the two measures and the human score;
             NaN marks an absent cell (absent in all three).
         method: a coefficient name.
+        cache: a :class:`SwapCache` shared with other pairs of measures on the same human scores
+            (None: nothing is shared).
     """
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, method: str):
+    def __init__(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, method: str,
+                 cache: SwapCache | None = None):
         self.x, self.y, self.z, self.method = x, y, z, method
+        self.cache = cache
+        cache = cache if cache is not None else SwapCache()
         self.valid = ~np.isnan(z)
         G, n = z.shape
         self.nv = self.valid.sum(axis=1).astype(np.float64)  # (G,)
@@ -232,21 +306,48 @@ class GroupSwaps:
             return
         self.classes = _ValueClasses(x, y, self.valid)
         if method == "spearman":
-            self._spearman_init(x, y, z)
+            self._spearman_init(x, y, z, cache)
             return
-        pairs = ((x, x), (y, y), (x, y))
-        z_signs = pair_signs(z, z)
-        self.S = _SwapSums.dense(*(sign_products(u, v, z_signs) for u, v in pairs))
-        self.ties = _SwapSums.ties(self.classes)
-        self.t_z = _ties(z, z).sum(axis=(1, 2), dtype=np.float64) / 2  # (G,)
-        self.m_z = distinct_rows(np.where(self.valid, z, np.nan)).astype(np.float64)
+        zk = _key(z)
+        z_signs = cache.get(("signs", *zk), lambda: pair_signs(z, z))
 
-    def __call__(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """masks (b, G, n) bool -> (corr(X', Z), corr(Y', Z)), each (b, G)."""
+        def own(u: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            """P_uu (int8), its row sums and its sum, once per measure."""
+            def build():
+                P = pair_signs(u, u) * z_signs
+                rows = P.sum(axis=2, dtype=np.float64)
+                return P, rows, rows.sum(axis=1)
+            return cache.get(("kendall", *zk, *_key(u)), build)
+
+        (P_xx, r_xx, s_xx), (P_yy, r_yy, s_yy) = own(x), own(y)
+        P_xy = pair_signs(x, y) * z_signs
+        # Q = P_xx + P_yy - P_xy - P_xy^T, entries in [-4, 4]: int8, then float32 for the product
+        Q = (P_xx + P_yy - P_xy - np.swapaxes(P_xy, 1, 2)).astype(np.float32)
+        self.S = _SwapSums(s_xx, s_yy, r_xx, r_yy, P_xy.sum(axis=2, dtype=np.float64),
+                           P_xy.sum(axis=1, dtype=np.float64),
+                           lambda m, m64, shift=None: _dot(m64, _gemm(m, Q, m64.dtype)))
+        self.ties = _SwapSums.ties(self.classes)
+        self.t_z, self.m_z = cache.get(("z", *zk), lambda: (
+            _ties(z, z).sum(axis=(1, 2), dtype=np.float64) / 2,  # (G,)
+            distinct_rows(np.where(self.valid, z, np.nan)).astype(np.float64)))
+
+    def __call__(self, masks: np.ndarray, span: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """masks (b, G, n) bool -> (corr(X', Z), corr(Y', Z)), each (b, G); ``span``: (the family's
+        permutations, a key of this block) when ``masks`` is a block of them, so that the block's
+        float32 masks are made once for the pairs of the family (:meth:`SwapCache.block`)."""
         if self.explicit:
             return self._explicit(masks)
-        m = np.ascontiguousarray(np.swapaxes(masks & self.valid, 0, 1), dtype=np.float32)
-        m64 = m.astype(np.float64)
+
+        def make() -> np.ndarray:
+            return np.ascontiguousarray(np.swapaxes(masks & self.valid, 0, 1), dtype=np.float32)
+
+        if span is not None and self.cache is not None:
+            m = self.cache.block(span[0], (*span[1:], *_key(self.valid)), make)
+        else:
+            m = make()
+        # Kendall's sums are integers below 4 n^2 (|Q| <= 4): exact in float32 while that is below 2^24
+        n = m.shape[2]
+        m64 = m if self.method.startswith("kendall") and 4 * n * n < 2 ** 24 else m.astype(np.float64)
         out = {"pearson": self._pearson, "spearman": self._spearman}.get(
             self.method, self._kendall)(m, m64)
         return out[0].T, out[1].T
@@ -278,10 +379,12 @@ class GroupSwaps:
             out.append(self._finish(sxz - sx * sz[:, None] / nv, sxx - sx * sx / nv, szz))
         return out[0], out[1]
 
-    def _spearman_init(self, x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:
-        """Precomputations of :meth:`_spearman`, from the sign matrices S_uv = 2 L_uv - J."""
+    def _spearman_init(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, cache: SwapCache) -> None:
+        """Precomputations of :meth:`_spearman`, from the sign matrices S_uv = 2 L_uv - J (S_xx,
+        S_yy and S_zz once per measure, :class:`SwapCache`)."""
         valid, nv = self.valid, self.nv[:, None]
-        S_xx, S_yy, S_xy, S_zz = (pair_signs(u, v) for u, v in ((x, x), (y, y), (x, y), (z, z)))
+        S_xx, S_yy, S_zz = (cache.get(("signs", *_key(u)), lambda u=u: pair_signs(u, u)) for u in (x, y, z))
+        S_xy = pair_signs(x, y)
 
         def rows(S: np.ndarray, axis: int = 2, sign: int = 1) -> np.ndarray:
             """Row (axis 2) or column (axis 1) sums of L = (sign S + J) / 2 over valid cells."""
@@ -316,7 +419,7 @@ class GroupSwaps:
         total = (self.c_total + _dot(m64, self.k_total) - 2 * m64.sum(axis=2) * cm
                  + 2 * _dot(self.cz[:, None, :] * m64, _gemm(m, self.A_sum)))
         diff = self.c_diff + _dot(m64, self.k_diff)
-        counts = vc.tied_counts(m64) or (None, None)
+        counts = vc.tied_counts(vc.shift(m)) or (None, None)
         out = []
         for num, t in zip(((total + diff) / 2, (total - diff) / 2), counts):
             # sum_i (r_i - mean)^2 = (n^3 - n)/12 - sum over tie classes of (t^3 - t)/12
@@ -329,12 +432,13 @@ class GroupSwaps:
     def _kendall(self, m: np.ndarray, m64: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         G, b, n = m.shape
         s_x, s_y = self.S(m, m64)
-        t_x, t_y = self.ties(m, m64) if self.ties is not None else (np.zeros((G, b)),) * 2
+        shift = self.classes.shift(m) if self.ties is not None or self.method == "kendall_c" else None
+        t_x, t_y = self.ties(m, m64, shift) if self.ties is not None else (np.zeros((G, b)),) * 2
         nv = np.broadcast_to(self.nv[:, None], (G, b)).ravel()
         t_z = np.broadcast_to(self.t_z[:, None], (G, b)).ravel()
         counts = (None, None)
         if self.method == "kendall_c":
-            counts = self.classes.tied_counts(m64) or counts
+            counts = self.classes.tied_counts(shift) or counts
         out = []
         for s, t, c in ((s_x, t_x, counts[0]), (s_y, t_y, counts[1])):
             if self.method == "kendall_c":  # distinct values: a class of t cells repeats t - 1
@@ -414,9 +518,37 @@ def system_swaps(x: np.ndarray, y: np.ndarray, z: np.ndarray, masks: np.ndarray,
         the present inputs (``np.nanmean`` along the inputs, as nlpstats), exact ties kept exact
         (:func:`~sumeval.stats.ties.snap_ties`), then the coefficient across systems.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
-        mx = snap_ties(np.nanmean(np.where(masks, y, x), axis=2))
-        my = snap_ties(np.nanmean(np.where(masks, x, y), axis=2))
-        mz = np.broadcast_to(snap_ties(np.nanmean(z, axis=1)), mx.shape)
-    return corr_rows(mx, mz, [method])[method], corr_rows(my, mz, [method])[method]
+    return SystemSwaps(x, y, z, method)(masks)
+
+
+class SystemSwaps:
+    """:func:`system_swaps` for one pair of measures and many blocks of masks: when x and y are
+    absent in the same cells (as a permutation test's grids are), the cells' zero-filled values and
+    the counts per system are kept, so that a block costs a choice and a sum per swapped grid: the
+    same sums as ``np.nanmean``'s (which sums the grid with its NaN set to 0, then divides by the
+    count), bit for bit."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, z: np.ndarray, method: str):
+        self.x, self.y, self.method = x, y, method
+        absent = np.isnan(x)
+        self.same = bool((absent == np.isnan(y)).all())
+        if self.same:
+            self.x0, self.y0 = np.where(absent, 0.0, x), np.where(absent, 0.0, y)
+            self.count = (~absent).sum(axis=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
+            self.mz = snap_ties(np.nanmean(z, axis=1))
+
+    def _means(self, a: np.ndarray, b: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)  # a system with no present cell
+            if self.same:
+                return snap_ties(np.where(masks, b, a).sum(axis=2) / self.count)
+            return snap_ties(np.nanmean(np.where(masks, b, a), axis=2))
+
+    def __call__(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """masks (b, n_sys, n_docs) bool -> (corr(X' means, Z means), corr(Y' means, Z means))."""
+        a, b = (self.x0, self.y0) if self.same else (self.x, self.y)
+        mx, my = self._means(a, b, masks), self._means(b, a, masks)
+        mz = np.broadcast_to(self.mz, mx.shape)
+        return corr_rows(mx, mz, [self.method])[self.method], corr_rows(my, mz, [self.method])[self.method]

@@ -37,6 +37,7 @@ from sumeval.errors import InputError
 from sumeval.stats.checks import (canonical_level, check_alpha, check_columns, check_frame,
                                   frame_column, names)
 from sumeval.stats.correlation import P_METHODS, paired_test
+from sumeval.stats.grouped import SwapCache
 from sumeval.stats.permutation import permutation_masks, permutation_test
 from sumeval.stats.resampling import progress_bar
 from sumeval.stats.williams import williams_test
@@ -174,6 +175,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         masks = permutation_masks(lay.n_sys, lay.n_docs, resample, n_resamples, seed)
     present = {c: ~np.isnan(frame_column(frame, c)) for c in [*metric_names, *humans]}
     rows = []
+    caches: dict[tuple[str, str], SwapCache] = {}
     for h, lv, a, b in progress_bar(jobs, len(jobs), progress, "compare_measures"):
         common_rows = present[a] & present[b] & present[h]
         n_rows = int(common_rows.sum())
@@ -182,8 +184,11 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         if n_rows < 2:
             r = _untested(test, resample, alternative, n_resamples, seed)
         elif test == "permutation":
+            if (h, lv) not in caches:  # one family at a time: the pieces of its measures
+                caches.clear()
+                caches[(h, lv)] = SwapCache()
             r = permutation_test(frame, a, b, h, resample=resample, masks=masks,
-                                 alternative=alternative, early_stop=early_stop, **kw)
+                                 alternative=alternative, early_stop=early_stop, cache=caches[(h, lv)], **kw)
             r.update(seed=None if isinstance(seed, np.random.Generator) else int(seed),
                      p_raw=r["p_value"], p_value=r["p_floor"])
         elif test == "bootstrap":

@@ -44,7 +44,7 @@ from sumeval.stats.checks import (canonical_level, check_alternative, check_colu
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
-from sumeval.stats.grouped import GroupSwaps, system_swaps
+from sumeval.stats.grouped import GroupSwaps, SwapCache, SystemSwaps
 from sumeval.stats.scaling import unit_scale
 from sumeval.stats.undefined import MIN_SYSTEMS
 
@@ -95,27 +95,30 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
         return ((g - np.nanmean(g)) / np.nanstd(g)).T
 
 
-def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str, control=None,
-            lay=None):
-    """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``."""
+def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str,
+            cache: SwapCache | None = None, control=None, lay=None):
+    """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``;
+    ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`),
+    and the masks of a block, given as ``span`` (all the permutations, the block's start and stop)."""
     if level == "partial":
         return _partial_kernel(gx, gy, gz, method, control, lay)
     if level == "system":
         xt, yt, zt = gx.T, gy.T, gz.T
-        return lambda masks: system_swaps(xt, yt, zt, np.swapaxes(masks, 1, 2), method)
+        swaps = SystemSwaps(xt, yt, zt, method)
+        return lambda masks, span=None: swaps(np.swapaxes(masks, 1, 2))
     if level == "input":
-        swaps = GroupSwaps(gx, gy, gz, method)
+        swaps = GroupSwaps(gx, gy, gz, method, cache)
 
-        def input_level(masks):
-            return tuple(_mean_defined(c) for c in swaps(masks))
+        def input_level(masks, span=None):
+            return tuple(_mean_defined(c) for c in swaps(masks, span))
         return input_level
     keep = ~np.isnan(gz).ravel()
     swaps = GroupSwaps(gx.ravel()[keep][None], gy.ravel()[keep][None], gz.ravel()[keep][None],
-                       method)
+                       method, cache)
 
-    def global_level(masks):
+    def global_level(masks, span=None):
         cells = masks.reshape(masks.shape[0], -1)[:, keep][:, None, :]
-        return tuple(c[:, 0] for c in swaps(cells))
+        return tuple(c[:, 0] for c in swaps(cells, span and (*span, *keep.shape, keep.tobytes())))
     return global_level
 
 
@@ -128,7 +131,7 @@ def _partial_kernel(gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str,
     cv = grid_control(control, lay, keep)
     xs, ys, zs = (g.ravel()[keep] for g in (gx, gy, gz))
 
-    def partial_level(masks):
+    def partial_level(masks, span=None):
         cells = masks.reshape(masks.shape[0], -1)[:, keep]
         w = np.ones(cells.shape)
         return tuple(partial_rows(np.where(cells, b, a), zs, cv, w, [method])[method]
@@ -171,7 +174,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
                      seed: int | np.random.Generator = 0, masks: np.ndarray | None = None,
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
-                     return_samples: bool = False, partial_control: str = "system") -> dict[str, object]:
+                     return_samples: bool = False, partial_control: str = "system",
+                     cache: SwapCache | None = None) -> dict[str, object]:
     """Permutation test of corr(A, human) - corr(B, human) (module docstring: the procedure).
 
     Args:
@@ -192,6 +196,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`):
             the scores are swapped per cell as at the global level, and the control is regressed
             out of the swapped scores in each permutation.
+        cache: a :class:`~sumeval.stats.grouped.SwapCache` shared by the tests of one family (one
+            human, one level, one coefficient), so that what depends on one measure is computed
+            once (:func:`~sumeval.stats.compare_measures`); the results do not depend on it.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -236,7 +243,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
 
     # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
     with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
-        kernel = _kernel(canon, *grids, method, control, lay)
+        kernel = _kernel(canon, *grids, method, cache, control, lay)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
         few = canon == "system" and ea.n < MIN_SYSTEMS  # 2 systems always correlate +-1
@@ -247,7 +254,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         samples, count, used = [], 0, 0
         for s in range(0, B, block):
             for c in range(s, min(s + block, B), step):
-                pa, pb = kernel(masks[c:min(c + step, s + block, B)])
+                stop = min(c + step, s + block, B)
+                pa, pb = kernel(masks[c:stop], (masks, c, stop))
                 d = pa - pb
                 count += int(_extreme(d, d0, alternative).sum())
                 used += d.size
