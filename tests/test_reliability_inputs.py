@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -225,6 +226,31 @@ def test_classes_named_lower_or_higher_are_classes(tmp_path):
         assert code == 0
         corr = pd.read_csv(tmp_path / "out" / "correlations.csv")
         assert set(corr["measure"]) == {"len-lower", "my_metric"}
+    finally:
+        sys.modules.pop(mod, None)
+
+
+def test_classes_named_lower_are_classes_across_data_sets(tmp_path):
+    """meta-eval --dataset A B: --measure-class paths stay classes down to each set's resolution (they
+    were merged into --measures, so 'mod:lower' was read as the column 'mod' with the ':lower' suffix and
+    left blank on every set); a --measures spec 'col:lower' is still the suffix."""
+    folder, mod = _classes(tmp_path)
+    sets = []
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        sets.append(str(_file(tmp_path / name).rename(tmp_path / name / f"{name}.csv")))
+    try:
+        out = tmp_path / "out"
+        code = main(["meta-eval", "--dataset", *sets, "--human", *(f"{s}:overall" for s in sets),
+                     "--measure-class", f"{mod}:lower", "--measure-class", f"{mod}:Higher",
+                     "--measures", "my_metric:lower", "--no-own-columns", "--module-path", str(folder),
+                     "--level", "system", "--n-resamples", "20", "-q", "--no-figures", "--out", str(out)])
+        assert code == 0
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["given_measures"] == ["my_metric (negated)", "len-small", "len-higher"]
+        for name in ("first", "second"):
+            corr = pd.read_csv(out / name / "correlations.csv")
+            assert set(corr["measure"]) == {"my_metric (negated)", "len-small", "len-higher"}, name
     finally:
         sys.modules.pop(mod, None)
 
