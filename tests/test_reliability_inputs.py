@@ -7,7 +7,8 @@
 2. Names and suffixes: a user's class named ``Lower`` / ``Higher`` was read as the ``:lower``
    suffix; a text cell in a measure column gave "unknown measure".
 3. Unreadable inputs: a FIFO or a ``.csv`` link to ``/dev/zero`` as a judgments file was "does
-   not exist"; ``sumeval score -i`` read ``/dev/zero`` without end.
+   not exist"; ``sumeval score -i`` read ``/dev/zero`` without end, and waited for ever on a FIFO
+   that nothing writes to.
 """
 from __future__ import annotations
 
@@ -323,3 +324,36 @@ def test_score_input_that_is_a_device_is_refused_without_hanging(specials, tmp_p
     run = _score("-i", "/dev/stdin", "-o", str(out), stdin=line)
     assert run.returncode == 0, run.stderr
     assert '"rouge-1-f": 0.8' in out.read_text(encoding="utf-8")
+
+
+def test_score_input_a_named_pipe_is_waited_on_for_a_bounded_time(specials, tmp_path):
+    """score -i FIFO: with no writer it gives up after --pipe-wait seconds (it hung: open() of a FIFO
+    blocks until a writer comes); one line on stderr says it is waiting; a writer that comes while it
+    waits is read from the descriptor already open; one that comes and goes writing nothing is 'no records'."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "scores.jsonl"
+    pipe = specials / "pipe.jsonl"
+    run = _score("-i", str(pipe), "-o", str(out), "--pipe-wait", "1", timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert f"waiting up to 1 s for a writer to the named pipe '{pipe}'" in run.stderr
+    assert "is a named pipe (FIFO) that nothing wrote to within 1 s" in run.stderr and "--pipe-wait" in run.stderr
+    assert "Traceback" not in run.stderr and not out.exists()
+    line = b'{"summary": "a b c", "references": ["a b"]}\n'
+    for payload, code, said in ((line, 0, None), (b"", 2, "has no records")):
+        proc = subprocess.Popen([sys.executable, "-m", "sumeval.cli", "score", "rouge-1", "-i", str(pipe), "-o",
+                                 str(out), "--pipe-wait", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env)
+        try:
+            first = proc.stderr.readline().decode()
+            assert "waiting up to 120 s for a writer" in first, first
+            with open(pipe, "wb") as w:  # the reader holds the pipe open: this open returns at once
+                w.write(payload)
+            _, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == code, err.decode()
+        if said:
+            assert said in err.decode() and "Traceback" not in err.decode()
+        else:
+            assert '"rouge-1-f": 0.8' in out.read_text(encoding="utf-8")
