@@ -4,8 +4,9 @@
    or intervals of [-1, 1] (sums of squares overflowed / underflowed). Checked against Pearson
    computed exactly in rational arithmetic (``fractions.Fraction``) on the same floats, at every
    level, with every resampling, and in the tests built on the same engines.
-2. Names and suffixes: a user's class named ``Lower`` / ``Higher`` was read as the ``:lower``
-   suffix; a text cell in a measure column gave "unknown measure".
+2. Names and suffixes: a user's class named ``Lower`` / ``Higher`` (``lower`` across data sets) was
+   read as the ``:lower`` suffix; a text cell in a measure column gave "unknown measure"; a name with
+   a trailing newline passed name patterns ending in ``$``.
 3. Unreadable inputs: a FIFO or a ``.csv`` link to ``/dev/zero`` as a judgments file was "does
    not exist"; ``sumeval score -i`` read ``/dev/zero`` without end, and waited for ever on a FIFO
    that nothing writes to.
@@ -254,6 +255,25 @@ def test_classes_named_lower_are_classes_across_data_sets(tmp_path):
             assert set(corr["measure"]) == {"my_metric (negated)", "len-small", "len-higher"}, name
     finally:
         sys.modules.pop(mod, None)
+
+
+def test_names_with_a_trailing_newline_are_not_plain_names():
+    """Name patterns end in \\Z or are fullmatched: "$" also matches before a final newline, so "mine\\n"
+    passed as a plain data set name (a published folder named with a newline), "rouge2\\n" as a ROUGE variant,
+    "mod:Cls\\n" as a class path and "/dev/stdin\\n" as a descriptor path."""
+    from sumeval.file_kinds import is_descriptor_path
+    from sumeval.metrics.rouge import RougeScorer
+    from sumeval.metrics.user_scorers import CLASS_RE
+    from sumeval.running.publish import output_label
+
+    assert output_label({"dataset": "mine"}, {}) == "mine"
+    label = output_label({"dataset": "mine\n"}, {})
+    assert "\n" not in label and label.startswith("mine-") and label != output_label({"dataset": "mine"}, {})
+    with pytest.raises(InputError, match="ROUGE variant 'rouge2\\\\n' is not known"):
+        RougeScorer(variant="rouge2\n")
+    assert RougeScorer(variant="rouge2").variant == "rouge2"
+    assert CLASS_RE.match("pkg.mod:Cls") and not CLASS_RE.match("pkg.mod:Cls\n")
+    assert is_descriptor_path("/dev/stdin") and not is_descriptor_path("/dev/stdin\n")
 
 
 @pytest.mark.parametrize("fmt, line", [("csv", 9), ("jsonl", 8)])
