@@ -39,7 +39,7 @@ def describe_special(path: str | os.PathLike[str], kind: str) -> str:
     return f"{str(p)!r}{link} is {kind}"
 
 
-_DESCRIPTOR = re.compile(r"^/(dev/(stdin|fd/\d+)|proc/(self|\d+)/fd/\d+)$")
+_DESCRIPTOR = re.compile(r"^/(dev/(stdin|fd/\d+)|proc/(self|\d+)/fd/\d+)\Z")  # \Z: "$" allows a trailing newline
 
 
 def is_descriptor_path(path: str | os.PathLike[str]) -> bool:

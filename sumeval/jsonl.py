@@ -4,11 +4,13 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import os
 import zlib
 from pathlib import Path
 from typing import IO, Any, Iterator, Sequence
 
 from sumeval.errors import InputError
+from sumeval.file_kinds import is_descriptor_path, special_kind
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
@@ -36,11 +38,48 @@ class _DuplicateKey(ValueError):
         self.key = key
 
 
+#: seconds a named pipe (FIFO) is waited on for a writer and its first bytes (``sumeval score --pipe-wait``)
+PIPE_WAIT_S = 30.0
+
+
+def _open_named_pipe(path: Path, wait: float) -> IO[bytes]:
+    """The FIFO ``path`` opened for reading without hanging when nobody writes to it.
+
+    A plain ``open()`` of a FIFO blocks until a writer opens it, with no way out. Here it is opened
+    non-blocking (that returns at once), then ``poll`` waits at most ``wait`` seconds until there is
+    data to read or a writer has come and gone (POLLIN / POLLHUP; on Linux a FIFO with no writer yet
+    reports neither); one line on stderr says so when nothing is there at once. The descriptor is
+    then switched to blocking and read as it is: never reopened by name (that could meet another
+    writer, or none). Nothing within ``wait``: InputError naming the pipe and the wait."""
+    import fcntl
+    import select
+    import sys
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP)
+        if not poller.poll(200):
+            print(f"sumeval: waiting up to {wait:g} s for a writer to the named pipe {str(path)!r}",
+                  file=sys.stderr, flush=True)
+            if not poller.poll(max(0.0, wait * 1000 - 200)):
+                raise InputError(f"{str(path)!r} is a named pipe (FIFO) that nothing wrote to within {wait:g} s; "
+                                 "start the program that writes to it (e.g. `zcat x.gz > PIPE &`), or give a file "
+                                 "or a stream (-i <(command)); a slower writer: a longer --pipe-wait")
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 @contextlib.contextmanager
-def _open_bytes(path: Path) -> Iterator[IO[bytes]]:
+def _open_bytes(path: Path, pipe_wait: float = PIPE_WAIT_S) -> Iterator[IO[bytes]]:
     """``path`` opened for reading bytes; gzip-compressed files (by their magic bytes) decompressed.
-    Reads nothing twice, so a pipe (``-i <(zcat x.gz)``) works too."""
-    with open(path, "rb") as fh:
+    Reads nothing twice, so a pipe (``-i <(zcat x.gz)``) works too; a named pipe is waited on for at
+    most ``pipe_wait`` seconds (:func:`_open_named_pipe`)."""
+    named_pipe = special_kind(path) == "a named pipe (FIFO)" and not is_descriptor_path(path)
+    with (_open_named_pipe(path, pipe_wait) if named_pipe else open(path, "rb")) as fh:
         if fh.peek(2)[:2] == _GZIP_MAGIC:
             with gzip.GzipFile(fileobj=fh, mode="rb") as gz:
                 yield gz  # type: ignore[misc]
@@ -49,16 +88,18 @@ def _open_bytes(path: Path) -> Iterator[IO[bytes]]:
 
 
 def iter_jsonl(path: str | Path, *, required: Sequence[str] = (),
-               fix: str = "each line must be one JSON object") -> Iterator[tuple[int, dict[str, Any]]]:
+               fix: str = "each line must be one JSON object",
+               pipe_wait: float = PIPE_WAIT_S) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for every non-empty line of ``path`` (UTF-8, a leading byte-order
-    mark allowed; gzip-compressed files are read as well).
+    mark allowed; gzip-compressed files are read as well). A named pipe (FIFO) is read as a stream
+    once something writes to it within ``pipe_wait`` seconds (else InputError; :data:`PIPE_WAIT_S`).
 
     A line that is not UTF-8, not JSON, not an object, names a key twice, or lacks a ``required``
     field raises InputError naming ``path:line`` and ending with ``fix`` (what the user should do).
     """
     path = Path(path)
     try:
-        with _open_bytes(path) as fh:
+        with _open_bytes(path, pipe_wait) as fh:
             for lineno, raw in enumerate(fh, 1):
                 if lineno == 1 and raw.startswith(_BOM):
                     raw = raw[len(_BOM):]

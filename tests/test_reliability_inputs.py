@@ -4,13 +4,16 @@
    or intervals of [-1, 1] (sums of squares overflowed / underflowed). Checked against Pearson
    computed exactly in rational arithmetic (``fractions.Fraction``) on the same floats, at every
    level, with every resampling, and in the tests built on the same engines.
-2. Names and suffixes: a user's class named ``Lower`` / ``Higher`` was read as the ``:lower``
-   suffix; a text cell in a measure column gave "unknown measure".
+2. Names and suffixes: a user's class named ``Lower`` / ``Higher`` (``lower`` across data sets) was
+   read as the ``:lower`` suffix; a text cell in a measure column gave "unknown measure"; a name with
+   a trailing newline passed name patterns ending in ``$``.
 3. Unreadable inputs: a FIFO or a ``.csv`` link to ``/dev/zero`` as a judgments file was "does
-   not exist"; ``sumeval score -i`` read ``/dev/zero`` without end.
+   not exist"; ``sumeval score -i`` read ``/dev/zero`` without end, and waited for ever on a FIFO
+   that nothing writes to.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -229,6 +232,50 @@ def test_classes_named_lower_or_higher_are_classes(tmp_path):
         sys.modules.pop(mod, None)
 
 
+def test_classes_named_lower_are_classes_across_data_sets(tmp_path):
+    """meta-eval --dataset A B: --measure-class paths stay classes down to each set's resolution (they
+    were merged into --measures, so 'mod:lower' was read as the column 'mod' with the ':lower' suffix and
+    left blank on every set); a --measures spec 'col:lower' is still the suffix."""
+    folder, mod = _classes(tmp_path)
+    sets = []
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        sets.append(str(_file(tmp_path / name).rename(tmp_path / name / f"{name}.csv")))
+    try:
+        out = tmp_path / "out"
+        code = main(["meta-eval", "--dataset", *sets, "--human", *(f"{s}:overall" for s in sets),
+                     "--measure-class", f"{mod}:lower", "--measure-class", f"{mod}:Higher",
+                     "--measures", "my_metric:lower", "--no-own-columns", "--module-path", str(folder),
+                     "--level", "system", "--n-resamples", "20", "-q", "--no-figures", "--out", str(out)])
+        assert code == 0
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["given_measures"] == ["my_metric (negated)", "len-small", "len-higher"]
+        for name in ("first", "second"):
+            corr = pd.read_csv(out / name / "correlations.csv")
+            assert set(corr["measure"]) == {"my_metric (negated)", "len-small", "len-higher"}, name
+    finally:
+        sys.modules.pop(mod, None)
+
+
+def test_names_with_a_trailing_newline_are_not_plain_names():
+    """Name patterns end in \\Z or are fullmatched: "$" also matches before a final newline, so "mine\\n"
+    passed as a plain data set name (a published folder named with a newline), "rouge2\\n" as a ROUGE variant,
+    "mod:Cls\\n" as a class path and "/dev/stdin\\n" as a descriptor path."""
+    from sumeval.file_kinds import is_descriptor_path
+    from sumeval.metrics.rouge import RougeScorer
+    from sumeval.metrics.user_scorers import CLASS_RE
+    from sumeval.running.publish import output_label
+
+    assert output_label({"dataset": "mine"}, {}) == "mine"
+    label = output_label({"dataset": "mine\n"}, {})
+    assert "\n" not in label and label.startswith("mine-") and label != output_label({"dataset": "mine"}, {})
+    with pytest.raises(InputError, match="ROUGE variant 'rouge2\\\\n' is not known"):
+        RougeScorer(variant="rouge2\n")
+    assert RougeScorer(variant="rouge2").variant == "rouge2"
+    assert CLASS_RE.match("pkg.mod:Cls") and not CLASS_RE.match("pkg.mod:Cls\n")
+    assert is_descriptor_path("/dev/stdin") and not is_descriptor_path("/dev/stdin\n")
+
+
 @pytest.mark.parametrize("fmt, line", [("csv", 9), ("jsonl", 8)])
 def test_a_text_cell_in_a_measure_column_is_named(tmp_path, capsys, fmt, line):
     path = _file(tmp_path, text_cell="0.5x", fmt=fmt)
@@ -297,3 +344,36 @@ def test_score_input_that_is_a_device_is_refused_without_hanging(specials, tmp_p
     run = _score("-i", "/dev/stdin", "-o", str(out), stdin=line)
     assert run.returncode == 0, run.stderr
     assert '"rouge-1-f": 0.8' in out.read_text(encoding="utf-8")
+
+
+def test_score_input_a_named_pipe_is_waited_on_for_a_bounded_time(specials, tmp_path):
+    """score -i FIFO: with no writer it gives up after --pipe-wait seconds (it hung: open() of a FIFO
+    blocks until a writer comes); one line on stderr says it is waiting; a writer that comes while it
+    waits is read from the descriptor already open; one that comes and goes writing nothing is 'no records'."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "scores.jsonl"
+    pipe = specials / "pipe.jsonl"
+    run = _score("-i", str(pipe), "-o", str(out), "--pipe-wait", "1", timeout=60)
+    assert run.returncode == 2, run.stderr
+    assert f"waiting up to 1 s for a writer to the named pipe '{pipe}'" in run.stderr
+    assert "is a named pipe (FIFO) that nothing wrote to within 1 s" in run.stderr and "--pipe-wait" in run.stderr
+    assert "Traceback" not in run.stderr and not out.exists()
+    line = b'{"summary": "a b c", "references": ["a b"]}\n'
+    for payload, code, said in ((line, 0, None), (b"", 2, "has no records")):
+        proc = subprocess.Popen([sys.executable, "-m", "sumeval.cli", "score", "rouge-1", "-i", str(pipe), "-o",
+                                 str(out), "--pipe-wait", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env)
+        try:
+            first = proc.stderr.readline().decode()
+            assert "waiting up to 120 s for a writer" in first, first
+            with open(pipe, "wb") as w:  # the reader holds the pipe open: this open returns at once
+                w.write(payload)
+            _, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == code, err.decode()
+        if said:
+            assert said in err.decode() and "Traceback" not in err.decode()
+        else:
+            assert '"rouge-1-f": 0.8' in out.read_text(encoding="utf-8")

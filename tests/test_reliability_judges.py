@@ -2,7 +2,7 @@
 
 - the alt-test: a judge with too few items, a file without the human columns, a human column named as a judge;
 - the human ceiling: annotators scored on few documents, identical annotator columns, one rule for every ceiling;
-- soft pairwise accuracy against a float32 computation (pce.py's), ties and all;
+- soft pairwise accuracy against a float32 computation (pce.py's), ties and all; its test at the ends of the float range;
 - prediction-powered intervals: their measured coverage.
 """
 from __future__ import annotations
@@ -271,6 +271,26 @@ def test_spa_equals_float32_where_scores_do_not_tie_and_is_exact_where_they_do()
     differs = ours != f32
     assert differs.any() and (n_ties[differs] > 0).all()  # they differ, and only on pairs with ties...
     assert (np.abs(np.rint(ours * 1000) - np.rint(f32 * 1000)) <= n_ties).all()  # ...by at most their ties
+
+
+def test_spa_test_standardises_measures_at_the_ends_of_the_float_range():
+    """The SPA test's z-scores are scaled by a power of two first (as every Pearson entry point): a measure
+    given in units of 2^600 (squares overflow: the std was inf, every z 0) or 2^-600 (squares underflow: the
+    std was 0, the scores only centred) is tested as the same measure in ordinary units, bit for bit."""
+    from sumeval.judges.spa_test import spa_permutation_test
+
+    rng = np.random.default_rng(5)
+    n_sys, n_items = 5, 24
+    human = rng.random((n_sys, n_items)) * 4 + np.linspace(0, 1.5, n_sys)[:, None]
+    a, b = human + rng.random(human.shape) * 3, human + rng.random(human.shape) * 3.5
+    frame = pd.DataFrame([{"doc_id": f"d{i}", "system": f"s{s}", "h": human[s, i], "a": a[s, i], "b": b[s, i]}
+                          for i in range(n_items) for s in range(n_sys)])
+    kw = dict(n_resamples=200, seed=3, n_permutations=200)
+    ref = spa_permutation_test(frame, "a", "b", "h", **kw)
+    assert ref["d_standardised"] != 0 and 0 < ref["p_value"] < 1
+    for ea, eb in ((600, 600), (-600, -600), (600, -600)):
+        scaled = frame.assign(a=np.ldexp(frame["a"], ea), b=np.ldexp(frame["b"], eb))
+        assert spa_permutation_test(scaled, "a", "b", "h", **kw) == ref, (ea, eb)
 
 
 # --------------------------------------------------------------------------------------------

@@ -146,14 +146,16 @@ def _run_across(args, settings, out) -> int:
     from sumeval.meta_eval import across
     from sumeval.meta_eval.across_output import parse_humans, ranking_table, set_folders, write_across
 
-    measures = split_measures(args.measures) + split_values(args.measure_class)
-    if not measures and args.no_own_columns:
+    # --measure-class paths kept apart from --measures: a class may be named 'lower' (no suffix is read there)
+    measures, classes = split_measures(args.measures), split_values(args.measure_class)
+    if not measures and not classes and args.no_own_columns:
         raise InputError("name at least one measure (--measures), or leave out --no-own-columns to use each set's "
                          "own measure columns")
     result = across.meta_evaluate_across(args.dataset, measures, settings, humans=parse_humans(args.human),
                                          options=scorer_options(args), own_columns=not args.no_own_columns,
                                          n_docs=args.n_docs, module_path=args.module_path or (),
-                                         progress=not args.quiet, cache=not args.no_cache)
+                                         progress=not args.quiet, cache=not args.no_cache,
+                                         measure_classes=classes)
     written = write_across(result, out, figures=not args.no_figures, overwrite=args.overwrite,
                            command=["sumeval", *sys.argv[1:]] if sys.argv else None)
     for coef in settings.coefficients:

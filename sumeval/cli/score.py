@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from sumeval.errors import InputError
 from sumeval.file_kinds import describe_special, is_descriptor_path, special_kind
+from sumeval.jsonl import PIPE_WAIT_S
 
 __all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output",
            "add_commands"]
@@ -201,7 +202,8 @@ def _score(args: argparse.Namespace) -> int:
                                   what="the record file of --output")
     from sumeval.jsonl import iter_jsonl
 
-    numbered = list(iter_jsonl(inp))  # the user's objects, unchanged, with their line numbers
+    # the user's objects, unchanged, with their line numbers
+    numbered = list(iter_jsonl(inp, pipe_wait=getattr(args, "pipe_wait", PIPE_WAIT_S)))
     if not numbered:
         raise InputError(f"input file {str(inp)!r} has no records")
     lines = [lineno for lineno, _ in numbered]
@@ -290,6 +292,17 @@ def write_output(given: str, write, *, what: str = "--output") -> None:
 # ------------------------------------------------------------------------------------------
 # the sub-parser
 # ------------------------------------------------------------------------------------------
+def _seconds(text: str) -> float:
+    """``--pipe-wait``'s value: a finite number of seconds >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0 (e.g. 30)")
+    return value
+
+
 def add_commands(sub) -> None:
     """Add ``score`` to the ``sumeval`` command's sub-parsers ``sub``."""
     sc = sub.add_parser("score", help="score summaries in a JSONL file")
@@ -297,6 +310,9 @@ def add_commands(sub) -> None:
     sc.add_argument("--list", action="store_true", help="list the measures and exit")
     sc.add_argument("--input", "-i", help="JSONL (UTF-8; .gz read too): one object per line with 'summary' "
                     "(a string), and 'text' (a string) and/or 'references' (a list of strings) as the measures need")
+    sc.add_argument("--pipe-wait", dest="pipe_wait", type=_seconds, default=PIPE_WAIT_S, metavar="SECONDS",
+                    help=f"with --input a named pipe (FIFO): how long to wait for a writer and its first bytes "
+                    f"before giving up (default {PIPE_WAIT_S:g})")
     sc.add_argument("--output", "-o", help="JSONL to write (a new or regular file, not the input; .gz compressed): "
                     "each input line plus one field per measure output")
     sc.add_argument("--model", help="model name or path (model-based measures)")

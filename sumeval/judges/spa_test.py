@@ -37,6 +37,7 @@ from sumeval.errors import InputError
 from sumeval.judges.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
 from sumeval.stats.checks import check_alternative, check_count, check_frame, seed_record
 from sumeval.stats.permutation import EARLY_STOP_BOUNDS
+from sumeval.stats.scaling import unit_scale
 
 __all__ = ["spa_swaps", "spa_permutation_test"]
 
@@ -51,7 +52,10 @@ def spa_swaps(n_systems: int, n_items: int, n_resamples: int = 1000, seed: int =
 
 
 def _zscore(x: np.ndarray) -> np.ndarray:
-    """(x - mean) / std over all cells, ddof 0; a constant grid is only centred."""
+    """(x - mean) / std over all cells, ddof 0; a constant grid is only centred. Scaled by a power of
+    two first (:func:`~sumeval.stats.scaling.unit_scale`; exact: the same z-scores bit for bit, and no
+    overflow of the squares above about 1e154 nor underflow below about 1e-154)."""
+    x = unit_scale(x)
     sd = x.std()
     return (x - x.mean()) / (sd if sd > 0 else 1.0)
 

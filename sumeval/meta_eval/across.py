@@ -330,7 +330,7 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
                          *, humans: Mapping[str, Sequence[str]] | None = None,
                          options: Mapping[str, Any] | None = None, own_columns: bool = True,
                          n_docs: int | None = None, module_path: Sequence[str] = (), progress: bool = False,
-                         cache: bool = True) -> AcrossResult:
+                         cache: bool = True, measure_classes: Sequence[str] = ()) -> AcrossResult:
     """Meta-evaluate ``measures`` on each of ``datasets`` and across them (module docstring).
 
     Args:
@@ -344,6 +344,8 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
         own_columns: add each set's precomputed measure columns (not the opt-in ones).
         n_docs: the first documents of each set only (smoke runs).
         module_path: folders searched first for ``module:Class`` measures.
+        measure_classes: ``module:Class`` paths (``--measure-class``), after ``measures``: read as
+            classes only, never for the ``:lower`` suffix (a class may be named ``lower``).
 
     Returns:
         An :class:`AcrossResult`.
@@ -363,10 +365,11 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
     t0 = time.perf_counter()
     prepared = [prepare_set(n, list(measures), settings, humans.get(n), DEFAULT_HUMANS.get(n, ()), options, used,
                             own_columns=own_columns, n_docs=n_docs, progress=progress, cache=cache,
-                            module_path=module_path) for n in names]
+                            module_path=module_path, classes=measure_classes) for n in names]
+    texts = [*measures, *measure_classes]
     if set(options) - used:
         raise InputError(f"option(s) {', '.join(sorted(set(options) - used))} are not used by any of the measures "
-                         f"{', '.join(measures)}")
+                         f"{', '.join(texts)}")
     t1 = time.perf_counter()
     parts = run_units(prepared, settings, jobs=settings.jobs, progress=progress)
     sets = {p.outcome.name: finish_set(p, part, settings) for p, part in zip(prepared, parts)}
@@ -376,7 +379,7 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
         if o.result is not None:
             for m in o.result.measures:
                 given_labels.setdefault(m["spec"], m["label"])
-    given = [given_labels.get(t, t) for t in measures]
+    given = [given_labels.get(t, t) for t in texts]
     order = list(dict.fromkeys([*given, *(lab for o in sets.values() for lab in o.labels)]))
     cells = pd.DataFrame([c for coef in settings.coefficients for o in sets.values() if o.status == "ok"
                           for c in _cells(o, coef, given_labels)], columns=CELL_COLUMNS)

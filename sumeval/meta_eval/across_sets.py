@@ -95,24 +95,32 @@ def _needs_reason(text: str, judgments, module_path: Sequence[str] = ()) -> str 
 
 
 def _resolve(texts: Sequence[str], judgments, options: Mapping[str, Any], used: set[str],
-             module_path: Sequence[str] = ()):
+             module_path: Sequence[str] = (), classes: Sequence[str] = ()):
     """``(specs, blank)``: each measure resolved on its own (a measure that cannot run is a blank
-    with the reason), with the ``options`` its scorer accepts (recorded in ``used``)."""
+    with the reason), with the ``options`` its scorer accepts (recorded in ``used``). ``classes``
+    (``--measure-class`` paths, after ``texts``) are resolved as classes, never read for the
+    ``:lower`` suffix (:func:`~sumeval.metrics.sources.resolve_measures`' ``measure_classes``)."""
     from sumeval.metrics import accepted_options
     from sumeval.metrics.sources import resolve_measures
 
+    def one(text, is_class, opts=None):
+        given = ([], [text]) if is_class else ([text], [])
+        (spec,) = resolve_measures(given[0], judgments, measure_classes=given[1], options=opts,
+                                   module_path=module_path)
+        return spec
+
     specs, blank = [], {}
-    for text in texts:
+    for text, is_class in [*((t, False) for t in texts), *((c, True) for c in classes)]:
         why = _needs_reason(text, judgments, module_path)
         if why:
             blank[text] = why
             continue
         try:
-            (spec,) = resolve_measures([text], judgments, module_path=module_path)
+            spec = one(text, is_class)
             if spec.scorer is not None and options:
                 mine = accepted_options(type(spec.scorer), options)
                 if mine:
-                    (spec,) = resolve_measures([text], judgments, options=mine, module_path=module_path)
+                    spec = one(text, is_class, mine)
                     used.update(mine)
         except InputError as exc:
             blank[text] = str(exc)
@@ -149,8 +157,9 @@ def _is_pairwise(judgments) -> bool:
 
 def prepare_set(name: str, texts: Sequence[str], settings, humans: Sequence[str] | None, default_humans: Sequence[str],
                 options: Mapping[str, Any], used: set[str], *, own_columns: bool, n_docs: int | None,
-                progress: bool, cache: bool, module_path: Sequence[str] = ()) -> Prepared:
-    """Load, resolve and score one set; its units are its human columns with the levels each allows."""
+                progress: bool, cache: bool, module_path: Sequence[str] = (), classes: Sequence[str] = ()) -> Prepared:
+    """Load, resolve and score one set; its units are its human columns with the levels each allows.
+    ``texts`` are measure specs, ``classes`` ``module:Class`` paths (``--measure-class``), kept apart."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.datasets.judgments_model import check_level
 
@@ -161,7 +170,7 @@ def prepare_set(name: str, texts: Sequence[str], settings, humans: Sequence[str]
     if n_docs:
         judgments = judgments.first_documents(min(int(n_docs), len(judgments.documents)))
     wanted = list(dict.fromkeys([*texts, *(judgments.default_measures if own_columns else ())]))
-    specs, blank = _resolve(wanted, judgments, options, used, module_path)
+    specs, blank = _resolve(wanted, judgments, options, used, module_path, list(dict.fromkeys(classes)))
     out = SetOutcome(name=name, status="skipped", humans=chosen, blank=blank)
     for h in chosen:
         for lv in settings.levels:

@@ -50,7 +50,7 @@ __all__ = ["SENTENCE_SPLITS", "AGGREGATES", "TOKENIZERS", "tokenize", "split_sen
 _SENT_END_RE = re.compile(
     r"(?:(?<=[.!?])|(?<=[.!?][\"'`)\]])|(?<=[.!?][\"'`)\]][\"'`)\]]))\s+"
 )
-_VARIANT_RE = re.compile(r"^rouge([1-9])$")
+_VARIANT_RE = re.compile(r"^rouge([1-9])\Z")  # \Z: "$" allows a trailing newline
 SENTENCE_SPLITS = ("auto", "tags", "newline", "regex", "nltk")
 AGGREGATES = ("mean", "max")
 TOKENIZERS = ("unicode", "rouge-score")

@@ -25,7 +25,7 @@ __all__ = ["ENTRY_POINT_GROUP", "load_scorer_class", "entry_point_measures", "bu
 
 ENTRY_POINT_GROUP = "sumeval.measures"
 _DOTTED = r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*"  # a dotted Python name
-CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})$")
+CLASS_RE = re.compile(rf"^(?P<module>{_DOTTED}):(?P<attr>{_DOTTED})\Z")  # \Z: "$" allows a trailing newline
 _T = TypeVar("_T")
 
 

@@ -35,13 +35,13 @@ PUBLISHED_RECORDS = ".published"
 
 #: suffixes of the figure files a study publishes (tables add :data:`sumeval.tables.FORMATS`)
 FIGURE_SUFFIXES = (".pdf", ".png")
-_PLAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # fullmatch: "$" would let "name\n" through
 
 
 def _label_part(value: str) -> str:
     """A data set value as a folder name: a data set name as is; a path as its stem plus 8 hex
     digits of the path's sha256 (two files of the same name stay apart)."""
-    if _PLAIN.match(value) and "/" not in value:
+    if _PLAIN.fullmatch(value):
         return value
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(value).stem).strip("-.") or "data"
     return f"{stem[:40]}-{hashlib.sha256(value.encode('utf-8')).hexdigest()[:8]}"
