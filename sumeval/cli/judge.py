@@ -48,6 +48,22 @@ def check_out(path: str) -> Path:
     return out
 
 
+def _write_judgments(judgments, target: Path, export) -> None:
+    """Write the judge's judgments file; a file with the same bytes is left as it is (a rerun after
+    ``sumeval data add`` keeps the registered file's sha256), and a changed one is never written over a
+    data set's own file (:func:`sumeval.datasets.user_datasets.check_export_target`)."""
+    import tempfile
+
+    from sumeval.datasets.user_datasets import check_export_target
+
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".judge.") as tmp:
+        fresh = export(judgments, Path(tmp) / target.name)
+        if target.is_file() and target.read_bytes() == fresh.read_bytes():
+            return
+        check_export_target(target, judgments)
+        fresh.replace(target)
+
+
 def _versions() -> dict[str, str]:
     from importlib import metadata
 
@@ -123,7 +139,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
         table[col] = result.scores[h]
         judged[h] = col
     out.mkdir(parents=True, exist_ok=True)
-    export_judgments(replace(judgments, frame=table), out / "judgments.jsonl")
+    _write_judgments(replace(judgments, frame=table), out / "judgments.jsonl", export_judgments)
     from sumeval.cache import atomic_path
 
     with atomic_path(out / "answers.csv") as tmp:
