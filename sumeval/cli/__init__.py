@@ -14,6 +14,7 @@ computations stay in their packages).
     sumeval meta-eval DATA --human COL ... --measures M ... --out DIR         (cli.meta_eval)
     sumeval alt-test DATA --human COL ... --judges J ... --out DIR            (cli.judges)
     sumeval judge-audit DATA --human COL ... --judges J ... --out DIR         (cli.judges)
+    sumeval judge DATA --human COL ... --model M --template T --out DIR       (cli.judge)
     sumeval index build | list                                               (cli.index)
     sumeval ordering train | evaluate                                        (cli.ordering)
     sumeval models install | verify                                          (cli.models)
@@ -49,7 +50,7 @@ def format_warning(message, category, filename, lineno, line=None) -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The ``sumeval`` parser: every sub-command, each with its ``func``."""
     from sumeval import __version__
-    from sumeval.cli import data, index, judges, meta_eval, models, ordering, run, score
+    from sumeval.cli import data, index, judge, judges, meta_eval, models, ordering, run, score
 
     ap = argparse.ArgumentParser(prog="sumeval", description="Research workbench for summary evaluation.")
     ap.add_argument("--version", action="version", version=f"sumeval {__version__}")
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_commands(sub)  # data list | verify | add | remove | show | export
     meta_eval.add_commands(sub)  # meta-eval
     judges.add_commands(sub)  # alt-test, judge-audit
+    judge.add_commands(sub)  # judge
     index.add_commands(sub)  # index build | list
     ordering.add_commands(sub)  # ordering train | evaluate
     models.add_commands(sub)  # models install | verify

