@@ -254,7 +254,8 @@ def _consistent(out: Path) -> dict:
 
     corr = pd.read_csv(out / "correlations.csv")
     assert sorted(set(corr["measure"])) == sorted([m["label"] for m in manifest["measures"]]
-                                                  + manifest["annotator_rows"])  # the annotators and their mean
+                                                  + manifest["annotator_rows"]  # the annotators and their mean
+                                                  + manifest["sentinel_rows"])  # the length sentinel
     assert sorted(set(corr["coefficient"])) == sorted(manifest["settings"]["coefficients"])
     return manifest
 

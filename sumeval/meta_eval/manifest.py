@@ -59,6 +59,7 @@ def manifest(result, files: list[str], *, command: list[str] | None = None) -> d
         "dataset": result.dataset,
         "measures": result.measures,
         "annotator_rows": result.annotators,
+        "sentinel_rows": result.sentinels,  # the unranked baselines (the summary length)
         "settings": settings_dict(result.settings),
         "seed": result.settings.seed,
         "resamples_used": ({"min": int(used.min()), "max": int(used.max())} if len(used) else None),
