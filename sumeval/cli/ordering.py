@@ -28,7 +28,7 @@ from typing import Any
 from sumeval.argtypes import count, fraction, positive_float, positive_int
 from sumeval.errors import InputError
 from sumeval.ordering.models import MODEL_NAMES
-from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS
+from sumeval.ordering.set_names import PARAGRAPH_SETS, SENTENCE_SETS
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate", "train_sizes"]
 

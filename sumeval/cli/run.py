@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     for name, study in found.items():
         sets = study.parameter_sets()
-        declared = study.declared_parameters()
+        declared = study.listed_parameters()
         data = [p for p in declared if p == "dataset" or p.endswith("_dataset")]
         takes = f"; takes {', '.join(f'-p {p}=NAME' for p in data)}" if data else ""
         print(f"{name:<24} parameter sets: {', '.join(sets)}{takes}")

@@ -161,6 +161,16 @@ class StudyNotebook:
                     )
         return parsed
 
+    def listed_parameters(self) -> dict[str, str]:
+        """``{name: the source text of its default}`` of the committed notebook's parameters cell, read
+        cheaply (:func:`~sumeval.running.committed.committed_parameters_cell` and
+        :func:`~sumeval.running.committed.parameter_texts`, no nbformat or papermill): what ``sumeval
+        list`` shows. The names and defaults are those of :meth:`declared_parameters` (a test holds the
+        two to each other on every study), which a run checks with papermill's reading of the cell."""
+        from sumeval.running.committed import committed_parameters_cell, parameter_texts
+
+        return parameter_texts(committed_parameters_cell(self.notebook))
+
     def defaults(self, source=None) -> dict[str, Any]:
         """``{name: value}`` of the committed notebook's parameters cell, in its order: the values
         a run takes for every parameter its set and ``-p`` do not name. InputError for a value that
