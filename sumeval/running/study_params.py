@@ -30,7 +30,7 @@ from sumeval.paths import notebooks_dir
 __all__ = ["StudyNotebook", "studies", "get_study", "parameter_ranges", "check_range", "resolve_parameters",
            "ResolvedRun", "resolve_run",
            "RUNNER_SET", "PROMISE_KEYS",
-           "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
+           "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "MINUTES_MACHINE", "RESERVED_NAMES", "COMMON_RANGES"]
 
 # parameters the runner sets itself; a notebook declares them, a user may not override them
 RUNNER_SET = {"interactive": False}
@@ -40,6 +40,7 @@ FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, no
 TABLES_KEY = "tables"  # likewise the tables (ctx.save_table) it promises
 PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
 MINUTES_KEY = "minutes"  # rough minutes of a cold run per parameter set: `run all` starts the longest first
+MINUTES_MACHINE = "a 2-core CPU"  # where the parameter files' minutes were measured (BENCHMARKS.md)
 NOT_SETS = (*PROMISE_KEYS, MINUTES_KEY)
 
 
