@@ -114,3 +114,17 @@ def test_every_table_the_smoke_studies_write_is_paper_ready(smoke_batch):
     assert len(labels) == len(set(labels)) == len(written), sorted(labels)
     if latex.engine():
         assert latex.compile_tables(written) == {}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=STUDIES)
+def test_list_reads_the_parameters_a_run_reads(path: Path):
+    """``sumeval list`` reads the parameters cell cheaply (JSON and ``ast``, no nbformat or papermill);
+    a run reads it with papermill's translator. Both give the same names, in order, and the same
+    default values."""
+    import ast
+
+    study = study_params.get_study(path.stem)
+    listed, declared = study.listed_parameters(), study.declared_parameters()
+    assert list(listed) == list(declared)
+    for name, info in declared.items():
+        assert ast.literal_eval(listed[name]) == ast.literal_eval(info["default"]), name

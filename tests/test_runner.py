@@ -222,3 +222,29 @@ def test_failed_run_prunes_nothing(fixture_studies):
     with pytest.raises(NotebookFailed):
         runner.run_study("tiny", "default", {"fail": True}, run_id="t-noprune")
     assert keep.exists()
+
+
+def test_run_without_params_says_which_set_and_how_long(tmp_path, monkeypatch, capsys):
+    """Issue 35: without --params the `default` set runs (minutes to hours); the command says so on
+    stderr before it starts, with the parameter file's minutes and the quick set. Given --params, it
+    says nothing of the kind. (-p nope=1 stops each run before a kernel starts, after the note.)"""
+    import shutil
+
+    study = _copy_tiny(tmp_path, monkeypatch, "smoke: {x: 2}\ndefault: {}\nminutes:\n  default: 27\n")
+    assert cli.main(["run", "tiny", "-p", "nope=1"]) == 2
+    err = capsys.readouterr().err
+    assert ("running tiny with the `default` parameter set (about 27 minutes on a 2-core CPU; "
+            "--params smoke for a quick run)") in err
+    assert err.index("running tiny") < err.index("unknown parameter 'nope'")  # before it starts
+    assert cli.main(["run", "tiny", "--params", "default", "-p", "nope=1"]) == 2
+    assert "running tiny" not in capsys.readouterr().err
+    # `run all`: every study, the minutes summed; a study without minutes is counted as such
+    shutil.copy(study.notebook, study.notebook.with_name("other.ipynb"))
+    study.params_file.with_name("other.params.yaml").write_text("smoke: {x: 2}\ndefault: {nope: 1}\n")
+    study.params_file.write_text("smoke: {x: 2}\ndefault: {nope: 1}\nminutes:\n  default: 100\n")
+    assert cli.main(["run", "all", "-q"]) == 1  # both fail to resolve: no kernel starts
+    err = capsys.readouterr().err
+    assert ("running all 2 studies with the `default` parameter set (about 100 minutes (1.7 hours) one after "
+            "another on a 2-core CPU; 1 of them states no time; --params smoke for a quick run)") in err
+    assert cli.main(["run", "all", "--params", "default", "-q"]) == 1
+    assert "running all" not in capsys.readouterr().err

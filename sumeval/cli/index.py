@@ -31,8 +31,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         raise InputError(f"--size {args.size}: an index holds at least one document; give a positive number")
     if args.seed < 0:
         raise InputError(f"--seed {args.seed}: a seed is a non-negative integer (numpy's default_rng)")
+    from sumeval.cli.progress import show_progress
+
     built = idx.build_index(args.corpus, args.size, args.seed, args.backend, rebuild=args.rebuild,
-                            progress=True)
+                            progress=show_progress())  # on a terminal, not in a pipe or log
     print(f"index {built.name} ready: {len(built.ids)} documents at {built.folder}")
     return 0
 

@@ -24,8 +24,6 @@ import time
 from sumeval.argtypes import split_values
 from sumeval.cli.judgments_parser import add_judgments_parser
 from sumeval.errors import InputError
-from sumeval.judges.alt_test_output import (MANIFEST_KIND, alt_test_table, check_empty_out, judge_notes,
-                                            score_measure_judges, versions, write_alt_test)
 
 __all__ = ["cmd_alt_test", "cmd_judge_audit", "add_commands"]
 
@@ -34,6 +32,8 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     """Run ``sumeval alt-test``; 0 when every file was written."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.alt_test import alt_test, check_settings
+    from sumeval.judges.alt_test_output import (MANIFEST_KIND, alt_test_table, check_empty_out, judge_notes,
+                                                score_measure_judges, versions, write_alt_test)
     from sumeval.judges.columns import judge_column, require_annotators
 
     t0 = time.perf_counter()
@@ -92,6 +92,7 @@ def cmd_judge_audit(args: argparse.Namespace) -> int:
     """Run ``sumeval judge-audit``; 0 when every file was written."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.audit import judge_audit
+    from sumeval.judges.alt_test_output import check_empty_out, score_measure_judges, versions
     from sumeval.judges.audit_output import MANIFEST_KIND as AUDIT_KIND
     from sumeval.judges.audit_output import write_judge_audit
     from sumeval.judges.columns import judge_column
@@ -152,7 +153,7 @@ def cmd_judge_audit(args: argparse.Namespace) -> int:
 
 def add_commands(subparsers) -> None:
     """Add ``alt-test`` and ``judge-audit`` to the ``sumeval`` command's sub-parsers."""
-    from sumeval.judges.alt_test import ALIGNMENTS, DEFAULTS
+    from sumeval.judges.names import ALIGNMENTS, DEFAULTS
 
     p = add_judgments_parser(
         subparsers, "alt-test", help="can an LLM judge replace the annotators? (the alternative annotator test)",

@@ -202,7 +202,7 @@ def add_across_arguments(parser) -> None:
 
 def add_commands(subparsers) -> None:
     """Add ``meta-eval`` to the ``sumeval`` command's sub-parsers."""
-    from sumeval.meta_eval import LEVELS, TESTS
+    from sumeval.meta_eval.names import LEVELS, TESTS
 
     me = add_judgments_parser(
         subparsers, "meta-eval",

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from sumeval.argtypes import count, fraction, positive_float, positive_int
+from sumeval.cli.progress import show_progress
 from sumeval.errors import InputError
 from sumeval.ordering.models import MODEL_NAMES
-from sumeval.ordering.sets import PARAGRAPH_SETS, SENTENCE_SETS
+from sumeval.ordering.set_names import PARAGRAPH_SETS, SENTENCE_SETS
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate", "train_sizes"]
 
@@ -86,7 +87,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     sizes = train_sizes(args)
     with signals_interrupt():
         tm = train_cached(args.model, train, dev, sizes=sizes, train_config=tc, glove=not args.no_glove,
-                          run_dir=args.out, device=args.device, progress=not args.quiet, vectors=args.vectors)
+                          run_dir=args.out, device=args.device, progress=show_progress(quiet=args.quiet),
+                          vectors=args.vectors)
     summary = {
         "model": args.model, "dataset": args.dataset, "run_dir": str(tm.run_dir), "n_params": tm.n_params,
         "sizes": {k: v for k, v in tm.model_config.to_dict().items() if k not in ("name", "max_entities")},
@@ -111,7 +113,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     tm = load_trained(args.run_dir, device=args.device)
     dataset = args.dataset or json.loads((tm.run_dir / "config.json").read_text())["train_set"][0]
     test = cap(load_ordering_set(dataset, args.split, seed=args.shuffle_seed), args.max_test, 0)
-    scores, pred = evaluate_trained(tm, test, beam=args.beam, progress=not args.quiet)
+    scores, pred = evaluate_trained(tm, test, beam=args.beam, progress=show_progress(quiet=args.quiet))
     status = tm.status or {}
     out = {"run_dir": str(tm.run_dir), "model": tm.name, "dataset": dataset, "split": args.split,
            "documents": len(test), "beam": args.beam, "n_params": tm.n_params,
@@ -188,5 +190,6 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
         p.add_argument("--shuffle-seed", type=int, default=0, help="seed of the recorded shuffles")
         p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
         p.add_argument("--threads", type=count, default=0, help="torch CPU threads (0: torch's default)")
-        p.add_argument("--quiet", action="store_true", help="no progress bars")
+        p.add_argument("--quiet", action="store_true", help="no progress bars (on by default when stderr is a "
+                       "terminal, with a line per epoch; off when piped)")
     return ordering

@@ -19,7 +19,7 @@ from sumeval.argtypes import parse_overrides, positive_int
 from sumeval.errors import InputError
 from sumeval.running import executors
 
-__all__ = ["cmd_list", "cmd_run", "cmd_run_all", "cmd_sweep", "executor_choice", "jobs_arg",
+__all__ = ["cmd_list", "cmd_run", "default_set_note", "cmd_run_all", "cmd_sweep", "executor_choice", "jobs_arg",
            "add_executor_arguments", "add_commands"]
 
 
@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     for name, study in found.items():
         sets = study.parameter_sets()
-        declared = study.declared_parameters()
+        declared = study.listed_parameters()
         data = [p for p in declared if p == "dataset" or p.endswith("_dataset")]
         takes = f"; takes {', '.join(f'-p {p}=NAME' for p in data)}" if data else ""
         print(f"{name:<24} parameter sets: {', '.join(sets)}{takes}")
@@ -42,16 +42,61 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _minutes_words(minutes: float) -> str:
+    """``27`` -> ``about 27 minutes``, ``0.5`` -> ``under a minute`` (of a parameter file's ``minutes:``)."""
+    if minutes < 1:
+        return "under a minute"
+    hours = f" ({minutes / 60:.1f} hours)" if minutes >= 90 else ""
+    return f"about {minutes:.0f} minute{'s' if round(minutes) != 1 else ''}{hours}"
+
+
+def default_set_note(studies: list, params_name: str, *, jobs: int = 1) -> str:
+    """What ``sumeval run STUDY`` or ``run all`` without ``--params`` says before it starts (issue 35: the
+    ``default`` set takes minutes to hours): which set runs and how long its parameter files say it
+    takes (``minutes:``, :meth:`~sumeval.running.study_params.StudyNotebook.expected_minutes`), and the
+    quick set. ``studies``: the :class:`~sumeval.running.study_params.StudyNotebook` of the run(s)."""
+    from sumeval.running.study_params import MINUTES_MACHINE
+
+    having = [s for s in studies if params_name in s.parameter_sets()]
+    minutes = [m for m in (s.expected_minutes(params_name) for s in having) if m is not None]
+    quick = "smoke" if studies and all("smoke" in s.parameter_sets() for s in studies) else None
+    if len(studies) == 1:
+        what = f"running {studies[0].name} with the `{params_name}` parameter set"
+        time = (f"{_minutes_words(minutes[0])} on {MINUTES_MACHINE}" if minutes
+                else "its parameter file states no expected time")
+    else:
+        what = f"running all {len(studies)} studies with the `{params_name}` parameter set"
+        unknown = len(having) - len(minutes)
+        time = (f"{_minutes_words(sum(minutes))} one after another on {MINUTES_MACHINE}"
+                + (f", less with --jobs {jobs}" if jobs > 1 else "")
+                + (f"; {unknown} of them state{'s' if unknown == 1 else ''} no time" if unknown else "")) if minutes \
+            else "their parameter files state no expected time"
+    hint = f"; --params {quick} for a quick run" if quick and quick != params_name else ""
+    return f"{what} ({time}{hint})"
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from sumeval.running import runner
 
+    given = args.params is not None  # without --params the `default` set runs: say so, and how long it takes
+    args.params = args.params or "default"
     if args.study == "all":
+        if not given and not getattr(args, "param", None):
+            from sumeval.running.study_params import studies
+
+            jobs, _ = executor_choice(args)
+            print(f"sumeval: {default_set_note(list(studies().values()), args.params, jobs=jobs)}",
+                  file=sys.stderr)
         return cmd_run_all(args)
 
     if getattr(args, "jobs", None) is not None or getattr(args, "scheduler", None):
         raise InputError("--jobs and --scheduler apply to `sumeval run all` (and `sumeval sweep`); "
                          f"`sumeval run {args.study}` runs one study in this process - drop them")
     overrides = parse_overrides(args.param or [])
+    if not given:
+        from sumeval.running.study_params import get_study
+
+        print(f"sumeval: {default_set_note([get_study(args.study)], args.params)}", file=sys.stderr)
     result = runner.run_study(args.study, args.params, overrides, kernel=args.kernel,
                               progress=not args.quiet, raise_on_error=False)
     if result.ok:
@@ -144,7 +189,8 @@ def add_commands(sub) -> None:
 
     rn = sub.add_parser("run", help="run a study notebook through papermill")
     rn.add_argument("study", help="a study (see `sumeval list`), or `all`: every study, then a report under runs/")
-    rn.add_argument("--params", default="default", help="parameter set name (default: default)")
+    rn.add_argument("--params", default=None, help="parameter set name (default: default, the full study: minutes "
+                    "to hours, which it says before it starts; smoke: a quick run)")
     rn.add_argument("-p", "--param", action="append", metavar="KEY=VALUE", help="override one parameter")
     rn.add_argument("--kernel", help="Jupyter kernel (default: $SUMEVAL_KERNEL or 'sumeval')")
     rn.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

@@ -191,7 +191,12 @@ def _score(args: argparse.Namespace) -> int:
 
     shard_size = check_shard_args(getattr(args, "scheduler", None), getattr(args, "shard_size", None))
     options = scorer_options(args)
+    from sumeval.cli.progress import show_progress
     from sumeval.metrics.user_scorers import build_scorers
+
+    progress = show_progress(quiet=args.quiet, forced=args.progress)
+    if progress and shard_size is None and "progress" not in options and _report_progress(args):
+        options = {**options, "progress": True}  # their long stages (an index build, embeddings) report too
 
     scorers = build_scorers(args.measures, args.measure_class, args.module_path, options)
 
@@ -226,7 +231,7 @@ def _score(args: argparse.Namespace) -> int:
 
     sharded = None
     if shard_size is None:
-        frame, report = metrics.score_records(records, scorers, progress=args.progress, row_label=label)
+        frame, report = metrics.score_records(records, scorers, progress=progress, row_label=label)
     else:  # on a Dask cluster (sumeval.sharded): the same frame and report
         from sumeval.sharded import score_sharded
 
@@ -235,7 +240,7 @@ def _score(args: argparse.Namespace) -> int:
                   "module_path": list(args.module_path), "options": options}
         frame, report, sharded = score_sharded(records, lines, scorers, recipe, source=inp, output=given,
                                                scheduler=args.scheduler, shard_size=shard_size,
-                                               progress=args.progress)
+                                               progress=progress)
     scored = []
     for i, rec in enumerate(records):
         row = dict(rec)
@@ -265,6 +270,17 @@ def _score(args: argparse.Namespace) -> int:
     print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}"
           f"{gave}; wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
     return 0
+
+
+def _report_progress(args: argparse.Namespace) -> bool:
+    """Whether a measure the command names takes a ``progress`` option (SERA's index build and query
+    reformulation, ESTIME's embeddings show their own bars with it)."""
+    from sumeval.metrics.registry import accepted_options, registered_class
+    from sumeval.metrics.user_scorers import load_scorer_class
+
+    classes = [registered_class(n)[1] for n in args.measures]
+    classes += [load_scorer_class(p, args.module_path) for p in args.measure_class]
+    return any(c is not None and "progress" in accepted_options(c, {"progress": True}) for c in classes)
 
 
 def write_output(given: str, write, *, what: str = "--output") -> None:
@@ -327,7 +343,10 @@ def add_commands(sub) -> None:
                     help="a user's Scorer subclass to import and score with (repeatable; see examples/README.md)")
     sc.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",
                     help="a folder searched first when importing a --measure-class (repeatable)")
-    sc.add_argument("--progress", action="store_true", help="show progress bars")
+    shown = sc.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true", help="show the progress bars even when stderr is not a "
+                       "terminal (on a terminal they are on by default)")
+    shown.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     sc.add_argument("--scheduler", metavar="ADDRESS",
                     help="score in shards on the workers of a Dask distributed cluster (e.g. tcp://10.0.0.5:8786); "
                     "the output is the same as a local run's, and a rerun resumes from the finished shards")

@@ -21,6 +21,23 @@ Judges and annotators are columns of a judgments frame (:mod:`sumeval.judges.col
 """
 from __future__ import annotations
 
-from sumeval.judges.alt_test import ALIGNMENTS, AltTest, alt_test, alt_test_arrays, by_adjust, by_reject
+from sumeval.judges.names import ALIGNMENTS
 
 __all__ = ["ALIGNMENTS", "AltTest", "alt_test", "alt_test_arrays", "by_adjust", "by_reject"]
+
+
+def __getattr__(name: str):
+    """The alt-test's names, imported when first asked for (PEP 562): ``sumeval``'s parser imports
+    :mod:`sumeval.judges.names` on every start, and that should not import pandas."""
+    import importlib
+
+    if name in __all__:
+        value = getattr(importlib.import_module("sumeval.judges.alt_test"), name)
+        globals()[name] = value
+        return value
+    try:  # a submodule, as `from sumeval import judges; judges.alt_test` found it when this file imported it
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

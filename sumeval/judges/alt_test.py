@@ -59,9 +59,7 @@ from sumeval.judges.columns import POOLED, annotator_columns, annotator_name, ju
 __all__ = ["ALIGNMENTS", "DEFAULTS", "AltTest", "alignment_scores", "one_sided_t_pvalues", "by_reject",
            "by_adjust", "alt_test_arrays", "alt_test", "check_settings"]
 
-ALIGNMENTS: tuple[str, ...] = ("neg_rmse", "neg_mae", "accuracy")
-#: the paper's / the authors' code defaults
-DEFAULTS = {"alignment": "neg_rmse", "epsilon": 0.2, "q": 0.05, "min_items": 30, "min_annotators": 2}
+from sumeval.judges.names import ALIGNMENTS, DEFAULTS  # noqa: E402  (light: the CLI's parser reads them)
 RESULT_COLUMNS = ["judge", "human", "alignment", "epsilon", "q", "winning_rate", "advantage_probability", "passed",
                   "n_items", "n_annotators", "n_won", "n_skipped", "note"]
 ANNOTATOR_COLUMNS = ["judge", "human", "annotator", "judge_column", "alignment", "epsilon", "tested", "n_items",

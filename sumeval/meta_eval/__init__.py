@@ -21,12 +21,31 @@ item-level acc23) and the ranking by SPA; :mod:`~sumeval.meta_eval.ranking` the 
 :mod:`~sumeval.meta_eval.tables`, :mod:`~sumeval.meta_eval.figures`,
 :mod:`~sumeval.meta_eval.manifest`); the command line is :mod:`sumeval.cli.meta_eval`.
 """
-from sumeval.meta_eval.analysis import (BOOTSTRAP_P, LEVELS, META_METRICS, TESTS, MetaEvaluation, Settings,
-                                        meta_evaluate, parse_test)
-from sumeval.meta_eval.missing import check_measure_names
-from sumeval.meta_eval.output import check_out_dir, out_lock, write_meta_evaluation
-from sumeval.meta_eval.tables import ranking_table, table_coefficients, table_notes
+from sumeval.meta_eval.names import LEVELS, TESTS
+
+# the rest is imported when first asked for (PEP 562), so that the names above, which the command's parser
+# reads on every `sumeval` start, come without pandas
+_FROM = {**dict.fromkeys(("BOOTSTRAP_P", "META_METRICS", "MetaEvaluation", "Settings", "meta_evaluate",
+                          "parse_test"), "analysis"),
+         "check_measure_names": "missing", **dict.fromkeys(("check_out_dir", "out_lock", "write_meta_evaluation"),
+                                                           "output"),
+         **dict.fromkeys(("ranking_table", "table_coefficients", "table_notes"), "tables")}
 
 __all__ = ["LEVELS", "TESTS", "BOOTSTRAP_P", "META_METRICS", "Settings", "MetaEvaluation", "meta_evaluate",
            "parse_test", "check_out_dir", "check_measure_names", "ranking_table", "table_coefficients", "table_notes",
            "out_lock", "write_meta_evaluation"]
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name in _FROM:
+        value = getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+        globals()[name] = value
+        return value
+    try:  # a submodule, as `from sumeval import meta_eval; meta_eval.across` found it when this file imported all
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

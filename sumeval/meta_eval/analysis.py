@@ -46,14 +46,7 @@ from sumeval.meta_eval.missing import check_measure_names, missing_note, missing
 __all__ = ["TESTS", "LEVELS", "BOOTSTRAP_P", "StatisticsOptions", "Settings", "MetaEvaluation", "meta_evaluate",
            "parse_test"]
 
-#: ``--test`` values -> (test, what is resampled or permuted)
-TESTS: dict[str, tuple[str, str | None]] = {
-    "williams": ("williams", None),
-    **{f"permutation-{a}": ("permutation", a) for a in ("systems", "inputs", "both")},
-    **{f"bootstrap-{a}": ("bootstrap", a) for a in ("systems", "inputs", "both")},
-}
-#: the three levels, in the order tables show them
-LEVELS: tuple[str, ...] = ("input", "system", "global")
+from sumeval.meta_eval.names import LEVELS, TESTS  # noqa: E402  (light: the CLI's parser reads them)
 _CORRELATION_COLUMNS = ["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
                         "n_skipped", "resampling", "n_resamples", "seed", "reason", "role", "target"]
 _PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test", "resampling",

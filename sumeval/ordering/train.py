@@ -422,6 +422,10 @@ def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_
         state["epoch"] = epoch
         state["history"].append({"epoch": epoch, "loss": float(np.mean(losses)), "seconds": time.time() - t0,
                                  **{f"dev_{k}": v for k, v in scores.items()}})
+        if progress:  # the epoch's bar goes when it ends (leave=False): a line that stays, for a person watching
+            tqdm.write(f"epoch {epoch} of at most {config.max_epochs}: loss {np.mean(losses):.4f}, dev "
+                       f"{config.dev_metric} {score:.4f}{' (best so far)' if improved else ''}, "
+                       f"{time.time() - t0:.0f} s", file=sys.stderr)
         save_checkpoint(last, {"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state,
                                "settings": settings})
         stopped = state["bad_epochs"] >= config.patience

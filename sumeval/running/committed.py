@@ -33,7 +33,8 @@ from typing import Any
 
 from sumeval.errors import InputError
 
-__all__ = ["NotebookSource", "committed", "strip", "differences", "check_unedited", "parameter_texts"]
+__all__ = ["NotebookSource", "committed", "committed_parameters_cell", "strip", "differences", "check_unedited",
+           "parameter_texts"]
 
 GIT_TIMEOUT_S = 20
 
@@ -116,9 +117,9 @@ def _git(folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, timeout=GIT_TIMEOUT_S)
 
 
-def committed(path: str | Path) -> NotebookSource:
-    """The committed form of the notebook at ``path`` (module docstring)."""
-    path = Path(path)
+def _committed_text(path: Path) -> tuple[str, str, dict[str, Any]]:
+    """The text of the committed form of the notebook at ``path`` (git HEAD's blob, else the file),
+    a name of where it came from for messages, and the :class:`NotebookSource` fields that say so."""
     repo = repo_path = None
     try:
         top = _git(path.parent, "rev-parse", "--show-toplevel")
@@ -137,9 +138,8 @@ def committed(path: str | Path) -> NotebookSource:
                 head = _git(repo, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
                 blob = _git(repo, "show", f"HEAD:{repo_path}") if head.returncode == 0 else None
                 if blob is not None and blob.returncode == 0:
-                    nb = _read(blob.stdout.decode("utf-8"), f"{repo_path} in git HEAD")
-                    return NotebookSource(path, strip(nb), "git", repo, repo_path,
-                                          head.stdout.decode().strip())
+                    return (blob.stdout.decode("utf-8"), f"{repo_path} in git HEAD",
+                            dict(kind="git", repo=repo, repo_path=repo_path, commit=head.stdout.decode().strip()))
                 reason = "the repository has no commit yet" if head.returncode != 0 else "not in git HEAD"
     except (OSError, subprocess.SubprocessError) as exc:  # no git program, a hung git
         reason = f"git cannot be run ({type(exc).__name__}: {exc})"
@@ -147,7 +147,35 @@ def committed(path: str | Path) -> NotebookSource:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read the study notebook {path}: {exc.strerror or exc}") from None
-    return NotebookSource(path, strip(_read(text, str(path))), "file", repo, repo_path, None, reason)
+    return text, str(path), dict(kind="file", repo=repo, repo_path=repo_path, commit=None, reason=reason)
+
+
+def committed(path: str | Path) -> NotebookSource:
+    """The committed form of the notebook at ``path`` (module docstring)."""
+    path = Path(path)
+    text, where, fields = _committed_text(path)
+    return NotebookSource(path, strip(_read(text, where)), **fields)
+
+
+def committed_parameters_cell(path: str | Path) -> str:
+    """The source of the ``parameters`` cell of the committed form of the notebook at ``path``, read
+    from its JSON without nbformat (whose import takes seconds: ``sumeval list`` reads every study's
+    cell this way; a run reads the whole notebook, :func:`committed`). InputError for a file that is
+    not a notebook's JSON or that has no single cell tagged ``parameters``."""
+    import json
+
+    path = Path(path)
+    text, where, _ = _committed_text(path)
+    try:
+        nb = json.loads(text)
+        cells = [c for c in nb["cells"] if _is_parameters(c)]  # as StudyNotebook._parameters_cell counts
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"{where}: not a readable notebook ({type(exc).__name__}: {exc}); restore it "
+                         "(e.g. `git checkout` it) or fix its JSON") from None
+    if len(cells) != 1:
+        raise InputError(f"{path}: needs exactly one code cell tagged 'parameters', found {len(cells)}")
+    source = cells[0].get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
 
 
 def _is_parameters(cell: Any) -> bool:

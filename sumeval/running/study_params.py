@@ -30,7 +30,7 @@ from sumeval.paths import notebooks_dir
 __all__ = ["StudyNotebook", "studies", "get_study", "parameter_ranges", "check_range", "resolve_parameters",
            "ResolvedRun", "resolve_run",
            "RUNNER_SET", "PROMISE_KEYS",
-           "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "RESERVED_NAMES", "COMMON_RANGES"]
+           "FIGURES_KEY", "TABLES_KEY", "MINUTES_KEY", "MINUTES_MACHINE", "RESERVED_NAMES", "COMMON_RANGES"]
 
 # parameters the runner sets itself; a notebook declares them, a user may not override them
 RUNNER_SET = {"interactive": False}
@@ -40,6 +40,7 @@ FIGURES_KEY = "figures"  # in a .params.yaml: the figures the study promises, no
 TABLES_KEY = "tables"  # likewise the tables (ctx.save_table) it promises
 PROMISE_KEYS = (FIGURES_KEY, TABLES_KEY)
 MINUTES_KEY = "minutes"  # rough minutes of a cold run per parameter set: `run all` starts the longest first
+MINUTES_MACHINE = "a 2-core CPU"  # where the parameter files' minutes were measured (BENCHMARKS.md)
 NOT_SETS = (*PROMISE_KEYS, MINUTES_KEY)
 
 
@@ -160,6 +161,16 @@ class StudyNotebook:
                         "write it as `name: type = literal  # comment` with no '=' in the comment"
                     )
         return parsed
+
+    def listed_parameters(self) -> dict[str, str]:
+        """``{name: the source text of its default}`` of the committed notebook's parameters cell, read
+        cheaply (:func:`~sumeval.running.committed.committed_parameters_cell` and
+        :func:`~sumeval.running.committed.parameter_texts`, no nbformat or papermill): what ``sumeval
+        list`` shows. The names and defaults are those of :meth:`declared_parameters` (a test holds the
+        two to each other on every study), which a run checks with papermill's reading of the cell."""
+        from sumeval.running.committed import committed_parameters_cell, parameter_texts
+
+        return parameter_texts(committed_parameters_cell(self.notebook))
 
     def defaults(self, source=None) -> dict[str, Any]:
         """``{name: value}`` of the committed notebook's parameters cell, in its order: the values

@@ -1,0 +1,10 @@
+"""The alternative annotator test's alignment scores and defaults, without importing pandas or
+numpy: ``sumeval alt-test``'s parser is built from these on every ``sumeval`` start
+(:mod:`sumeval.cli.judges`); the test is :mod:`sumeval.judges.alt_test`."""
+from __future__ import annotations
+
+__all__ = ["ALIGNMENTS", "DEFAULTS"]
+
+ALIGNMENTS: tuple[str, ...] = ("neg_rmse", "neg_mae", "accuracy")
+#: the paper's / the authors' code defaults
+DEFAULTS = {"alignment": "neg_rmse", "epsilon": 0.2, "q": 0.05, "min_items": 30, "min_annotators": 2}
