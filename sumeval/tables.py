@@ -66,9 +66,16 @@ def best_mask(frame: pd.DataFrame, *, higher_is_better: bool | Mapping[str, bool
         axis: 0 for the best of each column, 1 for the best of each row.
 
     Returns:
-        A boolean frame of ``frame``'s shape; ties for the best are all True.
+        A boolean frame of ``frame``'s shape; ties for the best are all True. Values that differ only by
+        rounding tie (:func:`sumeval.stats.ties.snap_ties`, the rule of the system means and the across
+        means, relative tolerance 1e-12): two measures whose correlations agree to the last few units in
+        the last place print the same and are both bold, never one of them by a rounding difference.
     """
+    from sumeval.stats.ties import snap_ties
+
     values = frame.apply(pd.to_numeric, errors="coerce")
+    values = values.apply(lambda line: pd.Series(snap_ties(line.to_numpy(float)), index=line.index),
+                          axis=1 if axis == 1 else 0)
     out = pd.DataFrame(False, index=frame.index, columns=frame.columns)
     if axis == 1:
         if not isinstance(higher_is_better, bool):

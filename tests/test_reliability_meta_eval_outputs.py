@@ -4,12 +4,14 @@ replacement of an across result, one writer per --out, the --weight option, data
 Grouped by class of problem:
 
 1. ties in the across ranking are ties: exactly tied mean ranks are equal floats whatever the task
-   order, the order and the bold agree (sumeval.meta_eval.across.summarize, across_output);
+   order, the order and the bold agree (sumeval.meta_eval.across.summarize, across_output); values
+   apart by rounding only are bold together in every table (sumeval.tables.best_mask);
 2. an across --overwrite replaces the earlier result as a whole, and an interrupted run leaves the
    earlier result and nothing that a later run does not remove;
 3. one writer per --out: a second `sumeval meta-eval` into the same folder is refused at once, naming
    the folder and the other process (real processes);
-4. the --weight option: a repeated set, and --weight without --dataset, are refused;
+4. the --weight option: a repeated set (in one flag or two), and --weight without --dataset, are
+   refused; every list option given twice adds up (argparse's store kept only the last);
 5. data set names: a trailing newline, the reserved word `shelf` and a name ending like a file the
    across run writes beside the set folders (manifest.json, a table, a figure) are refused;
 6. set folders: a set given as a file gets a folder of its own directly under --out, named after the
@@ -134,6 +136,39 @@ class TestTiesInTheAcrossRanking:
             assert table.loc["a", "mean score"] == table.loc["b", "mean score"]
             assert bold["mean score"].tolist() == [True, True, False]
             assert bold["mean correlation"].tolist() == [True, True, False]
+
+
+def test_values_apart_by_rounding_only_are_bold_together_in_every_table(tmp_path):
+    """The same rule in a single data set's table (sumeval.tables.best_mask, used by every table): a
+    measure column and its copies times 1e155 and 1e-300 (issue 30; the products round, so the three
+    correlations come out a few units in the last place apart) print the same value and are bold
+    together in each column; before, one of the three was bold by a rounding difference of 3e-17."""
+    from sumeval.tables import best_mask
+
+    raw = pd.read_csv(DATA / "user_judgments.csv")
+    raw["big"], raw["tiny"] = raw["my_metric"] * 1e155, raw["my_metric"] * 1e-300
+    raw.to_csv(tmp_path / "scaled.csv", index=False)
+    out = tmp_path / "out"
+    assert cli.main(["meta-eval", str(tmp_path / "scaled.csv"), *MAP, "--human", "overall", "--measures", "my_metric",
+                     "big", "tiny", "--coefficient", "pearson", "--level", "input", "system", "global",
+                     "--no-sentinels", "--n-resamples", "20", "--no-figures", "-q", "--out", str(out)]) == 0
+    corr = pd.read_csv(out / "correlations.csv")
+    corr = corr[corr["measure"].isin(["my_metric", "big", "tiny"])].pivot(index="measure", columns="level",
+                                                                         values="value")
+    apart = (corr.max() - corr.min()).max()
+    assert 0 < apart < 1e-14  # the inputs' rounding reaches the correlations, and only just
+    table = (out / "table_pearson.md").read_text(encoding="utf-8")
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines() if line.startswith("|")]
+    cells = [row[2:] for row in rows if row[1] in ("my_metric", "big", "tiny")]  # | block | measure | values
+    assert len(cells) == 3 and len(cells[0]) == 3
+    for column in zip(*cells):
+        assert len({c.replace("**", "") for c in column}) == 1  # printed alike ...
+        assert len({c.startswith("**") for c in column}) == 1   # ... and bold alike
+    # the rule itself, both directions and both axes; a real difference stays one
+    frame = pd.DataFrame({"r": [0.1 + 0.2, 0.3, 0.1], "err": [0.3, 0.1 + 0.2, 0.30001]})
+    assert best_mask(frame)["r"].tolist() == [True, True, False]
+    assert best_mask(frame, higher_is_better=False)["err"].tolist() == [True, True, False]
+    assert best_mask(frame.T, axis=1).loc["r"].tolist() == [True, True, False]
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,6 +353,41 @@ class TestWeightOption:
         assert cli.main(["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", "--weight", "news=2",
                          "notext=1", "news=4", *FAST, "--out", str(out)]) == 2
         assert "'news=2' and 'news=4'" in capsys.readouterr().err and not out.exists()
+
+
+    def test_a_list_option_given_twice_adds_up_and_a_set_weighted_in_two_flags_is_refused(self, sets, tmp_path,
+                                                                                         capsys):
+        """`--weight a=2 --weight b=1` (each flag its own set) keeps both weights; before, the second flag
+        replaced the first silently (argparse's store): the run weighed `news` 1 and said nothing. So for
+        every list option of meta-eval and alt-test: a repeated flag adds to the list, and a repeated name
+        is then refused as in one flag."""
+        out = tmp_path / "two"
+        assert cli.main(["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", "--weight", "news=2",
+                         "--weight", "notext=1", *FAST, "--out", str(out)]) == 0
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["settings"]["weights"] == {"news": 2.0, "notext": 1.0}
+        capsys.readouterr()
+        again = tmp_path / "again"
+        assert cli.main(["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", "--weight", "news=2",
+                         "--weight", "news=4", *FAST, "--out", str(again)]) == 2
+        assert "'news=2' and 'news=4'" in capsys.readouterr().err and not again.exists()
+        parser = cli.build_parser()
+        args = parser.parse_args(["meta-eval", "news", "--human", "overall", "--human", "faithful", "--measures",
+                                  "rouge-1", "--measures", "my_metric", "--level", "input", "--level", "system",
+                                  "--coefficient", "pearson", "--coefficient", "kendall_b", "--meta-metric",
+                                  "correlation", "--meta-metric", "spa", "--out", "x"])
+        assert (args.human, args.measures, args.level, args.coefficient, args.meta_metric) == (
+            ["overall", "faithful"], ["rouge-1", "my_metric"], ["input", "system"], ["pearson", "kendall_b"],
+            ["correlation", "spa"])
+        args = parser.parse_args(["meta-eval", "--dataset", "news", "--dataset", "notext", "--out", "x"])
+        assert args.dataset == ["news", "notext"]
+        for command in ("alt-test", "judge-audit"):
+            args = parser.parse_args([command, "news", "--human", "overall", "--judges", "a", "--judges", "b",
+                                      "--out", "x"])
+            assert args.judges == ["a", "b"]
+        assert cli.main(["meta-eval", "news", "--human", "overall", "--human", "overall", "--measures", "rouge-1",
+                         *FAST, "--out", str(tmp_path / "h")]) == 2
+        assert "--human names 'overall' more than once" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------------------------

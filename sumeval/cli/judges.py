@@ -163,7 +163,7 @@ def add_commands(subparsers) -> None:
                     "winning rate (pass: >= 0.5) and the average advantage probability rho.",
         data_help="a data set name or a judgments file (.jsonl .csv .tsv .parquet) with <human>/<annotator> columns",
         human_help="human columns with annotator columns")
-    p.add_argument("--judges", nargs="+", required=True, metavar="M",
+    p.add_argument("--judges", nargs="+", action="extend", required=True, metavar="M",
                    help="judge columns: one for every human column, JUDGE with a JUDGE/<human> column per human "
                         "column, or a template with {human}; or a measure sumeval scores (registered, or "
                         "module:Class with --module-path) answering on the annotators' scale")
@@ -205,7 +205,7 @@ def add_audit_command(subparsers) -> None:
         data_help="a data set name or a judgments file (.jsonl .csv .tsv .parquet) with the summaries and "
                   "<human>/<annotator> columns",
         human_help="human columns (their <human>/<annotator> columns give the per-annotator rows)")
-    p.add_argument("--judges", nargs="+", required=True, metavar="M",
+    p.add_argument("--judges", nargs="+", action="extend", required=True, metavar="M",
                    help="judge columns: one for every human column, JUDGE with a JUDGE.<human> or JUDGE/<human> column "
                         "per human column, or a template with {human}; or a measure sumeval scores")
     p.add_argument("--module-path", dest="module_path", action="append", default=[], metavar="DIR",

@@ -12,5 +12,5 @@ def add_judgments_parser(subparsers, name: str, *, help: str, description: str, 
     """Add sub-command ``name`` with the positional ``data`` and the required ``--human COL ...``."""
     parser = subparsers.add_parser(name, help=help, description=description)
     parser.add_argument("data", help=data_help)
-    parser.add_argument("--human", nargs="+", required=True, metavar="COL", help=human_help)
+    parser.add_argument("--human", nargs="+", action="extend", required=True, metavar="COL", help=human_help)
     return parser

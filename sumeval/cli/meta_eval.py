@@ -182,10 +182,10 @@ def add_across_arguments(parser) -> None:
             action.nargs, action.required, action.default = "?", False, None
         if action.dest == "human":
             action.required = False
-    parser.add_argument("--dataset", nargs="+", metavar="NAME",
+    parser.add_argument("--dataset", nargs="+", action="extend", metavar="NAME",
                         help="meta-evaluate across these data sets (names or files; `shelf`: every built-in judged "
                              "set): each set's own results in OUT/<set>/, then across.csv and the across tables")
-    parser.add_argument("--weight", nargs="+", metavar="SET=W", help="data set weights of the across means "
+    parser.add_argument("--weight", nargs="+", action="extend", metavar="SET=W", help="data set weights of the across means "
                         "(default 1 each; normalised)")
     parser.add_argument("--missing", default="available", choices=["available", "all"],
                         help="means over the tasks a measure has (available, default) or only for measures on every "
@@ -216,7 +216,7 @@ def add_commands(subparsers) -> None:
         data_help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a judgments file "
                   "(.jsonl .csv .tsv .parquet)",
         human_help="the human columns (space- or comma-separated)")
-    me.add_argument("--measures", nargs="+", default=[], metavar="M",
+    me.add_argument("--measures", nargs="+", action="extend", default=[], metavar="M",
                     help="registered measures (sumeval score --list), columns of the data, module:Class, "
                          "entry points; `rouge-2[use_stemmer=false]` sets one measure's options, `col:lower` "
                          "marks a lower-is-better column")
@@ -231,7 +231,7 @@ def add_commands(subparsers) -> None:
         me.add_argument(f"--{role}-col", dest=f"{role}_col", metavar="COL",
                         help=f"column of the {role if role != 'doc' else 'document'} ids/texts "
                              f"(a file only; default {default})")
-    me.add_argument("--level", nargs="+", default=[], metavar="LEVEL",
+    me.add_argument("--level", nargs="+", action="extend", default=[], metavar="LEVEL",
                     help=f"levels ({', '.join(LEVELS)}; default all three): input = per document, then averaged "
                          "(SummEval's 'summary level'), system = per-system means, global = all pairs pooled "
                          "(paper 000's 'summary level'), partial = all pairs with --partial-control regressed out of "
@@ -243,7 +243,7 @@ def add_commands(subparsers) -> None:
     me.add_argument("--partial-control", dest="partial_control", default="system", choices=["system", "length"],
                     help="what --level partial regresses out: system (one-hot, FRANK's protocol; default) or length "
                          "(the summary's words: does the measure say more than length?)")
-    me.add_argument("--coefficient", nargs="+", default=[], metavar="C",
+    me.add_argument("--coefficient", nargs="+", action="extend", default=[], metavar="C",
                     help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
     me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",
                     help=f"test of each pair of measures: {', '.join(TESTS)} (default permutation-both)")
@@ -269,7 +269,7 @@ def add_commands(subparsers) -> None:
                          "annotator against the mean of the others, and their mean, the human ceiling)")
     me.add_argument("--annotators-compete", dest="annotators_compete", action="store_true",
                     help="rank the annotator rows among the measures (never tested: they have another target)")
-    me.add_argument("--meta-metric", dest="meta_metric", nargs="+", default=[], metavar="M",
+    me.add_argument("--meta-metric", dest="meta_metric", nargs="+", action="extend", default=[], metavar="M",
                     help="what ranks the measures, with significance clusters: correlation (the coefficients and "
                          "--test; default) and/or spa (soft pairwise accuracy, mt-metrics-eval's permutation test)")
     me.add_argument("--no-spa", dest="no_spa", action="store_true",
