@@ -201,9 +201,10 @@ class ShardedRun:
             return
         _remove_ours(self.work_dir)
         root = self.work_dir.parent
-        left = sorted(p.name for p in root.iterdir() if p.name != MARKER) if root.is_dir() else []
-        if left:
-            print(f"sumeval: kept {root}: it holds files sumeval did not write ({', '.join(left[:3])}"
+        left = sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                      if p.name != MARKER and not p.is_dir()) if root.is_dir() else []
+        if left or (root.is_dir() and any(p.name != MARKER for p in root.iterdir())):
+            print(f"sumeval: kept {root}: it holds files sumeval did not write ({', '.join(left[:3]) or 'folders'}"
                   f"{' ...' if len(left) > 3 else ''})", file=sys.stderr)
             return
         (root / MARKER).unlink(missing_ok=True)
@@ -464,12 +465,24 @@ def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, s
         pending.difference_update(done)
         return sorted(done, key=futures.get)
 
+    def result(fut):
+        """The shard's result; a finished shard whose worker died before it was fetched is
+        computed again, so this too waits only while a worker is connected."""
+        while True:
+            try:
+                return fut.result(timeout=poll_s)
+            except TimeoutError:
+                if fut.status == "error":  # the shard's own error
+                    raise
+                _await_a_worker(client, scheduler, wait_s, f"; {len(results)} finished shard(s) of {len(shards)} "
+                                f"are saved in {run.work_dir}")
+
     try:
         while pending:
             for fut in done_now():
                 k = futures[fut]
                 try:
-                    res = fut.result()
+                    res = result(fut)
                 except SumevalError:
                     raise
                 except Exception as exc:  # a killed worker (KilledWorker), a lost connection ...
