@@ -71,10 +71,10 @@ class Dask:
     def _log(self, name: str) -> str:
         return (self.tmp / f"{name}.log").read_text(errors="replace")[-3000:]
 
-    def add_worker(self) -> subprocess.Popen:
+    def add_worker(self, nthreads: int = 1) -> subprocess.Popen:
         """A worker process (no nanny: once killed, it stays dead), connected."""
         n = len(self.workers) + 1
-        self.workers.append(self._spawn(f"worker{n}", [str(DASK), "worker", self.address, "--nthreads", "1",
+        self.workers.append(self._spawn(f"worker{n}", [str(DASK), "worker", self.address, "--nthreads", str(nthreads),
                                                        "--no-nanny", "--no-dashboard", *self.tls]))
         self.wait_for_workers(sum(w.poll() is None for w in self.workers))
         return self.workers[-1]
@@ -205,7 +205,9 @@ def test_the_shards_folder_is_sumevals_alone(dask_cluster, tmp_path, monkeypatch
 # bounded waits for a worker
 # ------------------------------------------------------------------------------------------
 KILLER = '''
+import glob
 import os
+import time
 
 import numpy as np
 
@@ -213,7 +215,8 @@ from sumeval.metrics import Scorer
 
 
 class Killer(Scorer):
-    """Summary length in words; ends its worker process on the row "KILL" while the file MARK exists."""
+    """Summary length in words; on the row "KILL", while the file MARK exists, ends its worker process
+    once the driver has saved a shard (SAVED), so that the run has finished shards to keep."""
 
     name = "words"
     version = "1"
@@ -223,6 +226,9 @@ class Killer(Scorer):
 
     def score_batch(self, batch):
         if any(s == "KILL" for s in batch.summaries) and os.path.exists(MARK):
+            deadline = time.monotonic() + 120
+            while not glob.glob(SAVED) and time.monotonic() < deadline:
+                time.sleep(0.05)
             os._exit(1)
         return {"words": np.array([len(s.split()) for s in batch.summaries], dtype=float)}
 '''
@@ -232,12 +238,13 @@ def test_no_worker_fails_after_the_timeout_and_keeps_the_finished_shards(dask_cl
                                                                          capsys):
     address = dask_cluster.address
     mark = tmp_path / "kill-mark"
-    (tmp_path / "killer_mod.py").write_text(KILLER.replace("MARK", repr(str(mark))), encoding="utf-8")
+    out = tmp_path / "scored.jsonl"
+    code = KILLER.replace("MARK", repr(str(mark))).replace("SAVED", repr(f"{out}.shards/*/shard-*.json"))
+    (tmp_path / "killer_faults_mod.py").write_text(code, encoding="utf-8")
     recs = _records()
     recs[520]["summary"] = "KILL"  # words (599 rows): shards 4-6; row 520 is in shard 6, the last submitted
     inp = _write(tmp_path / "in.jsonl", recs)
-    out = tmp_path / "scored.jsonl"
-    measure = ["--measure-class", "killer_mod:Killer", "--module-path", tmp_path]
+    measure = ["--measure-class", "killer_faults_mod:Killer", "--module-path", tmp_path]
     run = ["score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256]
 
     # no worker at the start: a line while waiting, then the error; nothing written
@@ -255,7 +262,7 @@ def test_no_worker_fails_after_the_timeout_and_keeps_the_finished_shards(dask_cl
     # the only worker dies mid-run (on shard 6): the same error, the finished shards kept
     assert _score("score", "rouge-1", *measure, "-i", inp, "-o", tmp_path / "local.jsonl") == 0
     mark.write_text("x")
-    worker = dask_cluster.add_worker()
+    worker = dask_cluster.add_worker(nthreads=2)  # the other thread scores shards while shard 6 waits
     counting, first = _counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     capsys.readouterr()
