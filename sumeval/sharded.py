@@ -22,8 +22,14 @@ workers of a Dask distributed cluster, with the same output as a local run.
   ``<output>.shards/<key>/shard-NNNNNN.json``; ``key`` hashes the input file's bytes, the scorers'
   signatures and recipe, and the shard size, so a rerun of the same command after a killed worker
   or an interrupted run scores only the shards not yet finished, and a changed input or option
-  never reuses them (folders of another key there are removed). The folder is removed once the
-  output is written.
+  never reuses them (the shards of another key there are removed). The folder is removed once the
+  output is written. It is sumeval's: created with a marker file (:data:`MARKER`), and only the
+  files sumeval wrote there are ever removed; a ``<output>.shards`` that is not sumeval's (no
+  marker: a user's folder, or a file) is refused before anything is written.
+* **Bounded waits**: the scheduler must answer within :data:`CONNECT_TIMEOUT_S` seconds; when no
+  worker is connected (none at the start, or all gone mid-run), a line on stderr says so and
+  the run fails after ``--worker-timeout`` seconds (:data:`NO_WORKER_TIMEOUT_S`) with no worker,
+  the finished shards kept for the rerun.
 * **Same output**: each shard's columns go back to its rows; the report (rows not scored, notes)
   is put together in the order a local run gives (per measure: the rows left out, then the
   batches' entries, batch by batch); shard files keep floats exactly (JSON writes the shortest
@@ -38,8 +44,9 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import shutil
+import re
 import sys
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,13 +54,18 @@ from typing import Any, Callable, Mapping, Sequence
 
 from sumeval.errors import InputError, SumevalError
 
-__all__ = ["DEFAULT_SHARD_SIZE", "ShardedRun", "check_shard_args", "score_sharded", "worker_state"]
+__all__ = ["CONNECT_TIMEOUT_S", "DEFAULT_SHARD_SIZE", "MARKER", "NO_WORKER_TIMEOUT_S", "ShardedRun",
+           "check_shard_args", "check_work_root", "score_sharded", "work_root", "worker_state"]
 
 #: rows per shard when --shard-size is not given (a multiple of score_records' batch size)
 DEFAULT_SHARD_SIZE = 512
 _FORMAT = 1  # version of the shard files
-#: seconds to wait for the scheduler of --scheduler
-CONNECT_TIMEOUT_S = 30
+#: seconds to wait for the scheduler of --scheduler to answer (a reachable one answers at once)
+CONNECT_TIMEOUT_S = 10
+#: seconds a run waits with no worker connected before it fails (--worker-timeout)
+NO_WORKER_TIMEOUT_S = 60.0
+#: the file that marks ``<output>.shards/`` as sumeval's work folder
+MARKER = ".sumeval-shards"
 
 # ------------------------------------------------------------------------------------------
 # on a worker
@@ -139,15 +151,28 @@ def _batch() -> int:
     return int(inspect.signature(metrics.score_records).parameters["batch_size"].default)
 
 
-def check_shard_args(scheduler: str | None, shard_size: int | None) -> int | None:
-    """The shard size to use (None: score locally); InputError for --shard-size without
-    --scheduler, below 1, or not a multiple of the batch of a local run (256): a model measure's
-    numbers may depend on which rows share a batch (padding), so a shard is whole batches."""
-    if shard_size is not None and not scheduler:
-        raise InputError(f"--shard-size {shard_size} needs --scheduler ADDRESS (a Dask cluster that scores the "
-                         "shards); add --scheduler, or drop --shard-size to score on this machine")
-    if not scheduler:
+def check_shard_args(scheduler: str | None, shard_size: int | None,
+                     worker_timeout: float | None = None) -> int | None:
+    """The shard size to use (None: score locally); InputError for a ``--scheduler`` that is not a
+    scheduler's address (:func:`sumeval.cluster.check_scheduler_address`: empty, no port, http://
+    ...), for --shard-size or --worker-timeout without --scheduler, a --worker-timeout not above 0,
+    and a --shard-size below 1 or not a multiple of the batch of a local run (256): a model
+    measure's numbers may depend on which rows share a batch (padding), so a shard is whole batches."""
+    import math
+
+    from sumeval.cluster import check_scheduler_address
+
+    for given, name in ((shard_size, "--shard-size"), (worker_timeout, "--worker-timeout")):
+        if given is not None and scheduler is None:
+            raise InputError(f"{name} {given:g} needs --scheduler ADDRESS (a Dask cluster that scores the "
+                             f"shards); add --scheduler, or drop {name} to score on this machine")
+    if scheduler is None:
         return None
+    check_scheduler_address(scheduler)
+    if worker_timeout is not None and not (math.isfinite(worker_timeout) and worker_timeout > 0):
+        raise InputError(f"--worker-timeout {worker_timeout:g} must be a number of seconds above 0 (how long a "
+                         f"run waits with no worker connected), e.g. --worker-timeout {NO_WORKER_TIMEOUT_S:g}, "
+                         "the default")
     if shard_size is None:
         return DEFAULT_SHARD_SIZE
     batch = _batch()
@@ -170,12 +195,20 @@ class ShardedRun:
     workers: int = 0
 
     def finish(self) -> None:
-        """Remove the work folder (call once the output is written)."""
-        if self.work_dir is not None:
-            shutil.rmtree(self.work_dir, ignore_errors=True)
-            parent = self.work_dir.parent
-            if parent.is_dir() and not any(parent.iterdir()):
-                parent.rmdir()
+        """Remove what sumeval wrote in the work folder (call once the output is written), and the
+        folder with its marker when nothing else is left there."""
+        if self.work_dir is None:
+            return
+        _remove_ours(self.work_dir)
+        root = self.work_dir.parent
+        left = sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                      if p.name != MARKER and not p.is_dir()) if root.is_dir() else []
+        if left or (root.is_dir() and any(p.name != MARKER for p in root.iterdir())):
+            print(f"sumeval: kept {root}: it holds files sumeval did not write ({', '.join(left[:3]) or 'folders'}"
+                  f"{' ...' if len(left) > 3 else ''})", file=sys.stderr)
+            return
+        (root / MARKER).unlink(missing_ok=True)
+        root.rmdir()
 
 
 def _read_shard(path: Path, key: str, rows: Sequence[int]) -> dict[str, Any] | None:
@@ -189,19 +222,60 @@ def _read_shard(path: Path, key: str, rows: Sequence[int]) -> dict[str, Any] | N
     return done if ok else None
 
 
-def _work_dir(output: Path, key: str, about: Mapping[str, Any]) -> Path:
-    """``<output>.shards/<key>/``, created; folders of other keys there (another input, options or
-    shard size) are removed: they can never be reused for this output."""
-    from sumeval.cache import atomic_write_json
+def work_root(output: Path) -> Path:
+    """``<output>.shards``: the work folder of ``output``'s sharded runs."""
+    output = Path(output)
+    return output.with_name(output.name + ".shards")
 
-    root = output.with_name(output.name + ".shards")
-    if root.is_dir():
-        for stale in root.iterdir():
-            if stale.name != key:
-                print(f"sumeval: removing shards of another input or options: {stale}", file=sys.stderr)
-                shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
+
+def check_work_root(output: Path) -> Path:
+    """``<output>.shards``, when it is absent or sumeval's (it holds :data:`MARKER`); InputError
+    naming it and the fix when something else is there (a user's folder, a file): sumeval removes
+    what it writes there, so it never takes over a place it did not create."""
+    root = work_root(output)
+    if not os.path.lexists(root) or (root.is_dir() and (root / MARKER).is_file()):
+        return root
+    what = "a folder that sumeval did not create" if root.is_dir() else "not a folder"
+    raise InputError(f"{str(root)!r} is {what} (it has no {MARKER} file); `sumeval score --scheduler` keeps the "
+                     f"finished shards of --output {str(output)!r} there and removes them afterwards. Move or "
+                     "rename it, or choose another --output; nothing was written")
+
+
+#: the names of the files sumeval writes in a work folder (atomic writes go through ``.NAME.*.partial``)
+_OURS = re.compile(r"\.?(job|shard-\d{6})\.json(\.[^/]*\.partial)?")
+#: a work folder's name: the key of a run (:func:`score_sharded`)
+_KEY = re.compile(r"[0-9a-f]{24}")
+
+
+def _remove_ours(folder: Path) -> None:
+    """Remove the files sumeval writes in the work folder ``folder`` (job.json, the shards, their
+    temporary files), and the folder once empty; any other file stays."""
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    for path in folder.iterdir():
+        if _OURS.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
+    if not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def _work_dir(output: Path, key: str, about: Mapping[str, Any]) -> Path:
+    """``<output>.shards/<key>/``, created (the root with its :data:`MARKER`); the shards of other
+    keys there (another input, options or shard size) are removed: they can never be reused for
+    this output. Only what sumeval wrote is removed (:func:`_remove_ours`)."""
+    from sumeval.cache import atomic_write_json, atomic_write_text
+
+    root = check_work_root(output)
+    if not root.exists():
+        root.mkdir(parents=True)
+        atomic_write_text(root / MARKER, f"The work folder of `sumeval score --scheduler ... -o {output}`: the "
+                          "finished shards of an interrupted run, removed once the output is written.\n")
+    for stale in root.iterdir():
+        if stale.name != key and _KEY.fullmatch(stale.name) and stale.is_dir():
+            print(f"sumeval: removing shards of another input or options: {stale}", file=sys.stderr)
+            _remove_ours(stale)
     folder = root / key
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(exist_ok=True)
     atomic_write_json(folder / "job.json", dict(about))
     return folder
 
@@ -240,7 +314,7 @@ def plan_shards(records: Sequence[Mapping[str, Any]], scorers: Sequence[Any], sh
 def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], scorers: Sequence[Any],
                   recipe: Mapping[str, Any], *, source: Path, output: Path, scheduler: str, shard_size: int,
                   progress: bool = False, on_shard: Callable[[int], None] | None = None,
-                  client: Any = None):
+                  client: Any = None, worker_timeout: float | None = None):
     """Score ``records`` (n rows, checked as ``sumeval score`` checks them) in shards of
     ``shard_size`` rows on the Dask cluster at ``scheduler``.
 
@@ -248,7 +322,8 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     worker builds them - ``{"names", "classes", "module_path", "options"}`` as ``sumeval score``
     takes them; ``source``: the input file (its bytes are part of the resume key); ``output``: the
     output file (the work folder goes beside it); ``on_shard(k)``: called after shard k is saved;
-    ``client``: an open ``distributed.Client`` to use instead of connecting to ``scheduler``.
+    ``client``: an open ``distributed.Client`` to use instead of connecting to ``scheduler``;
+    ``worker_timeout``: seconds to wait with no worker connected (None: :data:`NO_WORKER_TIMEOUT_S`).
 
     Returns ``(frame, report, run)``: what :func:`sumeval.metrics.score_records` gives for the whole
     input (n rows, the same values, the report's entries in the same order), and a :class:`ShardedRun`.
@@ -264,6 +339,8 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     from sumeval.hashing import sha256_file
 
     n = len(records)
+    check_work_root(output)
+    wait_s = NO_WORKER_TIMEOUT_S if worker_timeout is None else float(worker_timeout)
     recipe = {**recipe, "module_path": [str(Path(p).resolve()) for p in recipe.get("module_path", [])],
               "env": driver_env()}
     signatures = {s.name: s.signature() for s in scorers}
@@ -275,7 +352,7 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
 
     shards, admitted = plan_shards(records, scorers, shard_size, label)
     run = ShardedRun(n_shards=len(shards))
-    folder = output.with_name(output.name + ".shards") / key
+    folder = work_root(output) / key
     results: dict[int, dict[str, Any]] = {}
     for k, shard in enumerate(shards):
         done = _read_shard(folder / f"shard-{k:06d}.json", key, shard.rows)
@@ -286,16 +363,19 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     own = client is None
     if todo:
         client = client or dask_client(scheduler, CONNECT_TIMEOUT_S)
-    run.work_dir = _work_dir(output, key, {"input": str(source), "shard_size": shard_size, "rows": n,
-                                           "shards": len(shards), "measures": signatures})
-    if todo:
-        try:
-            run.workers = len(client.scheduler_info().get("workers", {}))
+    try:
+        if todo:  # a worker before anything is written
+            saved = (f"; {len(results)} finished shard(s) of {len(shards)} are saved in {folder}" if results
+                     else "")
+            run.workers = _await_a_worker(client, scheduler, wait_s, saved)
+        run.work_dir = _work_dir(output, key, {"input": str(source), "shard_size": shard_size, "rows": n,
+                                               "shards": len(shards), "measures": signatures})
+        if todo:
             _run_shards(client, todo, shards, records, lines, recipe, key, signatures, source, run, results,
-                        progress, on_shard)
-        finally:
-            if own:
-                client.close()
+                        progress, on_shard, scheduler, wait_s)
+    finally:
+        if own and client is not None:
+            client.close()
     out = {c: np.full(n, np.nan) for s in scorers for c in s.columns()}
     report = metrics.ScoreReport(signatures=dict(signatures))
     for scorer in scorers:  # as score_records: per measure, the rows left out, then the batches' entries
@@ -315,13 +395,41 @@ def score_sharded(records: Sequence[Mapping[str, Any]], lines: Sequence[int], sc
     return pd.DataFrame(out, index=range(n)), report, run
 
 
-def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, source, run, results,
-                progress, on_shard) -> None:
-    """Submit the shards ``todo`` and save each as it finishes; on a failure the shards finished so
-    far stay saved and the error says how to resume."""
-    import uuid
+def _n_workers(client, scheduler: str) -> int:
+    """The workers connected to the scheduler now (asked of it)."""
+    try:
+        return len(client.nthreads())
+    except (OSError, TimeoutError) as exc:
+        raise SumevalError(f"lost the Dask scheduler at {scheduler!r} ({type(exc).__name__}: {exc})") from None
 
-    from distributed import as_completed
+
+def _await_a_worker(client, scheduler: str, timeout_s: float, saved: str = "") -> int:
+    """The number of workers connected (at least 1), waiting for one up to ``timeout_s`` seconds
+    when there is none (a line on stderr says so); SumevalError naming the scheduler and how to
+    start a worker when none comes. ``saved``: what the error adds about the finished shards."""
+    n = _n_workers(client, scheduler)
+    if n:
+        return n
+    print(f"sumeval: no worker is connected to the Dask scheduler at {scheduler}; waiting up to {timeout_s:g} s "
+          f"for one (start one with: dask worker {scheduler})", file=sys.stderr, flush=True)
+    deadline = time.monotonic() + timeout_s
+    while not n:
+        if time.monotonic() >= deadline:
+            raise SumevalError(f"no worker connected to the Dask scheduler at {scheduler} for {timeout_s:g} s "
+                               f"(--worker-timeout): start workers with `dask worker {scheduler}` (README: Score on a "
+                               f"cluster) and run the same command again{saved}")
+        time.sleep(min(0.5, timeout_s / 10))
+        n = _n_workers(client, scheduler)
+    print(f"sumeval: {n} worker(s) connected to {scheduler}; scoring goes on", file=sys.stderr, flush=True)
+    return n
+
+
+def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, source, run, results,
+                progress, on_shard, scheduler, wait_s) -> None:
+    """Submit the shards ``todo`` and save each as it finishes; on a failure (a failed shard, no
+    worker for ``wait_s`` seconds) the shards finished so far stay saved and the error says how to
+    resume."""
+    import uuid
 
     from sumeval.cache import atomic_write_json, cache_key
 
@@ -339,27 +447,58 @@ def _run_shards(client, todo, shards, records, lines, recipe, key, signatures, s
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(shards), initial=len(shards) - len(todo), desc="shards", unit="shard")
-    try:
-        for fut in as_completed(list(futures), loop=client.loop):
-            k = futures[fut]
+    pending = set(futures)
+    poll_s = min(1.0, wait_s / 10)
+
+    def done_now():
+        """The shards finished now, waiting up to ``poll_s`` for one; when none finished and no
+        worker is left, :func:`_await_a_worker` (the shards wait for one, so may this run)."""
+        deadline = time.monotonic() + poll_s
+        while True:
+            done = [f for f in pending if f.done()]
+            if done or time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+        if not done:
+            _await_a_worker(client, scheduler, wait_s, f"; {len(results)} finished shard(s) of {len(shards)} are "
+                            f"saved in {run.work_dir}")
+        pending.difference_update(done)
+        return sorted(done, key=futures.get)
+
+    def result(fut):
+        """The shard's result; a finished shard whose worker died before it was fetched is
+        computed again, so this too waits only while a worker is connected."""
+        while True:
             try:
-                res = fut.result()
-            except SumevalError:
-                raise
-            except Exception as exc:  # a killed worker (KilledWorker), a lost connection ...
-                rows = shards[k].rows
-                raise SumevalError(
-                    f"shard {k + 1} of {len(shards)} ({source} lines {lines[rows[0]]}-{lines[rows[-1]]}, "
-                    f"{', '.join(shards[k].measures)}) failed on the cluster ({type(exc).__name__}: {exc}); "
-                    f"{len(results)} finished shard(s) are saved in {run.work_dir}: run the same command again "
-                    "to score only the others") from exc
-            atomic_write_json(run.work_dir / f"shard-{k:06d}.json", res, indent=None)
-            results[k] = res
-            run.scored.append(k)
-            if bar is not None:
-                bar.update(1)
-            if on_shard is not None:
-                on_shard(k)
+                return fut.result(timeout=poll_s)
+            except TimeoutError:
+                if fut.status == "error":  # the shard's own error
+                    raise
+                _await_a_worker(client, scheduler, wait_s, f"; {len(results)} finished shard(s) of {len(shards)} "
+                                f"are saved in {run.work_dir}")
+
+    try:
+        while pending:
+            for fut in done_now():
+                k = futures[fut]
+                try:
+                    res = result(fut)
+                except SumevalError:
+                    raise
+                except Exception as exc:  # a killed worker (KilledWorker), a lost connection ...
+                    rows = shards[k].rows
+                    raise SumevalError(
+                        f"shard {k + 1} of {len(shards)} ({source} lines {lines[rows[0]]}-{lines[rows[-1]]}, "
+                        f"{', '.join(shards[k].measures)}) failed on the cluster ({type(exc).__name__}: {exc}); "
+                        f"{len(results)} finished shard(s) are saved in {run.work_dir}: run the same command again "
+                        "to score only the others") from exc
+                atomic_write_json(run.work_dir / f"shard-{k:06d}.json", res, indent=None)
+                results[k] = res
+                run.scored.append(k)
+                if bar is not None:
+                    bar.update(1)
+                if on_shard is not None:
+                    on_shard(k)
     except KeyboardInterrupt as exc:  # Ctrl-C: what is saved stays, for the next run
         said = f"{exc}; " if str(exc) else ""
         raise KeyboardInterrupt(f"{said}{len(results)} finished shard(s) of {len(shards)} are saved in "

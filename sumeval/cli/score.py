@@ -189,7 +189,8 @@ def _score(args: argparse.Namespace) -> int:
     from sumeval.argtypes import scorer_options
     from sumeval.sharded import check_shard_args
 
-    shard_size = check_shard_args(getattr(args, "scheduler", None), getattr(args, "shard_size", None))
+    shard_size = check_shard_args(getattr(args, "scheduler", None), getattr(args, "shard_size", None),
+                                  getattr(args, "worker_timeout", None))
     options = scorer_options(args)
     from sumeval.cli.progress import show_progress
     from sumeval.metrics.user_scorers import build_scorers
@@ -205,6 +206,10 @@ def _score(args: argparse.Namespace) -> int:
     given = Path(args.output).expanduser()
     meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=[inp],
                                   what="the record file of --output")
+    if shard_size is not None:  # its work folder: absent or sumeval's (never a user's folder)
+        from sumeval.sharded import check_work_root
+
+        check_work_root(given)
     from sumeval.jsonl import iter_jsonl
 
     # the user's objects, unchanged, with their line numbers
@@ -240,7 +245,7 @@ def _score(args: argparse.Namespace) -> int:
                   "module_path": list(args.module_path), "options": options}
         frame, report, sharded = score_sharded(records, lines, scorers, recipe, source=inp, output=given,
                                                scheduler=args.scheduler, shard_size=shard_size,
-                                               progress=progress)
+                                               progress=progress, worker_timeout=args.worker_timeout)
     scored = []
     for i, rec in enumerate(records):
         row = dict(rec)
@@ -352,4 +357,7 @@ def add_commands(sub) -> None:
                     "the output is the same as a local run's, and a rerun resumes from the finished shards")
     sc.add_argument("--shard-size", dest="shard_size", type=int, metavar="N",
                     help="lines per shard with --scheduler (default 512)")
+    sc.add_argument("--worker-timeout", dest="worker_timeout", type=float, metavar="SECONDS",
+                    help="with --scheduler: fail when no worker has been connected for this long (default 60; "
+                    "the finished shards are kept for a rerun)")
     sc.set_defaults(func=cmd_score)
