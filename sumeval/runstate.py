@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-__all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "signals_interrupt", "signal_name",
+__all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "lock_holder", "signals_interrupt", "signal_name",
            "die_with_parent", "open_lock_file", "flock_now", "exclusive_lock", "claim", "now_iso", "storage_note",
            "finish_manifest"]
 
@@ -104,6 +104,16 @@ def describe_owner(rec: dict[str, Any] | None) -> str:
 
 
 _CATCH = ("SIGTERM", "SIGHUP")
+
+
+def lock_holder(fh) -> str:
+    """Who holds the lock file open as ``fh``: its owner record described (:func:`describe_owner`),
+    or ``"another process"`` where the record cannot be read."""
+    fh.seek(0)
+    try:
+        return describe_owner(json.loads(fh.read() or "null"))
+    except ValueError:
+        return "another process"
 
 
 @contextlib.contextmanager
@@ -208,12 +218,7 @@ def exclusive_lock(path: str | os.PathLike[str], *, what: str, wait: bool = True
     fh = open_lock_file(p)
     try:
         if not flock_now(fh):
-            fh.seek(0)
-            try:
-                holder = describe_owner(json.loads(fh.read() or "null"))
-            except ValueError:
-                holder = "another process"
-            msg = f"{what} is in use by {holder} (lock {p})"
+            msg = f"{what} is in use by {lock_holder(fh)} (lock {p})"
             if not wait:
                 raise InputError(f"{msg}; wait for it to finish or stop it") from None
             if on_wait is not None:

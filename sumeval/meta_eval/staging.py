@@ -396,16 +396,12 @@ def _take(lock: Path, what: str):
     """The open lock file ``lock``, ``flock``-ed by this process, its owner record written; InputError
     naming ``what`` and the holder when another process holds it. A process that locked a file
     its holder removed meanwhile (the holder removes it when done) locks the file now there."""
-    from sumeval.runstate import describe_owner, flock_now, open_lock_file, owner_record
+    from sumeval.runstate import flock_now, lock_holder, open_lock_file, owner_record
 
     while True:
         fh = open_lock_file(lock)
         if not flock_now(fh):
-            fh.seek(0)
-            try:
-                holder = describe_owner(json.loads(fh.read() or "null"))
-            except ValueError:
-                holder = "another process"
+            holder = lock_holder(fh)
             fh.close()
             raise InputError(f"{what} is being written by {holder} (lock {lock}); one run writes a folder at "
                              "a time: wait for that run to finish (or stop it), or name another folder")
