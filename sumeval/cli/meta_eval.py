@@ -32,7 +32,8 @@ def settings_from_args(args: argparse.Namespace):
     settings = Settings(humans=tuple(split_values(args.human)), levels=tuple(split_values(args.level) or LEVELS),
                         coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
                         ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
-                        correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
+                        correction=args.correction, alpha=args.alpha, alternative=args.alternative, ci=args.ci,
+                        early_stop=args.early_stop,
                         detection_validation=args.validation, bootstrap_p=args.bootstrap_p,
                         annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
                         meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
@@ -93,7 +94,8 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
         test = "spa-permutation" if coef == "spa" else settings.test
         ranked = ("spa" if coef == "spa" else "correlation") in settings.meta_metric
         print(f"\n{coef} (bold: best per column" + (f"; superscript: significance cluster, {test}, "
-                                                    f"{settings.correction}, alpha {settings.alpha})" if ranked
+                                                    f"{settings.correction}{', one-sided' * (settings.alternative == 'one-sided')}, "
+                                                    f"alpha {settings.alpha})" if ranked
                                                     else "; not ranked)"))
         print(tables.to_markdown(values, bold=bold, marks=marks))
         for note in meta_eval.table_notes(result, coef):
@@ -128,8 +130,8 @@ def run_across(args) -> int:
     settings = AcrossSettings(levels=tuple(split_values(args.level) or LEVELS),
                               coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
                               ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
-                              correction=args.correction, alpha=args.alpha, ci=args.ci, early_stop=args.early_stop,
-                              bootstrap_p=args.bootstrap_p, annotators=not args.no_annotators,
+                              correction=args.correction, alpha=args.alpha, alternative=args.alternative, ci=args.ci,
+                              early_stop=args.early_stop, bootstrap_p=args.bootstrap_p, annotators=not args.no_annotators,
                               annotators_compete=args.annotators_compete, meta_metric=meta_metric,
                               spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
                               item_acc23=args.item_acc23, tune_split=args.tune_split,
@@ -252,7 +254,13 @@ def add_commands(subparsers) -> None:
     me.add_argument("--n-resamples", dest="n_resamples", type=int, default=1000,
                     help="bootstrap resamples and permutations (default 1000)")
     me.add_argument("--seed", type=int, default=0, help="seed of the resamples and permutations (default 0)")
-    me.add_argument("--correction", default="holm", choices=["holm", "bh"], help="multiple-comparison correction")
+    me.add_argument("--correction", default="holm", choices=["holm", "bh", "none"],
+                    help="multiple-comparison correction of the tests between measures within each (human, level, "
+                         "coefficient): holm (default), bh (Benjamini-Hochberg) or none (mt-metrics-eval's)")
+    me.add_argument("--alternative", default="two-sided", choices=["two-sided", "one-sided"],
+                    help="the tests between measures: two-sided (default) or one-sided, each pair in the direction of "
+                         "its observed difference (mt-metrics-eval's; with --correction none the clusters are its "
+                         "AssignRanks'); not with the bootstrap-* tests")
     me.add_argument("--alpha", type=float, default=0.05, help="significance level of the clusters (default 0.05)")
     me.add_argument("--ci", type=float, default=0.95, help="coverage of the intervals (default 0.95)")
     me.add_argument("--early-stop", dest="early_stop", type=int, metavar="BLOCK",

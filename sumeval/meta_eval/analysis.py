@@ -61,6 +61,9 @@ PARTIAL_LENGTH_COLUMN = "summary length (words)"
 LENGTH_SENTINEL = "length (sentinel)"
 #: ``--meta-metric`` values: what ranks the measures (and what their clusters are tested on)
 META_METRICS = ("correlation", "spa")
+#: ``--alternative`` values: the tests between measures two-sided, or one-sided in the direction of the observed
+#: difference (mt-metrics-eval's)
+ALTERNATIVES = ("two-sided", "one-sided")
 #: ``--bootstrap-p``: the p-value of the bootstrap tests (see :func:`sumeval.stats.paired_test`)
 BOOTSTRAP_P = ("percentile", "sacrerouge")
 _LEVEL_WORDS = {
@@ -94,7 +97,12 @@ class StatisticsOptions:
     n_resamples: bootstrap resamples for the intervals and permutations (or bootstrap
         resamples) per pair of measures.
     seed: seeds the resamples and permutations (the same draws for every measure and pair).
-    correction: ``holm`` or ``bh``; alpha: significance level of the clusters.
+    correction: ``holm``, ``bh`` or ``none`` (no correction: ``p_adjusted`` is ``p_raw``,
+        mt-metrics-eval's); alpha: significance level of the clusters.
+    alternative: the tests between measures (not ``bootstrap-*``, which are two-sided):
+        ``two-sided`` or ``one-sided`` (each pair in the direction of its observed difference, the
+        higher-correlated measure better: mt-metrics-eval's; with ``correction`` ``none`` the
+        clusters are its ``AssignRanks``', :mod:`sumeval.stats.multiple`).
     ci: coverage of the intervals; early_stop: a block size for the permutation test's early
         stop (mt-metrics-eval's rule; None: every permutation).
     detection_validation: the share of each label in the validation split of the binary
@@ -128,6 +136,7 @@ class StatisticsOptions:
     seed: int = 0
     correction: str = "holm"
     alpha: float = 0.05
+    alternative: str = "two-sided"
     ci: float = 0.95
     early_stop: int | None = None
     detection_validation: float = 0.5
@@ -194,8 +203,13 @@ class Settings(StatisticsOptions, _HumanColumns):
             raise InputError(f"--n-resamples must be a whole number >= 1, got {self.n_resamples!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise InputError(f"--seed must be a whole number >= 0, got {self.seed!r}")
-        if self.correction not in ("holm", "bh"):
-            raise InputError(f"--correction {self.correction!r}: choose holm or bh")
+        if self.correction not in ("holm", "bh", "none"):
+            raise InputError(f"--correction {self.correction!r}: choose holm, bh or none")
+        if self.alternative not in ALTERNATIVES:
+            raise InputError(f"--alternative {self.alternative!r}: choose {' or '.join(ALTERNATIVES)}")
+        if self.alternative != "two-sided" and parse_test(self.test)[0] == "bootstrap":
+            raise InputError(f"--alternative {self.alternative} with --test {self.test}: the bootstrap tests are "
+                             "two-sided; use a permutation-* test (mt-metrics-eval's: permutation-both) or williams")
         if not 0 < self.alpha < 1:
             raise InputError(f"--alpha must be between 0 and 1 (e.g. 0.05), got {self.alpha!r}")
         if not 0 < self.ci < 1:
@@ -369,7 +383,7 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
     test, axis = parse_test(s.test)
     parts = [stats.compare_measures(frame, list(labels), list(s.humans), level=list(s.levels), method=c,
                                     test=test, resample=axis or "both", n_resamples=s.n_resamples,
-                                    seed=s.seed, correction=s.correction,
+                                    seed=s.seed, correction=s.correction, alternative=s.alternative,
                                     early_stop=s.early_stop if test == "permutation" else None,
                                     progress=progress, bootstrap_p=s.bootstrap_p, partial_control=_control(s))
              for c in s.coefficients]

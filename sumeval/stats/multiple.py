@@ -6,6 +6,9 @@
 - Benjamini & Hochberg (1995, JRSS B 57): adjusted p_(i) = min_{j >= i} min(1, m p_(j) / j)
   (scipy's ``false_discovery_control``); controls the false discovery rate.
 
+- ``none``: no correction (mt-metrics-eval's clusters: its ``CompareMetrics`` compares each
+  uncorrected permutation p-value with the threshold).
+
 The family is every pair of measures of one (human, level, coefficient). NaN p-values stay NaN
 and do not count in m.
 
@@ -14,7 +17,9 @@ with the floor of Phipson & Smyth (2010), (count + 1) / (resamples + 1), so that
 ``p_raw`` keeps count / resamples (nlpstats' permutation p-value). The correction is applied to
 ``p_raw``, the p-values of nlpstats and mt-metrics-eval, so that the significance decisions and the
 clusters are theirs, and the adjusted p-value is never shown below the row's own ``p_value``:
-``p_adjusted = max(adjust(p_raw), p_value)`` (:func:`adjust_resampled`). Correcting the floored
+``p_adjusted = max(adjust(p_raw), p_value)`` (:func:`adjust_resampled`); with ``none``,
+``p_adjusted`` is ``p_raw`` itself (count / resamples, not floored: the value mt-metrics-eval compares
+with its threshold, so its decisions are reproduced exactly). Correcting the floored
 p-values instead would make every pair of 11 measures (55 tests, Holm) non-significant at 1,000
 resamples, since 55 / 1001 > 0.05, where the peers separate the measures. A pair whose correlations are
 not both defined on the rows it uses is not tested: its p-values are NaN, and ``note`` says why.
@@ -24,6 +29,16 @@ metrics tasks): measures sorted by correlation, best first; cluster 1 starts wit
 measure starts a new cluster when a measure of the current cluster (from its first member down
 to the measure just above) is significantly better than it; otherwise it joins the current one.
 A measure whose correlation is undefined (NaN) is neither ranked nor put in a cluster.
+
+mt-metrics-eval's clusters exactly: its ``PermutationSigDiff`` tests each pair one-sided, the measure
+ranked higher against the one below it (``sig_matrix[i, j]``: the p-value of "j correlates at least as
+well as i"), and ``CompareMetrics`` hands these p-values uncorrected to ``AssignRanks``. Here that is
+``alternative="one-sided"`` (each pair tested in the direction of the ranking: ``greater`` when
+measure_a's correlation, on the rows where it and the human are present as :func:`~sumeval.stats.correlate`
+gives it and the ranking uses it, is at least measure_b's, else ``less``; the row's ``alternative``
+says which) with ``correction="none"``. mt-metrics-eval breaks exact ties of correlation by the measures' names, this
+module by the order of first appearance: with tied values the order, and so the clusters, can differ
+unless the measures are given in name order.
 """
 from __future__ import annotations
 
@@ -44,7 +59,9 @@ from sumeval.stats.williams import williams_test
 
 __all__ = ["adjust_pvalues", "compare_measures", "significance_clusters"]
 
-CORRECTIONS = ("holm", "bh")
+CORRECTIONS = ("holm", "bh", "none")
+#: ``alternative`` values of :func:`compare_measures`
+COMPARE_ALTERNATIVES = ("two-sided", "greater", "less", "one-sided")
 TESTS = ("permutation", "bootstrap", "williams")
 COMPARE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test",
                    "resampling", "alternative", "corr_a", "corr_b", "diff", "ci_low", "ci_high",
@@ -62,9 +79,13 @@ def adjust_resampled(p_raw: Sequence[float] | np.ndarray, p_value: Sequence[floa
         method: as :func:`adjust_pvalues`.
 
     Returns:
-        shape (m,) adjusted p-values, never below ``p_value``; NaN where ``p_raw`` is.
+        shape (m,) adjusted p-values, never below ``p_value``; NaN where ``p_raw`` is. With ``none``:
+        ``p_raw`` itself (mt-metrics-eval's uncorrected count / resamples; module docstring).
     """
     raw = np.asarray(p_raw, dtype=float)
+    if method == "none":
+        adjust_pvalues(raw, method)  # the same checks
+        return raw.copy()
     adjusted = adjust_pvalues(raw, method)
     with np.errstate(invalid="ignore"):
         return np.where(np.isnan(adjusted), np.nan, np.fmax(adjusted, np.asarray(p_value, dtype=float)))
@@ -75,8 +96,8 @@ def adjust_pvalues(p: Sequence[float] | np.ndarray, method: str = "holm") -> np.
 
     Args:
         p: shape (m,) p-values in [0, 1]; NaN allowed (kept, not counted).
-        method: ``"holm"`` (family-wise error) or ``"bh"`` (Benjamini-Hochberg, false
-            discovery rate).
+        method: ``"holm"`` (family-wise error), ``"bh"`` (Benjamini-Hochberg, false
+            discovery rate) or ``"none"`` (the p-values unchanged).
 
     Returns:
         shape (m,) adjusted p-values, in the input order.
@@ -92,6 +113,9 @@ def adjust_pvalues(p: Sequence[float] | np.ndarray, method: str = "holm") -> np.
     out = np.full(pv.shape, np.nan)
     q = pv[ok]
     if q.size == 0:
+        return out
+    if method == "none":
+        out[ok] = q
         return out
     if method == "bh":
         from scipy.stats import false_discovery_control
@@ -128,8 +152,11 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         resample: the axis permuted / resampled (not used by Williams' test).
         n_resamples, seed: permutations or bootstrap resamples, and their seed; every pair
             uses the same draws (common random numbers).
-        correction: ``"holm"`` or ``"bh"``.
-        alternative: for permutation and Williams tests (``"greater"``: measure_a better).
+        correction: ``"holm"``, ``"bh"`` or ``"none"`` (module docstring).
+        alternative: for permutation and Williams tests: ``"two-sided"``, ``"greater"``
+            (measure_a better), ``"less"``, or ``"one-sided"``: each pair one-sided, the measure
+            ranked higher (the higher correlation on its own rows; a tie: measure_a) better,
+            mt-metrics-eval's test (module docstring); the row's ``alternative`` says which.
         early_stop: permutation tests only (see :func:`~sumeval.stats.permutation_test`).
         progress: a progress bar over the tests.
         bootstrap_p: the bootstrap test's p-value, ``"percentile"`` or ``"sacrerouge"``
@@ -156,6 +183,9 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r}; choose one of "
                          f"{', '.join(CORRECTIONS)}")
+    if alternative not in COMPARE_ALTERNATIVES:
+        raise InputError(f"unknown alternative {alternative!r}; choose one of "
+                         f"{', '.join(COMPARE_ALTERNATIVES)}")
     if test == "bootstrap" and alternative != "two-sided":
         raise InputError("the bootstrap test is two-sided; use test='permutation' or "
                          "'williams' for a one-sided alternative")
@@ -174,6 +204,8 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         lay = frame_layout(frame, doc_col, system_col, need_systems=True)
         masks = permutation_masks(lay.n_sys, lay.n_docs, resample, n_resamples, seed)
     present = {c: ~np.isnan(frame_column(frame, c)) for c in [*metric_names, *humans]}
+    ranked = _ranked_values(frame, metric_names, humans, levels, method, doc_col, system_col,
+                            partial_control) if alternative == "one-sided" else {}
     rows = []
     caches: dict[tuple[str, str], SwapCache] = {}
     for h, lv, a, b in progress_bar(jobs, len(jobs), progress, "compare_measures"):
@@ -181,14 +213,17 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         n_rows = int(common_rows.sum())
         kw = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col,
                   partial_control=partial_control)
+        alt = alternative
+        if alternative == "one-sided":  # the higher-ranked measure better (a NaN value: not tested)
+            alt = "less" if ranked[(a, h, lv)] < ranked[(b, h, lv)] else "greater"
         if n_rows < 2:
-            r = _untested(test, resample, alternative, n_resamples, seed)
+            r = _untested(test, resample, alt, n_resamples, seed)
         elif test == "permutation":
             if (h, lv) not in caches:  # one family at a time: the pieces of its measures
                 caches.clear()
                 caches[(h, lv)] = SwapCache()
-            r = permutation_test(frame, a, b, h, resample=resample, masks=masks,
-                                 alternative=alternative, early_stop=early_stop, cache=caches[(h, lv)], **kw)
+            r = permutation_test(frame, a, b, h, resample=resample, masks=masks, alternative=alt,
+                                 early_stop=early_stop, cache=caches[(h, lv)], **kw)
             r.update(seed=None if isinstance(seed, np.random.Generator) else int(seed),
                      p_raw=r["p_value"], p_value=r["p_floor"])
         elif test == "bootstrap":
@@ -196,7 +231,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
                             p_method=bootstrap_p, **kw)
             r.update(alternative="two-sided", p_value=r["p_floor"])
         else:
-            r = williams_test(frame, a, b, h, alternative=alternative, **kw)
+            r = williams_test(frame, a, b, h, alternative=alt, **kw)
             r.update(seed=None, p_raw=r["p_value"])
         note = _note(frame, a, b, h, lv, test, r, n_rows, doc_col, system_col, partial_control)
         if note.startswith("not tested"):
@@ -215,6 +250,17 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         out.loc[idx, "p_adjusted"] = adjust_resampled(out.loc[idx, "p_raw"].to_numpy(float),
                                                       out.loc[idx, "p_value"].to_numpy(float), correction)
     return out[COMPARE_COLUMNS]
+
+
+def _ranked_values(frame: pd.DataFrame, metrics: list[str], humans: list[str], levels: list[str],
+                   method: str, doc_col: str, system_col: str, partial_control: str) -> dict:
+    """(measure, human, level) -> the correlation a ranking orders by (each measure on its own rows,
+    :func:`~sumeval.stats.correlate`); what ``alternative="one-sided"`` orients each test by."""
+    from sumeval.stats.correlation import correlate
+
+    out = correlate(frame, metrics, humans, level=levels, methods=[method], n_resamples=0, doc_col=doc_col,
+                    system_col=system_col, partial_control=partial_control)
+    return {(r.metric, r.human, r.level): r.value for r in out.itertuples()}
 
 
 def _untested(test: str, resample: str, alternative: str, n_resamples: int, seed) -> dict:
