@@ -159,3 +159,32 @@ class TestRankIntervals:
             rank_intervals(f, "nope")
         with pytest.raises(InputError, match="n_resamples >= 1"):
             rank_intervals(f, "x", n_resamples=0)
+
+
+def test_meta_eval_close_pairs_outputs(tmp_path):
+    """--close-pairs writes close_pairs.csv, pdp.csv and rank_intervals.csv, equal to the stats functions on
+    the same data; without it none is written (the default outputs do not change)."""
+    from sumeval import cli
+    from sumeval.datasets.judgments import load_judgments
+
+    cols = ["dialsummeval.rouge-1", "dialsummeval.bertscore_f1"]
+    base = ["meta-eval", "dialsummeval", "--human", "relevance", "--measures", *cols, "--level", "system",
+            "--n-resamples", "50", "--no-spa", "--no-figures", "--no-sentinels", "--no-annotators", "-q"]
+    assert cli.main([*base, "--close-pairs", "--out", str(tmp_path / "cp")]) == 0
+    assert cli.main([*base, "--out", str(tmp_path / "plain")]) == 0
+    for name in ("close_pairs.csv", "pdp.csv", "rank_intervals.csv"):
+        assert (tmp_path / "cp" / name).exists() and not (tmp_path / "plain" / name).exists()
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "cp" / "correlations.csv"),
+                                  pd.read_csv(tmp_path / "plain" / "correlations.csv"))
+    frame = load_judgments("dialsummeval", human=["relevance"]).frame
+    pdp = pd.read_csv(tmp_path / "cp" / "pdp.csv").set_index(["measure", "level"])["pdp"]
+    want = pairwise_difference_pearson(frame, cols, "relevance", level=["input", "system"]).set_index(
+        ["metric", "level"])["pdp"]
+    for key, v in want.items():
+        assert pdp[key] == pytest.approx(v, abs=1e-12)
+    ranks = pd.read_csv(tmp_path / "cp" / "rank_intervals.csv", keep_default_na=False)
+    assert set(ranks["column"]) == {"relevance", *cols} and len(ranks) == 3 * 14
+    cp = pd.read_csv(tmp_path / "cp" / "close_pairs.csv")
+    direct = close_pairs(frame, cols, "relevance", n_resamples=50, seed=0)
+    for c in ("agreement", "ci_low", "ci_high"):
+        np.testing.assert_allclose(cp[c], direct[c], atol=1e-12)

@@ -39,7 +39,7 @@ def settings_from_args(args: argparse.Namespace):
                         meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
                         spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
                         tune_split=args.tune_split, partial_control=args.partial_control,
-                        sentinels=not args.no_sentinels)
+                        sentinels=not args.no_sentinels, close_pairs=args.close_pairs)
     settings.check()
     return settings
 
@@ -136,7 +136,8 @@ def run_across(args) -> int:
                               spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
                               item_acc23=args.item_acc23, tune_split=args.tune_split,
                               partial_control=args.partial_control, sentinels=not args.no_sentinels,
-                              detection_validation=args.validation, weights=parse_weights(args.weight),
+                              close_pairs=args.close_pairs, detection_validation=args.validation,
+                              weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
     with out_lock(args.out):  # one writer per --out, from this check to the last rename
@@ -245,6 +246,11 @@ def add_commands(subparsers) -> None:
     me.add_argument("--partial-control", dest="partial_control", default="system", choices=["system", "length"],
                     help="what --level partial regresses out: system (one-hot, FRANK's protocol; default) or length "
                          "(the summary's words: does the measure say more than length?)")
+    me.add_argument("--close-pairs", dest="close_pairs", action="store_true",
+                    help="also write close_pairs.csv (agreement on the closest / middle / farthest third of the "
+                         "system pairs by human difference, with bootstrap intervals), pdp.csv (Pairwise Difference "
+                         "Pearson, DiIanni & Deutsch 2025) and rank_intervals.csv (each system's bootstrap rank "
+                         "interval by each human column and measure: which systems are statistically tied)")
     me.add_argument("--coefficient", nargs="+", action="extend", default=[], metavar="C",
                     help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
     me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",

@@ -126,6 +126,9 @@ class StatisticsOptions:
         summary's words: does the measure say more than length?); :mod:`sumeval.stats.partial`.
     sentinels: add the length sentinel's rows (summary words, :mod:`sumeval.metrics.length`) as a
         labelled block under the measures, never ranked, where the data has summary texts.
+    close_pairs: also compute, at the system level, the agreement on close and distant system
+        pairs, Pairwise Difference Pearson and the systems' rank intervals
+        (:func:`system_pair_frames`; ``close_pairs.csv``, ``pdp.csv``, ``rank_intervals.csv``).
     """
 
     levels: tuple[str, ...] = LEVELS
@@ -150,6 +153,7 @@ class StatisticsOptions:
     tune_split: str | None = None
     partial_control: str = "system"
     sentinels: bool = True
+    close_pairs: bool = False
 
 
 @dataclass(frozen=True)
@@ -293,6 +297,7 @@ class MetaEvaluation:
     undefined: list[dict[str, Any]] = field(default_factory=list)
     annotators: list[str] = field(default_factory=list)
     sentinels: list[str] = field(default_factory=list)
+    system_pairs: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def labels(self) -> list[str]:
@@ -487,6 +492,12 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         t = time.perf_counter()
         pairwise, ranking = spa_ranking(frame, labels, accuracy, pairwise, ranking, settings, progress)
         timings["spa_tests_s"] = time.perf_counter() - t
+    if settings.close_pairs:
+        t = time.perf_counter()
+        system_pairs = system_pair_frames(frame, labels, settings, notes)
+        timings["system_pairs_s"] = time.perf_counter() - t
+    else:
+        system_pairs = {}
     timings["total_s"] = time.perf_counter() - t0
 
     undefined = correlations.loc[correlations["value"].isna(),
@@ -510,7 +521,30 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
                           pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
                           not_scored=not_scored, timings=timings, notes=notes, missing=missing_summary,
                           undefined=undefined, annotators=sets.labels,
-                          sentinels=[LENGTH_SENTINEL] if len(sentinel) else [])
+                          sentinels=[LENGTH_SENTINEL] if len(sentinel) else [], system_pairs=system_pairs)
+
+
+def system_pair_frames(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str]) -> dict:
+    """``close_pairs``: the system-level views of the measures beyond one correlation over all pairs.
+
+    Returns:
+        ``{"close_pairs": ...}`` (:func:`sumeval.stats.close_pairs.close_pairs`: agreement per third of the
+        system pairs by human difference, with a document-bootstrap interval), ``"pdp"``
+        (:func:`sumeval.stats.pdp.pairwise_difference_pearson`, input and system level) and
+        ``"rank_intervals"`` (:func:`sumeval.stats.close_pairs.rank_intervals` of every human column and
+        measure); empty with a note when the data has fewer than 3 systems.
+    """
+    from sumeval.stats.close_pairs import close_pairs, rank_intervals
+    from sumeval.stats.pdp import pairwise_difference_pearson
+
+    if frame["system"].nunique() < 3:
+        notes.append("--close-pairs: fewer than 3 systems, no close pairs, PDP or rank intervals")
+        return {}
+    kw = dict(n_resamples=s.n_resamples, ci=s.ci, seed=s.seed)
+    pdp = pd.concat([pairwise_difference_pearson(frame, list(labels), h, level=["input", "system"])
+                     for h in s.humans], ignore_index=True).rename(columns={"metric": "measure"})
+    return {"close_pairs": close_pairs(frame, list(labels), list(s.humans), **kw).rename(columns={"metric": "measure"}),
+            "pdp": pdp, "rank_intervals": rank_intervals(frame, [*s.humans, *labels], **kw)}
 
 
 def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefined: list[dict[str, Any]],

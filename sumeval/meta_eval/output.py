@@ -4,6 +4,7 @@ The output folder gets::
 
     correlations.csv  pairwise.csv  ranking.csv          the tidy results (full precision)
     pairwise_accuracy.csv  detection.csv  not_scored.csv  when there is something to say
+    close_pairs.csv  pdp.csv  rank_intervals.csv         with --close-pairs
     table_<coefficient>.{tex,md,csv,html}                the ranking table: measures x (human,
     table_spa.{tex,md,csv,html}                          level), best per column in bold, each
                                                          value marked with its cluster; the
@@ -65,6 +66,7 @@ def _write(result: MetaEvaluation, out: str | os.PathLike[str], *, figures: bool
             frames["detection"] = result.detection
         if result.not_scored:
             frames["not_scored"] = pd.DataFrame(result.not_scored)
+        frames.update({k: f for k, f in result.system_pairs.items() if len(f)})  # --close-pairs
         for name, frame in frames.items():
             frame.to_csv(work / f"{name}.csv", index=False)
         write_tables(result, work)
