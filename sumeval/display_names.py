@@ -43,7 +43,16 @@ NAMES: dict[str, str] = {
     # header words
     "measure": "Measure", "metric": "Measure", "human": "Human", "level": "Level", "method": "Coefficient",
     "coefficient": "Coefficient", "source": "Source", "ours": "Ours", "paper": "Paper",
-    "annotator": "Annotator", "all": "All",
+    "annotator": "Annotator", "all": "All", "mean": "Mean", "across": "Across", "dataset": "Data set",
+    "data": "Data", "data sets": "Data sets", "items": "Items", "raters": "Raters", "position": "Position",
+    "coverage": "Coverage", "mean rank": "Mean rank", "mean score": "Mean score",
+    "mean correlation": "Mean correlation", "mean rank (input)": "Mean rank (input)",
+    "mean rank (system)": "Mean rank (system)", "mean rank (global)": "Mean rank (global)",
+    "ceiling": "Human ceiling", "best_measure": "Best measure", "best_value": "Best value",
+    "n_measures": "Measures", "n_above_ceiling": "Above the ceiling", "judge": "Judge",
+    "winning_rate": "Winning rate", "authors_winning_rate": "Authors' winning rate", "authors_rho": "Authors' rho",
+    "rho_2dp": "rho (2 decimals)", "same_to_2dp": "Same to 2 decimals", "same_verdict": "Same verdict",
+    "mean_pearson_vs_others": "Mean Pearson vs. others",
     # tests between measures (sumeval.meta_eval.TESTS) and p-value corrections
     "williams": "Williams' test", "permutation-both": "permutation test (systems and inputs)",
     "permutation-systems": "permutation test (systems)", "permutation-inputs": "permutation test (inputs)",
@@ -60,6 +69,9 @@ NAMES: dict[str, str] = {
     # ordering (paper 002): data sets, quantities
     "nips": "NIPS", "sind": "SIND", "roc": "ROCStories", "wikipedia": "Wikipedia", "bbc": "BBC", "reuters": "Reuters",
     "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "acc": "Accuracy", "tau": "Kendall tau",
+    # the AltTest release's judges (sumeval.judges) and the alt-test's alignment score
+    "gemini_flash": "Gemini Flash", "gemini_pro": "Gemini Pro", "gpt-4o": "GPT-4o", "gpt-4o-mini": "GPT-4o mini",
+    "llama-31": "Llama-3.1", "mistral-v03": "Mistral-v0.3", "neg_rmse": "negative RMSE",
 }
 #: LaTeX spellings where the LaTeX differs from escaping :data:`NAMES` (raw LaTeX, not escaped)
 LATEX: dict[str, str] = {

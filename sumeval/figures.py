@@ -12,31 +12,21 @@ from typing import Iterable
 
 from sumeval.cache import atomic_path
 from sumeval.paths import figures_dir
+from sumeval.plots.style import HOUSE_STYLE
 
 __all__ = ["PAPER_STYLE", "apply_style", "save"]
 
-PAPER_STYLE = {
-    "figure.dpi": 100,
-    "savefig.dpi": 200,
-    "savefig.bbox": "tight",
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9,
-    "legend.fontsize": 8,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "pdf.fonttype": 42,  # embed TrueType: text stays text in the PDF
-}
+#: the house style (:data:`sumeval.plots.style.HOUSE_STYLE`): every plotting function draws in it
+PAPER_STYLE = HOUSE_STYLE
+
 
 def apply_style() -> None:
     """Use sumeval's paper style for matplotlib figures drawn after this call."""
     import matplotlib as mpl
 
-    mpl.rcParams.update(PAPER_STYLE)
+    from sumeval.plots.style import _cycle
+
+    mpl.rcParams.update({**PAPER_STYLE, "axes.prop_cycle": _cycle()})
 
 
 def save(fig, study: str, name: str, *, formats: Iterable[str] = ("pdf", "png"),

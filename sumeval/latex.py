@@ -7,6 +7,16 @@ is printed once, on the first row of its group (no ``\\multirow``, so the table 
 only). :func:`check_table` checks a ``.tex`` file's structure without a LaTeX engine;
 :func:`compile_tables` typesets files in a minimal document when an engine is installed
 (``scripts/install_latex.sh``).
+
+Widths (ACL's two-column page)
+------------------------------
+A table is laid out for ACL's page (the ``acl`` style: 11 pt Times, a text 16 cm wide in two
+columns 0.6 cm apart, so a column is 7.7 cm): :data:`ACL_COLUMN_PT` (219.1 pt) for a ``table``,
+:data:`ACL_TEXT_PT` (455.2 pt) for a ``table*``. :func:`tabular_width` estimates a tabular's
+natural width without LaTeX, from the Times font metrics matplotlib ships (Adobe's AFM files,
+kerning left out, so the estimate errs wide); :func:`measure_tabulars` typesets table files in
+:data:`ACL_PREAMBLE` and reads each tabular's real width and the line width it sits in from the
+log (the test that every table fits).
 """
 from __future__ import annotations
 
@@ -17,7 +27,9 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["escape", "tabular", "NEEDS", "check_table", "compile_tables", "engine", "MINIMAL_PREAMBLE"]
+__all__ = ["escape", "tabular", "NEEDS", "check_table", "compile_tables", "engine", "MINIMAL_PREAMBLE",
+           "ACL_COLUMN_PT", "ACL_TEXT_PT", "ACL_PREAMBLE", "TABLE_SIZE_PT", "TABCOLSEP_PT", "text_width",
+           "tabular_width", "column_widths", "measure_tabulars", "has_times"]
 
 #: the first line of every table file: what a document needs to typeset it
 NEEDS = "% needs \\usepackage{booktabs}"
@@ -53,7 +65,8 @@ def _runs(keys: Sequence) -> list[tuple[int, int]]:
 
 def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list[list[str]],
             rows: list[tuple], row_labels: list[list[str]], stub: list[str],
-            groups: Sequence | None = None, align: Sequence[str] | None = None) -> str:
+            groups: Sequence | None = None, align: Sequence[str] | None = None,
+            group_rows: bool = False, wrap: dict[int, float] | None = None) -> str:
     """A booktabs ``tabular`` of ready cells.
 
     Args:
@@ -66,6 +79,10 @@ def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list
         groups: one key per row; ``\\addlinespace`` separates rows of different keys (default:
             the outer row label, when the row index has several levels).
         align: one of ``l`` / ``c`` / ``r`` per column (default ``r``: numbers); the row index is ``l``.
+        group_rows: with a row index of several levels, its outer level as a heading row (in
+            italics, across the table) over its group instead of a column of its own (narrower).
+        wrap: column positions (counting the row index's columns) -> a width in pt: that column
+            is a paragraph column ``p{...}`` whose text wraps (ragged right).
 
     Returns:
         ``\\begin{tabular}...\\end{tabular}`` with ``\\toprule``, one header row per column level
@@ -73,9 +90,20 @@ def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list
         (an outer row label only where it changes, ``\\addlinespace`` between groups) and
         ``\\bottomrule``.
     """
+    headings: list[str | None] = [None] * len(rows)
+    if group_rows and len(stub) > 1:
+        for i, r in enumerate(rows):
+            if i == 0 or r[0] != rows[i - 1][0]:
+                headings[i] = row_labels[i][0]
+        rows, row_labels, stub = [r[1:] for r in rows], [r[1:] for r in row_labels], stub[1:]
+        groups = [r[0] for r in rows] if groups is None else groups
     k = len(stub)
     n_levels = len(columns[0]) if columns else 1
-    spec = "l" * k + "".join(align) if align is not None else "l" * k + "r" * len(columns)
+    kinds = list("l" * k + "".join(align)) if align is not None else list("l" * k + "r" * len(columns))
+    wrap = wrap or {}
+    for j, width in wrap.items():
+        kinds[j] = f"p{{{width:.1f}pt}}"
+    spec = "".join(kinds)
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
     for level in range(n_levels - 1):
         heads, rules = [""] * k, []
@@ -94,14 +122,20 @@ def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list
     previous: tuple | None = None
     for i, (key, labels, row) in enumerate(zip(rows, row_labels, cells)):
         shown = list(labels)
-        if previous is not None and groups[i] != groups[i - 1]:
+        if previous is not None and (groups[i] != groups[i - 1] or headings[i] is not None):
             lines.append("\\addlinespace")
+        if headings[i] is not None:
+            lines.append(f"\\multicolumn{{{k + len(columns)}}}{{l}}{{\\textit{{{headings[i]}}}}} \\\\")
         if previous is not None and k > 1:
             for level in range(k - 1):  # an outer label once per group
                 if key[: level + 1] == previous[: level + 1]:
                     shown[level] = ""
         previous = key
-        lines.append(" & ".join([*shown, *row]) + " \\\\")
+        texts = [*shown, *row]
+        for j in wrap:
+            if j < len(texts) - 1 and texts[j]:  # ragged right; not in the last cell, where \\ ends the row
+                texts[j] = "\\raggedright " + texts[j]
+        lines.append(" & ".join(texts) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines)
 
@@ -119,7 +153,8 @@ def check_table(tex: str) -> list[str]:
 
     Checks, without a LaTeX engine: the first line is :data:`NEEDS`; braces balance (escaped
     ``\\{`` / ``\\}`` aside) and never close before they open; one ``\\label``; ``\\toprule``,
-    ``\\midrule``, ``\\bottomrule`` once each, in that order; every row of the tabular has as many
+    ``\\midrule``, ``\\bottomrule`` once each, in that order, in each tabular (a table split in
+    panels has one per panel); every row of a tabular has as many
     cells (``\\multicolumn{n}`` counting n) as its column spec has columns; no ``\\multirow``
     (its package is not in :data:`NEEDS`); no character outside ASCII and Latin-1 letters.
     """
@@ -138,28 +173,29 @@ def check_table(tex: str) -> list[str]:
     labels = re.findall(r"\\label\{([^}]*)\}", tex)
     if len(labels) != 1:
         problems.append(f"{len(labels)} \\label commands (one expected): {labels}")
-    rules = [tex.find(r) for r in ("\\toprule", "\\midrule", "\\bottomrule")]
-    counts = [tex.count(r) for r in ("\\toprule", "\\midrule", "\\bottomrule")]
-    if counts != [1, 1, 1] or not rules[0] < rules[1] < rules[2]:
-        problems.append(f"booktabs rules: toprule, midrule, bottomrule counted {counts}, not once each in order")
     if "\\multirow" in tex:
         problems.append("\\multirow needs the multirow package, which the file does not name")
     odd = sorted({ch for ch in tex if ord(ch) > 0xFF})
     if odd:
         problems.append(f"characters pdflatex may not typeset: {''.join(odd)!r}")
-    spec = re.search(r"\\begin\{tabular\}\{([^}]*)\}", tex)
-    if not spec:
+    specs = list(re.finditer(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", tex))
+    if not specs:
         return problems + ["no \\begin{tabular}{...}"]
-    n_cols = len(re.sub(r"[^lcrpmb]", "", spec.group(1)))
-    body = tex[spec.end(): tex.find("\\end{tabular}")]
-    for line in body.split("\\\\"):
-        row = re.sub(r"\\(toprule|midrule|bottomrule|addlinespace)|\\cmidrule\(lr\)\{[^}]*\}", "", line).strip()
-        if not row:
-            continue
-        width = _unescaped(row, "&") + 1
-        width += sum(int(n) - 1 for n in re.findall(r"\\multicolumn\{(\d+)\}", row))
-        if width != n_cols:
-            problems.append(f"a row has {width} cells, the column spec {spec.group(1)!r} {n_cols}: {row[:80]!r}")
+    for spec in specs:  # a table split in panels has one tabular per panel
+        body = tex[spec.end(): tex.find("\\end{tabular}", spec.end())]
+        rules = [body.find(r) for r in ("\\toprule", "\\midrule", "\\bottomrule")]
+        counts = [body.count(r) for r in ("\\toprule", "\\midrule", "\\bottomrule")]
+        if counts != [1, 1, 1] or not rules[0] < rules[1] < rules[2]:
+            problems.append(f"booktabs rules: toprule, midrule, bottomrule counted {counts}, not once each in order")
+        n_cols = len(re.findall(r"p\{[^}]*\}|[lcr]", spec.group(1)))
+        for line in body.split("\\\\"):
+            row = re.sub(r"\\(toprule|midrule|bottomrule|addlinespace)|\\cmidrule\(lr\)\{[^}]*\}", "", line).strip()
+            if not row:
+                continue
+            width = _unescaped(row, "&") + 1
+            width += sum(int(n) - 1 for n in re.findall(r"\\multicolumn\{(\d+)\}", row))
+            if width != n_cols:
+                problems.append(f"a row has {width} cells, the column spec {spec.group(1)!r} {n_cols}: {row[:80]!r}")
     return problems
 
 
@@ -193,3 +229,219 @@ def compile_tables(paths: Sequence[str | Path], *, timeout: float = 120) -> dict
                 errors = [ln for ln in run.stdout.splitlines() if ln.startswith("!")]
                 failed[str(path)] = "; ".join(errors) or run.stdout[-400:]
     return failed
+
+
+# --------------------------------------------------------------------------------------------
+# widths on ACL's page
+# --------------------------------------------------------------------------------------------
+_CM = 72.27 / 2.54  # TeX points per centimetre
+#: ACL's column width (7.7 cm: the 16 cm text in two columns 0.6 cm apart), in TeX points
+ACL_COLUMN_PT = round(7.7 * _CM, 1)
+#: ACL's text width (16 cm), the width of a ``table*``, in TeX points
+ACL_TEXT_PT = round(16 * _CM, 1)
+#: the font size of the tables (``\small`` in ACL's 11 pt document: 10 pt)
+TABLE_SIZE_PT = 10.0
+#: LaTeX's default space either side of a tabular's column
+TABCOLSEP_PT = 6.0
+#: a document with ACL's page (11 pt Times, text 16 cm, two columns 0.6 cm apart) in which every
+#: tabular writes ``MEASURE <its width> <the line width it sits in>`` to the log
+ACL_PREAMBLE = r"""\documentclass[11pt,twocolumn]{article}
+\usepackage[T1]{fontenc}
+\usepackage{times}
+\usepackage{booktabs}
+\setlength{\textwidth}{16cm}\setlength{\columnsep}{0.6cm}\setlength{\textheight}{60cm}
+\setlength{\columnwidth}{\dimexpr(\textwidth-\columnsep)/2\relax}
+\newsavebox{\measurebox}
+\let\measuredtabular\tabular\let\endmeasuredtabular\endtabular
+\renewenvironment{tabular}{\begin{lrbox}{\measurebox}\measuredtabular}{\endmeasuredtabular\end{lrbox}%
+\typeout{MEASURE \the\wd\measurebox\space\the\linewidth}\usebox{\measurebox}}
+"""
+_AFM = {"roman": "ptmr8a.afm", "bold": "ptmb8a.afm"}
+_METRICS: dict[str, dict[int, int]] = {}
+
+
+def _metrics(face: str) -> dict[int, int]:
+    """Character code -> advance width (1/1000 em) of Times ``face`` (``roman`` or ``bold``), from the
+    Adobe font metrics matplotlib ships (``mpl-data/fonts/afm``)."""
+    if face not in _METRICS:
+        import matplotlib
+
+        path = Path(matplotlib.get_data_path()) / "fonts" / "afm" / _AFM[face]
+        widths = {}
+        for line in path.read_text(encoding="latin-1").splitlines():
+            found = re.match(r"C (\d+) ; WX (\d+) ;", line)
+            if found and int(found[1]) >= 0:
+                widths[int(found[1])] = int(found[2])
+        _METRICS[face] = widths
+    return _METRICS[face]
+
+
+_SYMBOLS = {"_": "_", "&": "&", "%": "%", "$": "$", "#": "#", "{": "{", "}": "}", " ": " ", ",": ","}
+_WORDS = {"textbackslash": "\\", "textasciitilde": "~", "textasciicircum": "^", "textless": "<",
+          "textgreater": ">", "textbar": "|", "ldots": "...", "textminus": "-"}
+_MATH_EM = {"-": 0.778, "+": 0.778, "=": 0.778, "\\geq": 0.778, "\\leq": 0.778, "\\times": 0.778, "\\pm": 0.778,
+            "\\to": 1.0, "\\approx": 0.778}
+
+
+def _math_width(body: str, size: float, script: bool = False) -> float:
+    """The width of math ``body`` (what the tables write: a superscript mark, a minus, a Greek letter
+    with a subscript) at ``size`` pt: signs by Computer Modern's widths (math stays in Computer
+    Modern under ``times``; a script's digits 0.569 em, cmr7's), letters as Times."""
+    width, i = 0.0, 0
+    while i < len(body):
+        if body[i] in "^_":  # a script: 70% size
+            arg = body[i + 1:]
+            if arg.startswith("{"):
+                depth, j = 0, 0
+                for j, ch in enumerate(arg):
+                    depth += ch == "{"
+                    depth -= ch == "}"
+                    if depth == 0:
+                        break
+                width += _math_width(arg[1:j], size * 0.7, True)
+                i += j + 2
+            else:
+                width += _math_width(arg[:1], size * 0.7, True)
+                i += 2
+            continue
+        command = re.match(r"\\[A-Za-z]+", body[i:])
+        if command:
+            width += _MATH_EM.get(command[0], 0.6) * size
+            i += len(command[0])
+            continue
+        if body[i] in _MATH_EM:
+            width += _MATH_EM[body[i]] * size
+        elif script and body[i].isdigit():
+            width += 0.569 * size
+        else:
+            width += _metrics("roman").get(ord(body[i]), 500) * size / 1000
+        i += 1
+    return width
+
+
+def text_width(tex: str, size: float = TABLE_SIZE_PT, bold: bool = False) -> float:
+    """The width in pt of one line of LaTeX ``tex`` (a table cell) in Times at ``size`` pt, without
+    kerning (so at least the typeset width): ``\\textbf{...}`` in bold, ``\\textit{...}`` as roman,
+    ``$...$`` math (:func:`_math_width`), escaped characters and ``\\text...{}`` names as the
+    character they print, ``--`` an en dash; other commands take no room."""
+    face = _metrics("bold" if bold else "roman")
+    width, i = 0.0, 0
+    while i < len(tex):
+        ch = tex[i]
+        if ch == "$":
+            end = tex.find("$", i + 1)
+            end = len(tex) if end < 0 else end
+            width += _math_width(tex[i + 1: end], size)
+            i = end + 1
+            continue
+        if ch == "\\":
+            command = re.match(r"\\([A-Za-z]+)(\{\})?", tex[i:])
+            if command is None:  # an escaped character
+                width += face.get(ord(_SYMBOLS.get(tex[i + 1: i + 2], "x")), 500) * size / 1000
+                i += 2
+                continue
+            name = command[1]
+            i += len(command[0])
+            if name in ("textbf", "textit", "emph", "textrm") and i < len(tex) and tex[i] == "{":
+                depth, j = 0, i
+                for j in range(i, len(tex)):
+                    depth += tex[j] == "{" and tex[j - 1] != "\\"
+                    depth -= tex[j] == "}" and tex[j - 1] != "\\"
+                    if depth == 0:
+                        break
+                width += text_width(tex[i + 1: j], size, bold or name == "textbf")
+                i = j + 1
+            elif name in _WORDS:
+                width += sum(face.get(ord(c), 500) for c in _WORDS[name]) * size / 1000
+            continue
+        if ch in "{}":
+            i += 1
+            continue
+        if tex.startswith("--", i):
+            width += face.get(177, 500) * size / 1000  # endash
+            i += 2
+            continue
+        width += face.get(ord(ch) if ch != "~" else 32, 500) * size / 1000
+        i += 1
+    return width
+
+
+def _split_cells(row: str) -> list[str]:
+    """A tabular row's cells (split at unescaped ``&``)."""
+    return [c.strip() for c in re.split(r"(?<!\\)&", row)]
+
+
+def tabular_width(tex: str, size: float = TABLE_SIZE_PT, tabcolsep: float = TABCOLSEP_PT) -> float:
+    """The natural width in pt of the (first) ``tabular`` in ``tex``, estimated without LaTeX: each
+    column as wide as its widest cell (:func:`text_width`) or its ``p{...}`` width, plus
+    ``tabcolsep`` either side; a ``\\multicolumn`` wider than the columns it spans widens the last
+    of them."""
+    return sum(column_widths(tex, size, tabcolsep)) + 2 * tabcolsep * len(column_widths(tex, size, tabcolsep))
+
+
+def column_widths(tex: str, size: float = TABLE_SIZE_PT, tabcolsep: float = TABCOLSEP_PT) -> list[float]:
+    """The width in pt of each column of the (first) ``tabular`` in ``tex`` (:func:`tabular_width`),
+    without the space either side."""
+    spec_match = re.search(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
+    if not spec_match:
+        raise ValueError("no \\begin{tabular}{...} in the text")
+    kinds = re.findall(r"p\{([\d.]+)pt\}|([lcr])", spec_match[1])
+    fixed = [float(p) if p else None for p, _ in kinds]
+    widths = [0.0] * len(kinds)
+    spans = []
+    body = tex[spec_match.end(): tex.find("\\end{tabular}", spec_match.end())]
+    for line in body.split("\\\\"):
+        row = re.sub(r"\\(toprule|midrule|bottomrule|addlinespace)|\\cmidrule\(lr\)\{[^}]*\}", "", line).strip()
+        if not row:
+            continue
+        j = 0
+        for cell in _split_cells(row):
+            multi = re.match(r"\\multicolumn\{(\d+)\}\{[lcr]\}\{(.*)\}$", cell, re.S)
+            if multi:
+                n = int(multi[1])
+                spans.append((j, n, text_width(multi[2], size)))
+                j += n
+                continue
+            if j < len(widths):
+                cell = cell.replace("\\raggedright ", "")
+                widths[j] = max(widths[j], text_width(cell, size))
+            j += 1
+    widths = [f if f is not None else w for f, w in zip(fixed, widths)]
+    for start, n, need in sorted(spans, key=lambda s: s[1]):
+        have = sum(widths[start: start + n]) + 2 * tabcolsep * (n - 1)
+        if need > have and fixed[start + n - 1] is None:
+            widths[start + n - 1] += need - have
+    return widths
+
+
+def has_times() -> bool:
+    """Whether the LaTeX installation has Times (``ptmr8t.tfm``, Debian's texlive-fonts-recommended),
+    the font of :data:`ACL_PREAMBLE`."""
+    if not shutil.which("kpsewhich"):
+        return False
+    found = subprocess.run(["kpsewhich", "ptmr8t.tfm"], capture_output=True, text=True)
+    return found.returncode == 0 and bool(found.stdout.strip())
+
+
+def measure_tabulars(paths: Sequence[str | Path], *, timeout: float = 120) -> dict[str, list[tuple[float, float]]]:
+    """Typeset each table file in ACL's page (:data:`ACL_PREAMBLE`, pdflatex) and read, for each of
+    its tabulars, ``(width, line width)`` in pt: the tabular's box and the line it sits in (the
+    column in a ``table``, the text in a ``table*``). Raises ``FileNotFoundError`` without pdflatex
+    or its Times fonts, ``RuntimeError`` naming a file that does not typeset."""
+    if not shutil.which("pdflatex") or not has_times():
+        raise FileNotFoundError("no pdflatex with Times (texlive-fonts-recommended); run scripts/install_latex.sh")
+    out: dict[str, list[tuple[float, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="sumeval-widths-") as work:
+        for i, path in enumerate(paths):
+            shutil.copyfile(path, Path(work) / f"table{i}.tex")
+            doc = Path(work) / f"doc{i}.tex"
+            doc.write_text(ACL_PREAMBLE + f"\\begin{{document}}\n\\input{{table{i}}}\n\\end{{document}}\n",
+                           encoding="utf-8")
+            run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+                                 cwd=work, capture_output=True, text=True, timeout=timeout)
+            if run.returncode != 0:
+                errors = [ln for ln in run.stdout.splitlines() if ln.startswith("!")]
+                raise RuntimeError(f"{path} does not typeset: {'; '.join(errors) or run.stdout[-400:]}")
+            log = doc.with_suffix(".log").read_text(encoding="latin-1")
+            out[str(path)] = [(float(w), float(lw)) for w, lw in re.findall(r"MEASURE ([\d.]+)pt ([\d.]+)pt", log)]
+    return out

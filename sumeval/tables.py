@@ -47,8 +47,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["best_mask", "to_latex", "to_markdown", "to_html",
-           "write_table", "table_label", "FORMATS"]
+__all__ = ["best_mask", "to_latex", "to_markdown", "to_html", "readable_caption",
+           "write_table", "table_label", "FORMATS", "LAYOUTS"]
 
 #: the files :func:`write_table` writes, by suffix
 FORMATS: tuple[str, ...] = ("csv", "tex", "md", "html")
@@ -154,6 +154,44 @@ def _label_text(name, fmt: str, display: bool) -> str:
     return text.replace("|", "\\|")
 
 
+def _header_text(name, fmt: str, display: bool) -> str:
+    """A column header or a row index's name in format ``fmt`` (:func:`_label_text`: the names
+    table's header words, ``best_measure`` -> ``Best measure``; an unknown name as it is)."""
+    return _label_text(name, fmt, display)
+
+
+#: code names a caption may hold that :func:`readable_caption` shows by their readable names:
+#: measures, coefficients, tests and corrections, data sets (a quality or a level stays a word)
+_CAPTION_KINDS = ("rouge-", "bleu", "bertscore", "kendall", "pearson", "spearman", "permutation-",
+                  "bootstrap-", "holm", "summeval", "realsumm", "dialsummeval", "frank", "qags-", "xsumfaith",
+                  "newsroom", "rank19", "litepyramid", "nips", "sind", "neg_rmse", "gemini_", "gpt-",
+                  "llama-", "mistral-")
+
+
+def readable_caption(caption: str, fmt: str = "text") -> str:
+    """``caption`` with the code names of measures, coefficients, tests and data sets by their
+    readable names (:mod:`sumeval.display_names`: ``kendall_b ... on summeval`` -> ``Kendall tau-b
+    ... on SummEval``), in format ``fmt`` (``latex``: escaped, ``Kendall $\\tau_b$``; ``text``).
+    Other words stay as written (``consistency``, ``system``: words of the sentence).
+
+    >>> readable_caption("kendall_b with the human scores on summeval (permutation-both, holm)")
+    'Kendall tau-b with the human scores on SummEval (permutation test (systems and inputs), Holm)'
+    """
+    from sumeval import display_names
+
+    def one(token: str) -> str:
+        if token.lower().startswith(_CAPTION_KINDS) and display_names.display(token) != token:
+            if fmt == "latex" and display_names.is_raw_latex(token, fmt):
+                return display_names.display(token, fmt="latex")
+            shown = display_names.display(token)
+            return _latex_escape(shown) if fmt == "latex" else shown
+        return _latex_escape(token) if fmt == "latex" else token
+
+    parts = re.split(r"([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)", caption)
+    return "".join(one(part) if i % 2 else (_latex_escape(part) if fmt == "latex" else part)
+                   for i, part in enumerate(parts))
+
+
 def _column_order(frame: pd.DataFrame) -> list[int]:
     """Positions that reorder ``frame``'s columns so that each value of an outer column level
     spans adjacent columns (stable: groups in the order they first appear), so one header cell
@@ -166,6 +204,9 @@ def _column_order(frame: pd.DataFrame) -> list[int]:
         for k in range(len(t)):
             first[k].setdefault(t[: k + 1], len(first[k]))
     return sorted(range(len(tuples)), key=lambda i: tuple(first[k][tuples[i][: k + 1]] for k in range(len(tuples[i]))))
+
+
+_NEGATIVE = re.compile(r"(?<![\w.])-(?=\d|\.\d)")
 
 
 def _cells(frame: pd.DataFrame, fmt: str, *, precision: int, bold: pd.DataFrame | None,
@@ -184,8 +225,8 @@ def _cells(frame: pd.DataFrame, fmt: str, *, precision: int, bold: pd.DataFrame 
     digits = max(precision - 1, 1)
 
     def esc(text: str) -> str:
-        if fmt == "latex":
-            return "--" if text == _MISSING else _latex_escape(text)
+        if fmt == "latex":  # a number's minus sign as a minus, not a hyphen
+            return "--" if text == _MISSING else _NEGATIVE.sub("$-$", _latex_escape(text))
         if fmt == "html":
             import html
 
@@ -234,16 +275,144 @@ def _align(frame: pd.DataFrame, *others):
     return (frame.iloc[:, order], *(fit(o, w) for o, w in zip(others, ("bold", "marks", "intervals"))))
 
 
+#: the ``.tex`` layouts :func:`to_latex` chooses from, in order of preference
+LAYOUTS: tuple[str, ...] = ("column", "column-grouped", "column-transposed", "page", "page-grouped",
+                            "page-transposed", "page-split", "page-wrapped")
+#: the share of the estimated width (:func:`sumeval.latex.tabular_width`) kept free for its error
+_WIDTH_MARGIN = 0.02
+
+
+def _tabular_parts(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: bool,
+                   transposed: bool = False) -> dict:
+    """The arguments of :func:`sumeval.latex.tabular` for ``cells`` (LaTeX texts of ``frame``;
+    ``transposed``: ``frame`` is a table turned, its columns were rows: headers become labels)."""
+    columns = [c if isinstance(c, tuple) else (c,) for c in frame.columns]
+    rows = [r if isinstance(r, tuple) else (r,) for r in frame.index] if index else [() for _ in frame.index]
+    groups: list = []
+    for r in rows:  # a paper's row (correlation_table) stays with our row above it
+        groups.append(groups[-1] if groups and len(r) > 1 and r[-1] == "paper" else (r[0] if len(r) > 1 else None))
+    head, label = (_label_text, _header_text) if transposed else (_header_text, _label_text)
+    return dict(cells=cells.to_numpy().tolist(), columns=columns,
+                column_labels=[[head(p, "latex", display) for p in c] for c in columns],
+                rows=rows, row_labels=[[label(p, "latex", display) for p in r] for r in rows],
+                stub=[_header_text(n, "latex", display) for n in frame.index.names] if index else [],
+                groups=groups, align=["r" if pd.api.types.is_numeric_dtype(t) else "l" for t in frame.dtypes])
+
+
+def _panels(frame: pd.DataFrame, fits) -> list[list[int]] | None:
+    """``frame``'s column positions in consecutive panels, each as many whole outer column groups
+    (or, for a group too wide alone, single columns) as ``fits(positions)`` allows; None when one
+    column alone does not fit."""
+    outer = [c[0] if isinstance(c, tuple) else c for c in frame.columns]
+    runs, start = [], 0
+    for i in range(1, len(outer) + 1):
+        if i == len(outer) or outer[i] != outer[start]:
+            runs.append(list(range(start, i)))
+            start = i
+    pieces = []
+    for run in runs:
+        pieces += [run] if fits(run) else [[j] for j in run]
+    panels: list[list[int]] = []
+    for piece in pieces:
+        if panels and fits(panels[-1] + piece):
+            panels[-1] += piece
+        elif fits(piece):
+            panels.append(list(piece))
+        else:
+            return None
+    # as many panels, as even as they fit: 4 groups in 2 + 2, not 3 + 1
+    n, size = len(panels), -(-len(pieces) // len(panels))
+    even = [sum(pieces[i: i + size], []) for i in range(0, len(pieces), size)]
+    return even if len(even) == n and all(fits(panel) for panel in even) else panels
+
+
+def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: bool,
+            layout: str = "auto") -> tuple[str, str, list[str]]:
+    """Choose the layout of the ``.tex`` table: ``(layout, environment, tabulars)``.
+
+    In order (:data:`LAYOUTS`), the first that fits ACL's column (``table``, 219.1 pt), then the
+    first that fits ACL's text width (``table*``, 455.2 pt), by :func:`sumeval.latex.tabular_width`
+    at the tables' 10 pt (``\\small``) with a 2% margin: the table as it is; with its outer row level
+    as heading rows (``grouped``: a row index of several levels); transposed (every column numeric,
+    the row index shown, and rows fewer than columns); split into panels stacked in one float
+    (``page-split``: whole column groups per panel, each panel with the row labels); the widest text
+    column wrapped (``page-wrapped``). ``layout`` names one of :data:`LAYOUTS` to force it.
+    """
+    from sumeval import latex
+
+    limit = {"column": latex.ACL_COLUMN_PT, "page": latex.ACL_TEXT_PT}
+
+    def width(tex: str) -> float:
+        return latex.tabular_width(tex) * (1 + _WIDTH_MARGIN)
+
+    def render(sub: pd.DataFrame, sub_cells: pd.DataFrame, grouped: bool = False, wrap=None,
+               transposed: bool = False) -> str:
+        return latex.tabular(**_tabular_parts(sub, sub_cells, index=index, display=display, transposed=transposed),
+                             group_rows=grouped, wrap=wrap)
+
+    # heading rows for the outer row level; not for a paper's rows beside ours (correlation_table),
+    # whose outer label may differ from ours (BERTScore-F (roberta-large) under ... (all-mpnet-base-v2))
+    multi_rows = index and frame.index.nlevels > 1 and not any(r[-1] == "paper" for r in frame.index)
+    transposable = (index and frame.shape[0] < frame.shape[1]
+                    and all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes))
+    variants = {"": lambda: render(frame, cells)}
+    if multi_rows:
+        variants["-grouped"] = lambda: render(frame, cells, grouped=True)
+    if transposable:
+        variants["-transposed"] = lambda: render(frame.T, cells.T, transposed=True)
+    built: dict[str, str] = {}
+
+    def get(kind: str) -> str:
+        if kind not in built:
+            built[kind] = variants[kind]()
+        return built[kind]
+
+    wanted = None if layout == "auto" else layout
+    if wanted is not None and wanted not in LAYOUTS:
+        raise InputError(f"layout {layout!r} is not one of {', '.join(('auto', *LAYOUTS))}")
+    for size in ("column", "page"):
+        for kind in variants:
+            name = size + kind
+            if (wanted == name) or (wanted is None and width(get(kind)) <= limit[size]):
+                return name, "table" if size == "column" else "table*", [get(kind)]
+    base = "-grouped" if multi_rows else ""
+    if wanted in (None, "page-split"):
+        def fits(positions: list[int]) -> bool:
+            return width(render(frame.iloc[:, positions], cells.iloc[:, positions], grouped=bool(base))) <= limit["page"]
+        panels = _panels(frame, fits) if index and frame.shape[1] > 1 else None  # each panel keeps the row labels
+        if panels is not None and (len(panels) > 1 or wanted):
+            return "page-split", "table*", [render(frame.iloc[:, p], cells.iloc[:, p], grouped=bool(base))
+                                           for p in panels]
+    tex = get(base)
+    widths = latex.column_widths(tex)
+    n_stub = len(_tabular_parts(frame, cells, index=index, display=display)["stub"]) - bool(base)
+    text_columns = list(range(n_stub)) + [n_stub + j for j, t in enumerate(frame.dtypes)
+                                          if not pd.api.types.is_numeric_dtype(t)]
+    if text_columns:
+        j = max(text_columns, key=lambda c: widths[c])
+        excess = width(tex) - limit["page"]
+        narrow = max(widths[j] - excess / (1 + _WIDTH_MARGIN) - 2, 3 * 72.27 / 2.54)  # at least 3 cm
+        return "page-wrapped", "table*", [render(frame, cells, grouped=bool(base), wrap={j: narrow})]
+    return "page" + base, "table*", [tex]  # nothing narrower: as it is, across the page
+
+
 def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
              marks: pd.DataFrame | None = None, caption: str | None = None,
              label: str | None = None, index: bool = True,
-             intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True) -> str:
-    """The table as LaTeX with booktabs rules (:func:`sumeval.latex.tabular`).
+             intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True,
+             layout: str = "auto") -> str:
+    """The table as LaTeX with booktabs rules (:func:`sumeval.latex.tabular`), laid out for ACL's
+    two-column page.
 
     The first line says what it needs (``% needs \\usepackage{booktabs}``; nothing else: outer row
     labels are printed once per group, never with ``\\multirow``). One header row per level of the
-    column index; labels through :func:`sumeval.display_names.display` when ``display``; text is
-    LaTeX-escaped. With a ``caption`` or a ``label`` the tabular sits in a ``table`` float.
+    column index; labels through :func:`sumeval.display_names.display` when ``display`` (headers
+    the names table does not know: ``_`` as a space, a capital first letter); text is
+    LaTeX-escaped; a negative number has a real minus (``$-$0.020``). With a ``caption`` or a
+    ``label`` the tabular sits in a float, in ``\\small`` type: a ``table`` when it fits ACL's
+    column, else a ``table*``, in the layout :func:`_layout` chooses (``layout``: force one of
+    :data:`LAYOUTS`); the float says which in a comment (``% layout: column``). Without either,
+    the tabular as it is.
 
     Args:
         intervals: ``(low, high)``, frames of the table's shape: each cell shows
@@ -254,24 +423,19 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
     frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
     cells = _cells(frame, "latex", precision=precision, bold=bold, marks=marks, intervals=intervals,
                    display=display)
-    columns = [c if isinstance(c, tuple) else (c,) for c in frame.columns]
-    rows = [r if isinstance(r, tuple) else (r,) for r in frame.index] if index else [() for _ in frame.index]
-    groups: list = []
-    for r in rows:  # a paper's row (correlation_table) stays with our row above it
-        groups.append(groups[-1] if groups and len(r) > 1 and r[-1] == "paper" else (r[0] if len(r) > 1 else None))
-    body = tabular(cells.to_numpy().tolist(), columns=columns,
-                   column_labels=[[_label_text(p, "latex", display) for p in c] for c in columns],
-                   rows=rows, row_labels=[[_label_text(p, "latex", display) for p in r] for r in rows],
-                   stub=[_label_text(n, "latex", display) for n in frame.index.names] if index else [],
-                   groups=groups, align=["r" if pd.api.types.is_numeric_dtype(t) else "l" for t in frame.dtypes])
     if not (caption or label):
+        body = tabular(**_tabular_parts(frame, cells, index=index, display=display))
         return f"{NEEDS}\n{body}\n"
-    head = ["\\begin{table}", "\\centering"]
+    chosen, env, bodies = _layout(frame, cells, index=index, display=display, layout=layout)
+    head = [f"% layout: {chosen}", f"\\begin{{{env}}}", "\\centering", "\\small"]
     if caption:
-        head.append(f"\\caption{{{_latex_escape(caption)}}}")
+        if chosen.endswith("-transposed"):
+            caption = re.sub(r"\bper column\b", "per row", caption)
+        head.append(f"\\caption{{{readable_caption(caption, 'latex')}}}")
     if label:
         head.append(f"\\label{{{label}}}")
-    return "\n".join([NEEDS, *head, body, "\\end{table}"]) + "\n"
+    body = "\n\\par\\medskip\n".join(bodies)
+    return "\n".join([NEEDS, *head, body, f"\\end{{{env}}}"]) + "\n"
 
 
 def to_markdown(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
@@ -381,11 +545,11 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
     out["csv"] = folder / f"{name}.csv"
     tex = to_latex(frame, precision=precision, bold=bold, marks=marks, caption=caption or name,
                    label=label or table_label(name, dataset, source), index=index, intervals=intervals)
-    end = tex.rfind("\\end{table}")
+    end = tex.rfind("\\end{table")  # table or table*
     tex = tex[:end] + _notes_block(notes, "latex") + tex[end:]
     out["tex"] = atomic_write_text(folder / f"{name}.tex", tex)
     md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index, intervals=intervals)
-    out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{caption}**\n\n" if caption else "") + md + "\n"
+    out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{readable_caption(caption)}**\n\n" if caption else "") + md + "\n"
                                   + _notes_block(notes, "markdown"))
     out["html"] = atomic_write_text(folder / f"{name}.html",
                                     to_html(frame, precision=precision, bold=bold, marks=marks, index=index,

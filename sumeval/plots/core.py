@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 
 def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -> list:
@@ -19,6 +20,7 @@ def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -
     return [v for v in values if v in set(frame[col])]
 
 
+@house_style
 def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
                   facet_col: str | None = "human", metric_order: Sequence[str] | None = None,
                   col_order: Sequence[str] | None = None, row_order: Sequence[str] | None = None,
@@ -58,10 +60,10 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
             hi = sub["ci_high"].to_numpy(float) if "ci_high" in sub else np.full_like(ours, np.nan)
             # the interval as a segment: a percentile bootstrap interval need not contain the estimate
             has_ci = ~(np.isnan(lo) | np.isnan(hi))
-            ax.hlines(y[has_ci], lo[has_ci], hi[has_ci], color="C0", lw=1.5, alpha=0.6)
-            ax.plot(ours, y, "o", color="C0", ms=4, label=ours_label)
+            ax.hlines(y[has_ci], lo[has_ci], hi[has_ci], color=colour(0), lw=1.5, alpha=0.6)
+            ax.plot(ours, y, "o", color=colour(0), ms=4, label=ours_label)
             if "paper" in sub:
-                ax.plot(sub["paper"].to_numpy(float), y, "D", mfc="none", color="C3", ms=5, label="paper")
+                ax.plot(sub["paper"].to_numpy(float), y, "D", mfc="none", color=colour(3), ms=5, label="paper")
             for k in np.flatnonzero(np.isnan(ours)):  # ours undefined: said, not left blank
                 ax.text(0.02, y[k], "ours undefined", transform=ax.get_yaxis_transform(), va="center",
                         fontsize=7, color="0.4", style="italic")
@@ -80,6 +82,7 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
     return fig, axes
 
 
+@house_style
 def heatmap(matrix: np.ndarray, *, xlabel: str = "", ylabel: str = "", title: str = "",
             xticklabels: Sequence | None = None, yticklabels: Sequence | None = None,
             cmap: str = "viridis", ax=None, colorbar: bool = True, vmin=None, vmax=None):

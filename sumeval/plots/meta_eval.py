@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 __all__ = ["correlation_intervals", "pvalue_matrix", "pvalue_cells", "pvalue_codes", "ranking_bars", "pvalue_grid",
            "ranking_grid", "significance_text", "PVALUE_CODES"]
@@ -64,6 +65,7 @@ def _caption(fig, text: str, width: int = 110, below_pt: float = 4) -> None:
              transform=fig.transFigure + shift)
 
 
+@house_style
 def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None = None,
                           measure_order: Sequence[str] | None = None,
                           human_order: Sequence[str] | None = None,
@@ -109,15 +111,15 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
             value = sub["value"].to_numpy(float)
             lo, hi = sub["ci_low"].to_numpy(float), sub["ci_high"].to_numpy(float)
             has = ~(np.isnan(lo) | np.isnan(hi))
-            ax.hlines(y[has & ~ref], lo[has & ~ref], hi[has & ~ref], color="C0", lw=1.5, alpha=0.6)
+            ax.hlines(y[has & ~ref], lo[has & ~ref], hi[has & ~ref], color=colour(0), lw=1.5, alpha=0.6)
             ax.hlines(y[has & ref], lo[has & ref], hi[has & ref], color="0.55", lw=1.5, alpha=0.6)
             top = np.ones(len(measures), dtype=bool)
             if ranking is not None:
                 r = ranking[(ranking["level"] == level) & (ranking["human"] == human)
                             & (ranking["coefficient"] == coefficient)].set_index("measure")["cluster"]
                 top = (r.reindex(measures).astype("float64") == 1).to_numpy(bool)
-            ax.plot(value[~top & ~ref], y[~top & ~ref], "o", mfc="white", color="C0", ms=4)
-            ax.plot(value[top & ~ref], y[top & ~ref], "o", color="C0", ms=4)
+            ax.plot(value[~top & ~ref], y[~top & ~ref], "o", mfc="white", color=colour(0), ms=4)
+            ax.plot(value[top & ~ref], y[top & ~ref], "o", color=colour(0), ms=4)
             ax.plot(value[ref], y[ref], "D", color="0.45", ms=4)
             for k in np.flatnonzero(np.isnan(value) & ~absent):  # an undefined correlation: said, not drawn
                 ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center",
@@ -200,6 +202,7 @@ def pvalue_codes(p: np.ndarray, diff: np.ndarray, alpha: float) -> np.ndarray:
     return np.where(np.isnan(p) | np.isnan(diff), np.nan, code)
 
 
+@house_style
 def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
                   measure_order: Sequence[str] | None = None, ranking: pd.DataFrame | None = None,
                   adjusted: bool = True, alpha: float = 0.05, ax=None, caption: bool = True):
@@ -264,6 +267,7 @@ def pvalue_caption(test: str | None, correction: str | None, alpha: float, coeff
             "printed: the " + ("corrected " if correction else "") + "p-value.")
 
 
+@house_style
 def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
                 measure_order: Sequence[str] | None = None, human_order: Sequence[str] | None = None,
                 level_order: Sequence[str] | None = None, adjusted: bool = True, alpha: float = 0.05,
@@ -295,6 +299,7 @@ def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
     return fig, axes
 
 
+@house_style
 def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
                  ax=None):
     """Measures ranked by correlation for one human and level, bars coloured by significance cluster.
@@ -339,6 +344,7 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     return fig, ax
 
 
+@house_style
 def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
                  human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None,
                  test: str | None = None, correction: str | None = None, alpha: float | None = None):

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 MODEL_ORDER = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
 METRIC_LABELS = {"pmr": "PMR", "acc": "Acc", "tau": "Kendall τ", "wlcs_l": "WLCS-l"}
@@ -25,6 +26,7 @@ def _models(frame: pd.DataFrame) -> list[str]:
     return [m for m in MODEL_ORDER if m in present] + sorted(present - set(MODEL_ORDER) - {"random"})
 
 
+@house_style
 def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), random: pd.DataFrame | None = None,
                 title: str | None = None):
     """Grouped bars: one panel per metric, data sets on x, one bar per model.
@@ -46,7 +48,7 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
         for i, m in enumerate(models):
             rows = sub[sub["model"] == m].set_index("dataset").reindex(datasets)
             pos = x - 0.4 + width * (i + 0.5)
-            ax.bar(pos, rows[metric].to_numpy(float), width, color=f"C{i}", label=labels.get(m, m))
+            ax.bar(pos, rows[metric].to_numpy(float), width, color=colour(i), label=labels.get(m, m))
             pcol = f"paper_{metric}"
             if pcol in rows:
                 ax.plot(pos, rows[pcol].to_numpy(float), "D", mfc="none", color="k", ms=5,
@@ -64,6 +66,7 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
     return fig, axes
 
 
+@house_style
 def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None, fmt: str = "{:.2f}"):
     """One heat map per model: rows = training set, columns = test set, cell = ``metric``."""
     import matplotlib.pyplot as plt
@@ -96,6 +99,7 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
     return fig, axes
 
 
+@house_style
 def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "acc"), facet: str = "level",
            random: pd.DataFrame | None = None, xlabel: str | None = None, title: str | None = None,
            logx: bool = False):
@@ -122,10 +126,10 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
                 if s.empty:
                     continue
                 xs, ys = s[x].to_numpy(float), s[ycol].to_numpy(float)
-                ax.plot(xs, ys, "o-", color=f"C{k}", ms=3, label=labels.get(m, m))
+                ax.plot(xs, ys, "o-", color=colour(k), ms=3, label=labels.get(m, m))
                 if "sd" in s and (s["sd"] > 0).any():
                     sd = s["sd"].to_numpy(float)
-                    ax.fill_between(xs, ys - sd, ys + sd, color=f"C{k}", alpha=0.15, lw=0)
+                    ax.fill_between(xs, ys - sd, ys + sd, color=colour(k), alpha=0.15, lw=0)
             if random is not None and metric in random:
                 r = random if f is None or facet not in random else random[random[facet] == f]
                 if x in r and r[x].notna().any():
@@ -148,6 +152,7 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
     return fig, axes
 
 
+@house_style
 def ratings_regression(per_item: pd.DataFrame, metrics: Sequence[str] = ("tau", "acc", "wlcs_l"),
                        r2: dict | None = None, title: str | None = None):
     """Scatter of the items' mean rating against each metric with the least-squares line."""
@@ -162,7 +167,7 @@ def ratings_regression(per_item: pd.DataFrame, metrics: Sequence[str] = ("tau", 
         if ok.sum() >= 2 and np.ptp(xv[ok]) > 0:
             b, a = np.polyfit(xv[ok], y[ok], 1)
             xs = np.linspace(xv[ok].min(), xv[ok].max(), 20)
-            ax.plot(xs, a + b * xs, color="C3")
+            ax.plot(xs, a + b * xs, color=colour(3))
         head = METRIC_LABELS.get(m, m)
         if r2 and f"r2_{m}" in r2:
             head += f"  (R² {r2[f'r2_{m}']:.2f})"

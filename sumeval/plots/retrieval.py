@@ -11,11 +11,13 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]
 
 
+@house_style
 def pos_bars(pos: pd.DataFrame, *, order: Sequence[str] = ("Nouns", "Verbs", "Adj.", "Prep.", "Others"),
              title: str = "POS tag distribution (paper 001 Fig. 1)"):
     """Grouped bars: one group per POS category, one bar per source (``source, category,
@@ -37,6 +39,7 @@ def pos_bars(pos: pd.DataFrame, *, order: Sequence[str] = ("Nouns", "Verbs", "Ad
     return fig, ax
 
 
+@house_style
 def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd.DataFrame | None = None,
                       metrics: Sequence[str] | None = None, datasets: Sequence[str] = ("realsumm", "summeval"),
                       title: str | None = None):
@@ -51,7 +54,6 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
     metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
     fig, axes = plt.subplots(len(datasets), len(corpora), figsize=(4.2 * len(corpora) + 1.8, 3.2 * len(datasets)),
                              squeeze=False, sharex="col")
-    cmap = plt.get_cmap("tab20")
     for i, ds in enumerate(datasets):
         for j, c in enumerate(corpora):
             ax = axes[i, j]
@@ -59,8 +61,8 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
             for k, m in enumerate(metrics):
                 line = g[g["metric"] == m].sort_values("size")
                 style = "--" if "-dis-" in m else "-"
-                ax.plot(line["size"], line["value"], style, marker="o", ms=3,
-                        color=cmap((2 * k) % 20 + (2 * k) // 20 % 2), label=display(m))
+                ax.plot(line["size"], line["value"], style, marker="os^v"[k // 8 % 4], ms=3,
+                        color=colour(k), label=display(m))  # Okabe-Ito; past 8 lines, another marker
             if rouge is not None:
                 rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)]
                 for k, (_, r) in enumerate(rr.iterrows()):
@@ -79,6 +81,7 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
     return fig, axes
 
 
+@house_style
 def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: pd.DataFrame | None = None,
                       title: str | None = None):
     """One dot per seed of the index shuffle for each (variant, collection, text form), a bar
@@ -115,7 +118,7 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
                     label=name if m == metrics[0] else None)
             ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{g_i % 10}")
             if np.isfinite(p_val):
-                ax.plot([p_val], [y], "D", mfc="none", color="C3", ms=6,
+                ax.plot([p_val], [y], "D", mfc="none", color=colour(3), ms=6,
                         label="paper" if (m == metrics[0] and g_i == 0) else None)
             ticks.append(y)
             labels.append(f"{display(m)} ({name})")
@@ -129,6 +132,7 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
     return fig, ax
 
 
+@house_style
 def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = None,
                    methods: Sequence[str] = ("pearson", "spearman", "kendall_b"), value: str = "alone",
                    title: str | None = None):
@@ -158,6 +162,7 @@ def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
     return fig, axes
 
 
+@house_style
 def table_figure(frame: pd.DataFrame, *, title: str = "", fmt: str = "{:.3f}"):
     """A frame drawn as a table (for a Table 3-like figure). Returns ``(fig, ax)``."""
     import matplotlib.pyplot as plt
@@ -176,6 +181,7 @@ def table_figure(frame: pd.DataFrame, *, title: str = "", fmt: str = "{:.3f}"):
     return fig, ax
 
 
+@house_style
 def worker_curves(summary: pd.DataFrame, *, method: str = "pearson", metrics: Sequence[str] | None = None,
                   title: str | None = None):
     """Correlation against the number of crowd workers behind LitePyramid: mean over draws with

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 __all__ = ["across_heatmap", "across_ranking", "reason_letter", "REASON_LETTERS"]
 
@@ -26,6 +27,7 @@ def _how(test: str, correction: str, alpha: float | None) -> str:
                                  f"alpha {alpha:g}" if alpha is not None else "") if x)
 
 
+@house_style
 def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure_order: Sequence[str] | None = None,
                    alpha: float = 0.05, test: str = "", correction: str = "", title: str | None = None):
     """Measure x task heat map at one level: colour the correlation, text the value and the
@@ -117,6 +119,7 @@ def reason_letter(reason: str | None, status: str) -> str:
     return "x"
 
 
+@house_style
 def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all", title: str | None = None,
                    test: str = "", correction: str = "", alpha: float | None = None):
     """The across-sets ranking: each measure's mean rank (weighted mean significance cluster; lower
@@ -135,7 +138,7 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     sub = sub.sort_values("position")
     y = np.arange(len(sub))
     fig, axes = plt.subplots(1, 2, sharey=True, figsize=(7.6, 0.28 * len(sub) + 1.7))
-    axes[0].plot(sub["mean_rank"].to_numpy(float), y, "o", color="C0")
+    axes[0].plot(sub["mean_rank"].to_numpy(float), y, "o", color=colour(0))
     axes[0].set_yticks(y, [f"{display(m)}  ({c:.0%}, {n} set{'s' if n != 1 else ''})" for m, c, n in
                            zip(sub["measure"], sub["coverage"], sub["n_sets"])], fontsize=7)
     axes[0].invert_yaxis()
@@ -143,7 +146,7 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     axes[0].axvline(1, color="0.6", lw=0.8)
     top = float(sub["mean_rank"].max()) if len(sub) else 1.0
     axes[0].set_xlim(0.8, max(2.0, top + 0.3))
-    axes[1].plot(sub["mean_score"].to_numpy(float), y, "o", color="C1")
+    axes[1].plot(sub["mean_score"].to_numpy(float), y, "o", color=colour(1))
     axes[1].axvline(0.5, color="0.6", lw=0.8)
     axes[1].set_xlabel("mean score ((r + 1) / 2, accuracy as is;\n0.5: no agreement)", fontsize=8)
     how = _how(test, correction, alpha)

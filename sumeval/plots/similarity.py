@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
+from sumeval.plots.style import colour, house_style
 
 _PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"$\cos(e^{k+1}, e^k)$"}
 _UNDEFINED = "no defined correlation\n(constant scores or too few summaries)"
@@ -31,6 +32,7 @@ def _say_undefined(ax) -> None:
             style="italic")
 
 
+@house_style
 def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = "", ax=None):
     """Paper Fig.2-4: one line per (token kind, source) of ``value`` over the layer.
 
@@ -45,12 +47,12 @@ def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = 
     else:
         fig = ax.figure
     styles = {"text": "-", "summary": "--"}
-    colors = {"cls": "C3", "token": "C0"}
+    colors = {"cls": colour(3), "token": colour(0)}
     for (kind, source), g in profiles.groupby(["kind", "source"], sort=True):
         g = g.sort_values("layer").dropna(subset=[value])
         plural = {"text": "texts", "summary": "summaries"}.get(source, source)
         label = f"{'CLS' if kind == 'cls' else 'tokens'}, {plural}"
-        ax.plot(g["layer"], g[value], styles.get(source, "-"), color=colors.get(kind, "C2"),
+        ax.plot(g["layer"], g[value], styles.get(source, "-"), color=colors.get(kind, colour(2)),
                 marker="o", ms=2.5, lw=1.2, label=label)
     ax.set_xlabel("layer k")
     _integer_ticks(ax.xaxis)
@@ -62,6 +64,7 @@ def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = 
     return fig, ax
 
 
+@house_style
 def cosine_histogram(edges: np.ndarray, shares: np.ndarray, *, title: str = "", ax=None):
     """Paper Fig.7: per-layer distribution of pairwise cosines (layer on y, cosine on x).
 
@@ -90,6 +93,7 @@ def cosine_histogram(edges: np.ndarray, shares: np.ndarray, *, title: str = "", 
     return fig, ax
 
 
+@house_style
 def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequence[str],
                     method: str = "kendall_c", measure_labels: dict[str, str] | None = None,
                     title: str = "", shared_scale: bool = True, mark_best: bool = True):
@@ -146,6 +150,7 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
     return fig, axes
 
 
+@house_style
 def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("coherence", "consistency"),
                      method: str = "kendall_c", title: str = ""):
     """Paper Fig.6: correlation of Eq.4's tau_d over distance d (x) and layer (y), per quality.
@@ -184,6 +189,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
     return fig, axes[0]
 
 
+@house_style
 def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str = "consistency",
                       method: str = "spearman", measure_labels: dict[str, str] | None = None,
                       title: str = "", ax=None):

@@ -1,0 +1,201 @@
+"""Tables laid out for ACL's two-column page: each kind of table the studies and `meta-eval` write
+is typeset with pdflatex in ACL's page (11 pt Times, text 16 cm, columns 7.7 cm) and every tabular's
+box must fit the line it sits in (the column in a ``table``, the text in a ``table*``); a table
+switches layout (column, page, split into panels) as its measures grow; negatives carry a real
+minus; captions show readable names."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sumeval import latex, table_frames, tables
+
+TYPESET = latex.engine() == "pdflatex" and latex.has_times()
+needs_typesetting = pytest.mark.skipif(not TYPESET, reason="no pdflatex with Times: scripts/install_latex.sh (make "
+                                       "setup) installs texlive-fonts-recommended; the layouts are still checked")
+QUALITIES = ["coherence", "consistency", "fluency", "relevance"]
+MEASURES = ["rouge-1", "rouge-2", "rouge-l", "bleu", "js-2 (negated)", "bertscore-f", "sera-10", "gesera-10"]
+
+
+def _rng_frame(rows, columns, seed=0, low=-0.3, high=0.9) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(rng.uniform(low, high, (len(rows), len(columns))), index=rows, columns=columns)
+
+
+def _meta_eval_kind():
+    """meta-eval / meta_evaluation / llm_judges: (group, measure) x (human, level), cluster marks."""
+    rows = pd.MultiIndex.from_tuples(
+        [("Measures", m) for m in MEASURES[:5]] + [("Annotators (vs. others)", f"annotator:expert_{i}") for i in (1, 2, 3)]
+        + [("Annotators (vs. others)", "human ceiling"), ("Sentinel (not ranked)", "length (sentinel)")])
+    columns = pd.MultiIndex.from_product([QUALITIES + ["mean"], ["input", "system", "global"]], names=["human", "level"])
+    frame = _rng_frame(rows, columns)
+    marks = pd.DataFrame("", index=rows, columns=columns)
+    marks.iloc[:5] = np.random.default_rng(1).integers(1, 6, (5, len(columns))).astype(str)
+    caption = ("kendall_b with the human scores on summeval; bold: best per column; superscript: significance cluster "
+               "(1 = not significantly worse than the best; permutation-both, holm, alpha = 0.05)")
+    return frame, dict(bold=tables.best_mask(frame), marks=marks, caption=caption)
+
+
+def _paper_rows_kind():
+    """metric_correlations / estime_layers Table 1: (measure, ours / paper) x (human, coefficient)."""
+    long = []
+    for m in ["ROUGE-1", "ROUGE-2", "BLEU", "BERTScore-F (all-mpnet-base-v2)", "ESTIME-soft"]:
+        for h in QUALITIES:
+            for c in ("spearman", "kendall_c"):
+                long.append({"metric": m, "human": h, "method": c, "ours": -0.04 + len(long) / 100,
+                             "paper": 0.1 + len(long) / 200})
+    table, bold = table_frames.correlation_table(pd.DataFrame(long))
+    return table, dict(bold=bold, caption="Paper 000 Table 1 rows on summeval; best of ours per column in bold")
+
+
+def _intervals_kind():
+    """metric_correlations Table 2: three coefficients with bootstrap intervals in the cells."""
+    long = [{"metric": m, "human": "litepyramid", "method": c, "ours": -0.12 + i / 10, "ci_low": -0.3 + i / 10,
+             "ci_high": 0.05 + i / 10, "paper": 0.5} for i, m in enumerate(["ROUGE-1", "ROUGE-2", "SERA-10", "GeSERA-10"])
+            for c in ("pearson", "spearman", "kendall_b")]
+    comparison = pd.DataFrame(long)
+    table, bold = table_frames.correlation_table(comparison)
+    return table, dict(bold=bold, intervals=table_frames.correlation_intervals(comparison, table),
+                       caption="Paper 001 Table 2 rows on realsumm; [ ]: percentile bootstrap interval")
+
+
+def _rankings_kind():
+    """annotator_impact rankings: measures x (all, all but one, only one): few rows, many columns."""
+    columns = ["all"] + [f"{w} expert_{i}" for i in (1, 2, 3) for w in ("all but", "only")]
+    frame = pd.DataFrame(np.tile(np.arange(1, 6), (len(columns), 1)).T, columns=columns,
+                         index=pd.Index(MEASURES[:5], name="measure"))
+    return frame, dict(caption="summeval: the measures ranked (1 = best); best per column in bold")
+
+
+def _agreement_kind():
+    """annotator_impact agreement: no index, a long text column."""
+    frame = pd.DataFrame({"data": [f"summeval: {q} (expert_1, expert_2, expert_3, a much longer description of "
+                                   f"the data, the kind that runs wide)" for q in QUALITIES],
+                          "items": [80] * 4, "raters": [3] * 4, "level": ["interval"] * 4,
+                          "alpha": [0.5, 0.8, 0.7, 0.4], "mean_pearson_vs_others": [0.74, 0.88, 0.83, 0.59]})
+    return frame, dict(index=False, caption="Inter-rater agreement")
+
+
+def _shelf_ranking_kind(n_measures=30):
+    """shelf ranking: many measures x ten summary columns."""
+    columns = ["position", "mean rank", "mean score", "mean correlation", "coverage", "data sets",
+               "mean rank (input)", "mean rank (system)", "mean rank (global)"]
+    rows = pd.Index([f"frank.BertScore_F1_Art_{i}" for i in range(n_measures)], name="measure")
+    frame = _rng_frame(rows, columns, seed=2, low=0, high=3)
+    return frame, dict(bold=tables.best_mask(frame, higher_is_better=False), caption="Across data sets (kendall_b)")
+
+
+def _small_kind():
+    """ordering_benchmark Table 3: a few columns, fits a column."""
+    frame = _rng_frame(pd.Index(["nips", "sind", "roc"], name="train set"), ["nips", "sind", "roc"], seed=3)
+    return frame, dict(bold=tables.best_mask(frame), caption="Paper 002 Table 3; best per column in bold")
+
+
+KINDS = {"meta_eval": _meta_eval_kind, "paper_rows": _paper_rows_kind, "intervals": _intervals_kind,
+         "rankings": _rankings_kind, "agreement": _agreement_kind, "shelf_ranking": _shelf_ranking_kind,
+         "small": _small_kind}
+
+
+def _layout(tex: str) -> str:
+    return re.search(r"^% layout: (\S+)$", tex, re.M)[1]
+
+
+def _write(kind: str, folder: Path) -> Path:
+    frame, options = KINDS[kind]()
+    return tables.write_table(frame, folder, f"table_{kind}", **options)["tex"]
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("layout")
+    return {kind: _write(kind, folder) for kind in KINDS}
+
+
+def test_each_kind_gets_the_layout_that_fits(written):
+    layouts = {kind: _layout(path.read_text()) for kind, path in written.items()}
+    # by the measured widths below: a 3 x 3 table fits a column; the (measure, ours / paper) table of 8
+    # columns is split in panels; the rankings (5 rows, 7 columns) turn; the long text wraps
+    assert layouts["small"] == "column"
+    assert layouts["meta_eval"] == "page-split" and layouts["paper_rows"] == "page-split"
+    assert layouts["rankings"].endswith("-transposed")
+    assert layouts["agreement"] == "page-wrapped"
+    for kind, path in written.items():
+        tex = path.read_text()
+        assert latex.check_table(tex) == [], kind
+        star = "\\begin{table*}" in tex
+        assert star == layouts[kind].startswith("page"), kind
+        assert (tex.count("\\begin{tabular}") > 1) == (layouts[kind] == "page-split"), kind
+
+
+@needs_typesetting
+def test_every_kind_fits_acls_column_or_page_when_typeset(written):
+    measured = latex.measure_tabulars(list(written.values()))
+    for kind, path in written.items():
+        boxes = measured[str(path)]
+        tex = path.read_text()
+        assert len(boxes) == tex.count("\\begin{tabular}") >= 1, kind
+        line = latex.ACL_COLUMN_PT if _layout(tex).startswith("column") else latex.ACL_TEXT_PT
+        for width, line_width in boxes:
+            assert line_width == pytest.approx(line, abs=0.1), kind  # the float sits where the layout says
+            assert width <= line_width, f"{kind}: {width:.1f} pt in a line of {line_width:.1f} pt"
+
+
+@needs_typesetting
+def test_the_width_estimate_is_within_two_percent_of_the_typeset_width(written):
+    measured = latex.measure_tabulars(list(written.values()))
+    for kind, path in written.items():
+        tex = path.read_text()
+        bodies = re.findall(r"\\begin\{tabular\}.*?\\end\{tabular\}", tex, re.S)
+        for body, (width, _) in zip(bodies, measured[str(path)]):
+            assert latex.tabular_width(body) == pytest.approx(width, rel=0.02), kind
+
+
+@pytest.mark.parametrize("n_measures, layout", [(2, "column"), (6, "page"), (24, "page-transposed")])
+def test_a_table_with_more_measures_switches_layout(tmp_path, n_measures, layout):
+    # measures as columns (a shelf / judges table: qualities x measures): wider with each measure
+    names = [f"measure_{i}" for i in range(n_measures)]
+    frame = _rng_frame(pd.Index(QUALITIES + ["overall"], name="human"), names, seed=n_measures)
+    frame = frame.iloc[:, :n_measures]
+    path = tables.write_table(frame, tmp_path, "t", caption="c", bold=tables.best_mask(frame))["tex"]
+    tex = path.read_text()
+    assert _layout(tex) == layout
+    if TYPESET:
+        line = latex.ACL_COLUMN_PT if layout == "column" else latex.ACL_TEXT_PT
+        for width, line_width in latex.measure_tabulars([path])[str(path)]:
+            assert width <= line_width == pytest.approx(line, abs=0.1)
+
+
+def test_negatives_have_a_real_minus_and_captions_readable_names(written):
+    tex = written["paper_rows"].read_text()
+    assert "$-$0.040" in tex and not re.search(r"(?<![\w$])-0\.\d", tex)  # ROUGE-1's first value, -0.04
+    intervals = written["intervals"].read_text()
+    assert "$-$0.120 [$-$0.30, 0.05]" in intervals  # the value and the interval's low end
+    meta = written["meta_eval"].read_text()
+    caption = re.search(r"\\caption\{(.*)\}", meta)[1]
+    assert caption.startswith("Kendall $\\tau_b$ with the human scores on SummEval")
+    assert "permutation test (systems and inputs), Holm" in caption and "kendall\\_b" not in caption
+    md = written["meta_eval"].with_suffix(".md").read_text()
+    assert md.startswith("**Kendall tau-b with the human scores on SummEval")
+    assert "-0." in md  # the Markdown and CSV keep their plain hyphen-minus
+
+
+def test_a_transposed_table_says_per_row_and_keeps_its_cells():
+    frame = pd.DataFrame([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]],
+                         index=pd.Index(["ROUGE-1 with a long name for a measure"], name="measure"),
+                         columns=[f"column with a long header {i}" for i in range(10)])
+    tex = tables.to_latex(frame, bold=tables.best_mask(frame, axis=1), caption="best per column in bold", label="tab:t")
+    assert _layout(tex).endswith("-transposed")
+    assert "\\caption{best per row in bold}" in tex
+    assert "column with a long header 9 & \\textbf{10} \\\\" in tex  # the bold cell moved with its value
+
+
+def test_a_forced_layout_and_an_unknown_one(tmp_path):
+    frame, options = _small_kind()
+    tex = tables.to_latex(frame, caption="c", label="tab:c", layout="page")
+    assert _layout(tex) == "page" and "\\begin{table*}" in tex
+    with pytest.raises(tables.InputError, match="layout 'wide' is not one of auto, column"):
+        tables.to_latex(frame, caption="c", label="tab:c", layout="wide")
