@@ -18,7 +18,7 @@ from sumeval.datasets.judgments import load_judgments
 from sumeval.errors import InputError
 from sumeval.judges.alt_test import alt_test
 from sumeval.judges.annotators import annotator_correlations
-from sumeval.judges.soft_pairwise import soft_pairwise_accuracy
+from sumeval.stats.soft_pairwise import soft_pairwise_accuracy
 from sumeval.studies import llm_judges as lj
 
 FIXTURE = Path(__file__).parent / "fixtures" / "judges" / "judgments_annotators.csv"

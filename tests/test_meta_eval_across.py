@@ -1,5 +1,5 @@
 """Tests of the meta-evaluation across data sets (sumeval.meta_eval.across, across_sets, across_output)
-and of the ranking accuracy of a pairwise set (sumeval.judges.pair_ranking).
+and of the ranking accuracy of a pairwise set (sumeval.stats.pair_ranking).
 
 The mean rank and mean score are checked on a 3-set fixture computed by hand (the computation is in
 the comments); the ranking accuracy, its interval and its test by hand on tiny pairs; the across run
@@ -17,7 +17,7 @@ import pytest
 
 from sumeval import meta_eval
 from sumeval.errors import InputError
-from sumeval.judges import pair_ranking
+from sumeval.stats import pair_ranking
 from sumeval.meta_eval import across, across_output
 
 DATA = Path(__file__).parent / "data"
@@ -185,7 +185,7 @@ def test_ranking_accuracy_by_hand():
 
 
 def test_ranking_accuracy_equals_acc23_at_zero_threshold():
-    from sumeval.judges.item_pairwise import item_pairwise_accuracy
+    from sumeval.stats.item_pairwise import item_pairwise_accuracy
 
     frame = _pairs()
     mine = pair_ranking.ranking_accuracy(frame, "A", "fact", n_resamples=10)["accuracy"].item()

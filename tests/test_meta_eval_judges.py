@@ -27,9 +27,9 @@ from sumeval.cli import main
 from sumeval.datasets.judgments import load_judgments
 from sumeval.errors import InputError
 from sumeval.judges.annotators import annotator_correlations, leave_one_out_targets
-from sumeval.judges.item_pairwise import item_pairwise_accuracy
-from sumeval.judges.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
-from sumeval.judges.spa_test import spa_permutation_test, spa_swaps
+from sumeval.stats.item_pairwise import item_pairwise_accuracy
+from sumeval.stats.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
+from sumeval.stats.spa_test import spa_permutation_test, spa_swaps
 from sumeval.metrics.sources import resolve_measures
 from sumeval.stats.multiple import adjust_resampled
 
@@ -165,7 +165,7 @@ def test_tables_have_the_annotator_block_never_bold(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------
-# pairwise_accuracy.csv: SPA and plain system pairwise accuracy = sumeval.judges.soft_pairwise
+# pairwise_accuracy.csv: SPA and plain system pairwise accuracy = sumeval.stats.soft_pairwise
 # --------------------------------------------------------------------------------------------
 def test_spa_and_plain_accuracy_equal_judges_soft_pairwise(tmp_path):
     frame = _big()

@@ -229,7 +229,7 @@ def test_one_rule_decides_which_annotators_enter_every_ceiling(tmp_path):
 # --------------------------------------------------------------------------------------------
 def _pvalues_float32(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """The p-values as mt-metrics-eval's pce.py computes them (its arithmetic, written here from the module
-    docstring of sumeval.judges.soft_pairwise): scores and signs in float32, T* >= T compared exactly."""
+    docstring of sumeval.stats.soft_pairwise): scores and signs in float32, T* >= T compared exactly."""
     x, s = scores.astype(np.float32), signs.astype(np.float32)
     i, j = np.triu_indices(x.shape[0], 1)
     partial, sums = s @ x.T, x.sum(axis=1)
@@ -237,7 +237,7 @@ def _pvalues_float32(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
 
 
 def test_spa_equals_float32_where_scores_do_not_tie_and_is_exact_where_they_do():
-    from sumeval.judges.soft_pairwise import permutation_signs, pvalues_upper, spa_from_pvalues
+    from sumeval.stats.soft_pairwise import permutation_signs, pvalues_upper, spa_from_pvalues
 
     rng = np.random.default_rng(11)
     n_sys, n_items = 8, 40
@@ -277,7 +277,7 @@ def test_spa_test_standardises_measures_at_the_ends_of_the_float_range():
     """The SPA test's z-scores are scaled by a power of two first (as every Pearson entry point): a measure
     given in units of 2^600 (squares overflow: the std was inf, every z 0) or 2^-600 (squares underflow: the
     std was 0, the scores only centred) is tested as the same measure in ordinary units, bit for bit."""
-    from sumeval.judges.spa_test import spa_permutation_test
+    from sumeval.stats.spa_test import spa_permutation_test
 
     rng = np.random.default_rng(5)
     n_sys, n_items = 5, 24

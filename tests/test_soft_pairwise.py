@@ -1,5 +1,5 @@
 """Soft pairwise accuracy, system pairwise accuracy with a chance baseline, and item-level pairwise
-accuracy with tie calibration (sumeval.judges.soft_pairwise, sumeval.judges.item_pairwise).
+accuracy with tie calibration (sumeval.stats.soft_pairwise, sumeval.stats.item_pairwise).
 
 HOW THE PINNED NUMBERS WERE OBTAINED (not computed by sumeval): mt-metrics-eval's ``pce.py`` and
 ``tau_optimization.py`` (google-research/mt-metrics-eval commit 68a481a, copied to /tmp, numpy only;
@@ -23,8 +23,9 @@ import pytest
 
 from sumeval import stats
 from sumeval.errors import InputError
-from sumeval.judges.item_pairwise import acc23_at, calibrate_threshold, item_pair_stats, item_pairwise_accuracy
-from sumeval.judges.soft_pairwise import (pairwise_pvalues, permutation_signs, soft_pairwise_accuracy,
+from sumeval.stats.item_pairwise import item_pairwise_accuracy
+from sumeval.stats.pairwise import acc23_at, acc23_pairs, calibrate_threshold
+from sumeval.stats.soft_pairwise import (pairwise_pvalues, permutation_signs, soft_pairwise_accuracy,
                                           spa_from_pvalues, system_pairwise_accuracy)
 
 X = np.array([[3, 4, 2, 5, 4, 3, 4, 5, 2, 3, 4, 4],
@@ -170,11 +171,11 @@ def test_chance_baseline_and_interval():
 # item-level pairwise accuracy with tie calibration: equal to tau_optimization
 # --------------------------------------------------------------------------------------------
 def test_tie_calibration_equals_tau_optimization():
-    acc, eps = calibrate_threshold(item_pair_stats(H, MI, "item"))
+    acc, eps = calibrate_threshold(acc23_pairs(H, MI, "item"))
     assert acc == pytest.approx(TAU_ITEM[0], abs=1e-12) and eps == TAU_ITEM[1]
-    acc, eps = calibrate_threshold(item_pair_stats(H.reshape(1, -1), MI.reshape(1, -1), "item"))
+    acc, eps = calibrate_threshold(acc23_pairs(H.reshape(1, -1), MI.reshape(1, -1), "item"))
     assert acc == pytest.approx(TAU_NONE[0], abs=1e-12) and eps == TAU_NONE[1]
-    st = item_pair_stats(HN, MN, "item")
+    st = acc23_pairs(HN, MN, "item")
     acc, eps = calibrate_threshold(st)
     assert acc == pytest.approx(TAU_MISSING[0], abs=1e-12) and eps == TAU_MISSING[1]
     for threshold, tau in zip(*TAU_CURVE):
@@ -185,7 +186,7 @@ def test_item_level_by_hand():
     # one item, 3 systems: human [1, 2, 2], metric [0.1, 0.3, 0.35]. Pairs (1,2), (1,3) concordant; (2,3)
     # tied in the human scores, |Delta m| = 0.05: wrong at epsilon 0 (2/3), right at 0.05 (3/3); at 0.2 pair
     # (1,2) (|Delta m| 0.2) becomes a metric tie without a human tie (2/3 again). Calibration: 0.05, 3/3.
-    st = item_pair_stats(np.array([[1.0, 2.0, 2.0]]), np.array([[0.1, 0.3, 0.35]]))
+    st = acc23_pairs(np.array([[1.0, 2.0, 2.0]]), np.array([[0.1, 0.3, 0.35]]))
     assert acc23_at(st, 0.0) == pytest.approx(2 / 3) and acc23_at(st, 0.2) == pytest.approx(2 / 3)
     acc, eps = calibrate_threshold(st)
     assert acc == pytest.approx(1.0) and eps == pytest.approx(0.05)
@@ -193,8 +194,8 @@ def test_item_level_by_hand():
     # 2/3 and 1 = 5/6; pooled 3 of 4 pairs = 3/4
     human = np.array([[1.0, 2.0, 2.0], [1.0, 2.0, N]])
     metric = np.array([[0.1, 0.3, 0.35], [0.2, 0.9, 0.5]])
-    assert acc23_at(item_pair_stats(human, metric, "item"), 0.0) == pytest.approx(5 / 6)
-    assert acc23_at(item_pair_stats(human, metric, "none"), 0.0) == pytest.approx(3 / 4)
+    assert acc23_at(acc23_pairs(human, metric, "item"), 0.0) == pytest.approx(5 / 6)
+    assert acc23_at(acc23_pairs(human, metric, "none"), 0.0) == pytest.approx(3 / 4)
 
 
 def test_tuned_on_a_split_or_said_to_be_optimistic():
@@ -229,7 +230,7 @@ def test_item_level_bad_input():
         item_pairwise_accuracy(frame, "m", "h", grouping="doc")
     with pytest.raises(InputError, match="column 'nope'"):
         item_pairwise_accuracy(frame, "nope", "h")
-    assert math.isnan(acc23_at(item_pair_stats(np.array([[1.0, N]]), np.array([[0.2, 0.3]])), 0.0))
+    assert math.isnan(acc23_at(acc23_pairs(np.array([[1.0, N]]), np.array([[0.2, 0.3]])), 0.0))
 
 
 def test_system_level_bad_input():

@@ -10,6 +10,7 @@ import pytest
 
 from sumeval import stats
 from sumeval.errors import InputError
+from sumeval.stats import pairwise
 from sumeval.stats import (acc23, adjust_pvalues, binary_detection, compare_measures,
                            pairwise_accuracy, significance_clusters, tie_calibration)
 
@@ -208,6 +209,54 @@ def test_acc23_hand_values():
     assert tie_calibration([1, 2, 3], [1, 3, 2]) == pytest.approx((2 / 3, 0.0))
     with pytest.raises(InputError, match=r"epsilon.*-1"):
         acc23(H4, M4, epsilon=-1)
+
+
+# One acc23 and one tie calibration for the system and the item level
+# (sumeval.stats.pairwise.acc23_pairs / acc23_at / calibrate_threshold; the item level's
+# item_pairwise_accuracy calls the same functions).
+# human [1, 1, 2], metric [0, 0.25, 1]: (0,1) human tie, |Delta m| = 0.25; (0,2), (1,2) concordant
+# (|Delta m| 1 and 0.75). epsilon = 0.25 ties (0,1) in both -> 3/3; one float below 0.25 it stays
+# ordered -> 2/3; epsilon = 0.75 also ties the concordant (1,2) in the metric only -> 2/3.
+H3, M3 = [1.0, 1.0, 2.0], [0.0, 0.25, 1.0]
+
+
+def test_one_acc23_at_both_levels_by_hand():
+    below = float(np.nextafter(0.25, 0.0))
+    for pairs in (pairwise._pair_stats(H3, M3),  # system level: one row of means
+                  pairwise.acc23_pairs(np.array([H3]), np.array([M3]), "item"),  # item level: one document
+                  pairwise.acc23_pairs(np.array([H3]), np.array([M3]), "none")):
+        assert pairwise.acc23_at(pairs, 0.25) == 1.0
+        assert pairwise.acc23_at(pairs, below) == pytest.approx(2 / 3)
+        assert pairwise.acc23_at(pairs, 0.75) == pytest.approx(2 / 3)
+        assert pairwise.calibrate_threshold(pairs) == (1.0, 0.25)
+    assert tie_calibration(H3, M3) == (1.0, 0.25) and acc23(H3, M3, below) == pytest.approx(2 / 3)
+
+
+def test_tie_calibration_keeps_the_smallest_threshold_within_rounding_of_the_best():
+    # three pairs, weights a = 0.25 (human tie, |Delta m| 0.1), b (human tie, 0.2), c = 0.5 (concordant,
+    # 0.3): acc23 at 0 = c, at 0.1 = a + c = 0.75, at 0.2 = a + b + c, at 0.3 = a + b. With b = 5e-13
+    # the best (0.75 + 5e-13) is within CALIBRATION_ATOL (1e-12) of 0.75, so the smaller threshold 0.1
+    # is kept; with b = 2e-12 it is beyond, and 0.2 wins.
+    def pairs(b):
+        return {"ad": np.array([0.1, 0.2, 0.3]), "concordant": np.array([False, False, True]),
+                "human_tie": np.array([True, True, False]), "weight": np.array([0.25, b, 0.5]),
+                "norm": np.float64(1.0), "n_items": np.int64(1)}
+
+    assert pairwise.calibrate_threshold(pairs(5e-13)) == (0.75, 0.1)
+    acc, eps = pairwise.calibrate_threshold(pairs(2e-12))
+    assert eps == 0.2 and acc == pytest.approx(0.75 + 2e-12, abs=1e-15)
+
+
+def test_system_means_within_rounding_tie_item_scores_compare_exactly():
+    # human [0.5, 0.5 + d, 1], metric [0.2, 0.2, 0.9]: with (0,1) a human tie every pair is right (3/3);
+    # ordered by the humans, the metric's tie on it is wrong (2/3). The system level (means) counts
+    # |d| <= 1e-12 x max |value| = 1e-12 as a tie: d = 2**-41 (4.5e-13) ties, d = 2**-39 (1.8e-12)
+    # does not. The item level compares the data's scores exactly (as mt-metrics-eval): 2/3 for both.
+    for d, system in ((2.0 ** -41, 1.0), (2.0 ** -39, 2 / 3)):
+        human, metric = [0.5, 0.5 + d, 1.0], [0.2, 0.2, 0.9]
+        assert acc23(human, metric) == pytest.approx(system)
+        item = pairwise.acc23_pairs(np.array([human]), np.array([metric]), "item")
+        assert pairwise.acc23_at(item, 0.0) == pytest.approx(2 / 3)
 
 
 def test_pairwise_accuracy_from_a_frame():

@@ -2,11 +2,6 @@
 
 - :mod:`sumeval.judges.alt_test`: the alternative annotator test (Calderon, Reichart & Dror,
   ACL 2025): can a judge replace the annotators? Winning rate, advantage probability, pass rule.
-- :mod:`sumeval.judges.soft_pairwise`: soft pairwise accuracy of system rankings (Thompson et al.
-  2024, WMT24; mt-metrics-eval ``pce.py``) and system pairwise accuracy with a chance baseline, with
-  bootstrap intervals.
-- :mod:`sumeval.judges.item_pairwise`: item-level pairwise accuracy with tie calibration (acc23,
-  Deutsch et al. 2023), tuned on a separate split or flagged optimistic.
 - :mod:`sumeval.judges.annotators`: each annotator scored as a measure against the others' mean,
   and their average as the human ceiling.
 - :mod:`sumeval.judges.ppi`: prediction-powered inference (Angelopoulos et al. 2023): how many human
@@ -17,7 +12,11 @@
   :mod:`sumeval.judges.audit_output`): verbosity (Kendall with length beyond the humans'), agreement on
   close system pairs beside a held-out annotator and length, kappa per annotator, calibration.
 
-Judges and annotators are columns of a judgments frame (:mod:`sumeval.judges.columns`).
+Judges and annotators are columns of a judgments frame (:mod:`sumeval.judges.columns`). The statistics
+applied to judges as to every other measure are in :mod:`sumeval.stats`: soft and plain system pairwise
+accuracy (:mod:`~sumeval.stats.soft_pairwise`) and its test (:mod:`~sumeval.stats.spa_test`), item-level
+acc23 with tie calibration (:mod:`~sumeval.stats.item_pairwise`), ranking accuracy on a pairwise set
+(:mod:`~sumeval.stats.pair_ranking`).
 """
 from __future__ import annotations
 

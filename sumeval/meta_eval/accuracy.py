@@ -7,20 +7,20 @@ Per measure x human column (:func:`accuracy_rows`), computed by :mod:`sumeval.st
   :func:`sumeval.stats.pairwise_accuracy`): the threshold is tuned on the same systems, so the value
   is ``optimistic``;
 - **soft pairwise accuracy** (``spa``, ``spa_ci_low``, ``spa_ci_high``; Thompson et al. 2024, WMT24;
-  :func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`, equal to mt-metrics-eval's ``pce.py`` where
+  :func:`sumeval.stats.soft_pairwise.soft_pairwise_accuracy`, equal to mt-metrics-eval's ``pce.py`` where
   scores do not tie, exact where they do),
   from the item-level scores of the items every system has, with a bootstrap interval over items;
 - **plain system pairwise accuracy** (``plain_accuracy``, ``plain_ci_low``, ``plain_ci_high``; Kocmi et
   al. 2021) with its **chance baseline** (``chance``, ``chance_p``: the measure's scores permuted among
-  the systems within each item; :func:`sumeval.judges.soft_pairwise.system_pairwise_accuracy`);
+  the systems within each item; :func:`sumeval.stats.soft_pairwise.system_pairwise_accuracy`);
 - with ``item_acc23``, **item-level acc23 with tie calibration** (rows of level ``item``;
-  :func:`sumeval.judges.item_pairwise.item_pairwise_accuracy`, grouped by item as WMT23): the
+  :func:`sumeval.stats.item_pairwise.item_pairwise_accuracy`, grouped by item as WMT23): the
   threshold tuned on a separate split of documents (``tune_split``: a file of document ids, or
   ``validation``, a random share of the documents) and applied to the others, else tuned on the test
   data and flagged ``optimistic``.
 
 :func:`spa_tests` tests every pair of measures' SPA as mt-metrics-eval does
-(:func:`sumeval.judges.spa_test.spa_permutation_test`), one-sided in the direction of the observed
+(:func:`sumeval.stats.spa_test.spa_permutation_test`), one-sided in the direction of the observed
 order, p-values corrected within each human column; :func:`spa_values` gives the values the ranking
 by SPA ranks (``--meta-metric spa``).
 """
@@ -87,7 +87,7 @@ def system_rows(frame: pd.DataFrame, metrics: Sequence[str], human: str, s, note
         :data:`ACCURACY_COLUMNS` (``measure`` = the metric column, ``human`` = ``human``), and with
         ``boot`` the columns ``spa_boot`` and ``plain_boot`` (each (n_resamples,) replicates, or None).
     """
-    from sumeval.judges.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
+    from sumeval.stats.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 
     acc = _acc23_rows(frame, metrics, human, notes)
     kw = dict(n_resamples=s.n_resamples, ci=s.ci, seed=s.seed, return_boot=True)
@@ -124,7 +124,7 @@ def system_rows(frame: pd.DataFrame, metrics: Sequence[str], human: str, s, note
 def item_rows(frame: pd.DataFrame, metrics: Sequence[str], human: str, tune_docs: Sequence | None,
               notes: list[str]) -> pd.DataFrame:
     """The item-level acc23 rows of ``metrics`` against ``human`` (tuned on ``tune_docs`` when given)."""
-    from sumeval.judges.item_pairwise import item_pairwise_accuracy
+    from sumeval.stats.item_pairwise import item_pairwise_accuracy
 
     try:
         out = item_pairwise_accuracy(frame, list(metrics), human, grouping="item", tune_docs=tune_docs)
@@ -226,7 +226,7 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
         ``pairwise.csv``'s columns with ``level`` ``system``, ``coefficient`` ``spa``, ``test``
         ``spa-permutation``, ``resampling`` ``cells``.
     """
-    from sumeval.judges.spa_test import spa_permutation_test
+    from sumeval.stats.spa_test import spa_permutation_test
     from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_resampled
     from sumeval.stats.resampling import progress_bar
 

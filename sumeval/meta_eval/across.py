@@ -28,7 +28,7 @@ mean rank over different tasks compares measures on partly different ground: rea
 coverage.
 
 Pairwise sets (``rank19``: two summaries per document, the system and global levels refused) are
-judged by ranking accuracy (:mod:`sumeval.judges.pair_ranking`: the share of pairs where the better
+judged by ranking accuracy (:mod:`sumeval.stats.pair_ranking`: the share of pairs where the better
 summary scores higher, bootstrap interval over pairs, paired permutation tests, the same clusters)
 at the ``input`` level, ``kind="accuracy"``; their meta-evaluation folder holds the usual files too.
 
@@ -89,7 +89,7 @@ class AcrossSettings(StatisticsOptions):
     weights: ``{data set: weight}`` (>= 0; sets left out weigh 1), normalised over the sets run.
     missing: ``available`` or ``all`` (module docstring). min_sets: the fewest data sets a measure
         needs for a mean (``available`` only).
-    ties: how a pairwise set counts a tie (:mod:`sumeval.judges.pair_ranking`).
+    ties: how a pairwise set counts a tie (:mod:`sumeval.stats.pair_ranking`).
     jobs: processes for the statistics (one unit per (data set, human column); 1: this process).
     """
 
@@ -109,7 +109,7 @@ class AcrossSettings(StatisticsOptions):
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""
-        from sumeval.judges.pair_ranking import TIES
+        from sumeval.stats.pair_ranking import TIES
 
         self.for_set(("_",), self.levels)
         if "correlation" not in self.meta_metric:

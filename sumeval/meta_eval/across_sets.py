@@ -6,7 +6,7 @@ cannot run is a blank with the reason) and scores them (cached); :func:`run_unit
 processes (the statistics run on one BLAS thread each; every test's family is one (human, level),
 and the resamples are drawn from the seed alone, so a unit's numbers are those of one call over
 all the human columns); :func:`finish_set` merges the units and adds a pairwise set's ranking
-accuracy (:mod:`sumeval.judges.pair_ranking`).
+accuracy (:mod:`sumeval.stats.pair_ranking`).
 """
 from __future__ import annotations
 
@@ -251,7 +251,7 @@ def _merge(parts: list, settings):
 def finish_set(p: Prepared, parts: list, settings) -> SetOutcome:
     """Merge a set's units into one MetaEvaluation; a pairwise set gets its ranking accuracy."""
     from sumeval import stats
-    from sumeval.judges import pair_ranking
+    from sumeval.stats import pair_ranking
 
     out = p.outcome
     if not parts:

@@ -69,7 +69,9 @@ Modules: ``rows`` (one sample, and many rows at once), ``levels`` / ``pooled`` /
 (the three levels under resampling, vectorised), ``resampling`` (draws, intervals),
 ``correlation``, ``permutation``, ``williams``, ``multiple``, ``pairwise``, ``binary``,
 ``agreement`` (paper 002), ``ties`` (exact ties among means), ``layout`` and ``checks`` (frames
-and inputs).
+and inputs); applied to judges as to every measure: ``soft_pairwise`` (soft and plain system pairwise
+accuracy, WMT24) and ``spa_test`` (its permutation test), ``item_pairwise`` (item-level acc23, the
+rule of ``pairwise``), ``pair_ranking`` (ranking accuracy on a pairwise set).
 """
 from __future__ import annotations
 

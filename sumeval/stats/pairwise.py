@@ -1,24 +1,42 @@
-"""System-level pairwise accuracy, with metric ties calibrated (acc23).
+"""Pairwise accuracy with metric ties calibrated (acc23): the one implementation, system and item level.
 
 Pairwise accuracy (Kocmi et al. 2021, "To Ship or Not to Ship", WMT): the share of
 system pairs that the metric orders as the humans do, sign(Delta metric) == sign(Delta human).
 
 acc23 (Deutsch, Foster & Freitag 2023, "Ties Matter: Meta-Evaluating Modern Metrics with Pairwise
-Accuracy and Tie Calibration", EMNLP): with a metric tie threshold epsilon, a pair is
+Accuracy and Tie Calibration", EMNLP; their section on pairwise accuracy, acc_eq; mt-metrics-eval
+``tau_optimization.TauSufficientStats.acc_23``): with a metric tie threshold epsilon, a pair is
 
-- a **human tie** when the two systems' human scores (their means) are exactly equal;
+- a **human tie** when Delta human = 0;
 - a **metric tie** when |Delta metric| <= epsilon;
 
-and acc23 = (concordant pairs + pairs tied in both) / all pairs, where concordant = tied in
-neither and ordered alike. With epsilon = 0 it is Kocmi et al.'s pairwise accuracy. **Tie
-calibration** picks the epsilon maximising acc23 among 0 and the observed |Delta metric| (the
-smallest such epsilon when several tie), as mt-metrics-eval's ``KendallWithTiesOpt``.
-The epsilon is tuned on the data it is then evaluated on, so the calibrated acc23 is optimistic
-(an upper bound of what a threshold fixed in advance would give), as in Deutsch et al. 2023.
+and, C the concordant pairs (tied in neither and ordered alike), D the discordant ones, T_h, T_m
+the pairs tied only in the human or only in the metric scores, T_hm those tied in both,
 
-Differences between two systems' means within floating error of 0 (at most 1e-12 times the
-largest |mean|) count as exactly 0, for the human and the metric: such means are equal as
-numbers (a tie), and a calibrated epsilon is then 0 rather than 1.1e-16.
+    acc23 = (C + T_hm) / (C + D + T_h + T_m + T_hm).
+
+With epsilon = 0 it is Kocmi et al.'s pairwise accuracy. **Tie calibration** (their section on tie
+calibration; mt-metrics-eval ``tau_optimization.tau_optimization``, called by
+``stats.KendallWithTiesOpt(variant="acc23")``) picks the epsilon maximising acc23 among 0 and the
+observed |Delta metric|: **the smallest epsilon reaching the maximum** (mt-metrics-eval keeps the
+first maximum of the thresholds in increasing order); an acc23 within ``CALIBRATION_ATOL`` (1e-12)
+of the maximum reaches it, as the item level's weighted sums carry rounding of that order (at the
+system level the values are counts over one denominator, at least 1 / n_pairs apart, and the rule is
+the plain first maximum). The epsilon is tuned on the data it is then evaluated on, so the
+calibrated acc23 is optimistic (an upper bound of what a threshold fixed in advance would give), as
+in Deutsch et al. 2023.
+
+Both levels build their pairs with :func:`acc23_pairs` and evaluate them with :func:`acc23_at` and
+:func:`calibrate_threshold`:
+
+- **system level** (:func:`acc23`, :func:`tie_calibration`, :func:`pairwise_accuracy`): one row of
+  system means, every pair weighing 1. The means are sumeval's own sums, so differences within
+  floating error of 0 (at most 1e-12 times the largest |mean|) count as exactly 0, for the human and
+  the metric: such means are equal as numbers (a tie), and a calibrated epsilon is then 0 rather than
+  1.1e-16 (``means=True``);
+- **item level** (:func:`sumeval.stats.item_pairwise.item_pairwise_accuracy`, WMT23's grouping by
+  item): one row per document; each item with a pair weighs 1 / items, split over its pairs. The
+  scores are the data's, compared exactly, as mt-metrics-eval compares them (``means=False``).
 
 **Close pairs** (:func:`close_pair_agreement`): the same agreement, per bin of system pairs ranked
 by how far apart the humans put them (closest / middle / farthest third), with a document-bootstrap
@@ -38,14 +56,14 @@ from sumeval.stats.layout import Layout, check_system_count, frame_layout
 from sumeval.stats.levels import system_means
 from sumeval.stats.resampling import percentile_interval, resample_indices
 
-__all__ = ["acc23", "tie_calibration", "pairwise_accuracy", "close_pair_bins", "pair_agreement_rows",
+__all__ = ["acc23", "tie_calibration", "acc23_pairs", "acc23_at", "calibrate_threshold", "GROUPINGS",
+           "pairwise_accuracy", "close_pair_bins", "pair_agreement_rows",
            "binned_agreement", "close_pair_replicates", "close_pair_agreement", "close_pair_rows", "THIRDS",
            "CLOSE_PAIR_COLUMNS"]
 
 
-def _pair_stats(human: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Per system pair i < j: |Delta metric|, concordant (not tied in either, same order),
-    tied in the human scores; each shape (n_pairs,)."""
+def _pair_stats(human: np.ndarray, metric: np.ndarray) -> dict[str, np.ndarray]:
+    """:func:`acc23_pairs` of one value per system (the system level), the values checked."""
     h = np.asarray(human, dtype=np.float64)
     m = np.asarray(metric, dtype=np.float64)
     if h.ndim != 1 or h.shape != m.shape:
@@ -56,21 +74,90 @@ def _pair_stats(human: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, ...]
                          "drop the systems without scores first")
     if h.size < 2:
         raise InputError(f"pairwise accuracy needs at least 2 systems, got {h.size}")
-    i, j = np.triu_indices(h.size, 1)
-    dh, dm = _snap(h[i] - h[j], h), _snap(m[i] - m[j], m)
-    return np.abs(dm), (np.sign(dh) == np.sign(dm)) & (dh != 0), dh == 0
+    return acc23_pairs(h[None, :], m[None, :], "none", means=True)
 
 
 #: differences at most this times the largest |value| are rounding, and count as 0
 ZERO_RTOL = 1e-12
+#: tie calibration: an acc23 within this of the maximum reaches it (the rounding of weighted sums)
+CALIBRATION_ATOL = 1e-12
+#: how acc23 averages its pairs: ``"item"`` (each row weighs the same, WMT23) or ``"none"`` (pooled)
+GROUPINGS: tuple[str, ...] = ("item", "none")
 
 
 def _snap(diff: np.ndarray, values: np.ndarray) -> np.ndarray:
     """``diff`` with the differences within floating error of 0 (``ZERO_RTOL`` times the largest
-    |value|) set to exactly 0: two means equal as numbers but one ulp apart are a tie, and a
-    calibrated threshold is reported as 0, not 1.1e-16."""
-    scale = float(np.max(np.abs(values))) if values.size else 0.0
+    finite |value|, per row of ``values``: its last axis holds the systems) set to exactly 0: two
+    means equal as numbers but one ulp apart are a tie, and a calibrated threshold is reported as 0,
+    not 1.1e-16. NaN stays NaN."""
+    v = np.abs(np.asarray(values, dtype=np.float64))
+    scale = np.max(np.where(np.isfinite(v), v, 0.0), axis=-1, keepdims=True) if v.size else 0.0
     return np.where(np.abs(diff) <= ZERO_RTOL * scale, 0.0, diff)
+
+
+def acc23_pairs(human: np.ndarray, metric: np.ndarray, grouping: str = "item", *,
+                means: bool = False) -> dict[str, np.ndarray]:
+    """The pairs acc23 counts (module docstring), per row: |Delta metric|, correct-when-untied, human
+    tie and weight of every usable pair.
+
+    Args:
+        human, metric: shape (n_rows, n_systems), NaN where a system has no score; a pair is usable
+            where both of its systems have both scores.
+        grouping: ``"item"`` (weight 1 / (rows with a pair x the row's pairs)) or ``"none"`` (weight 1
+            per pair, over all pairs pooled).
+        means: the values are means sumeval computed (the system level): differences within
+            ``ZERO_RTOL`` times the row's largest finite |value| count as 0 (module docstring).
+
+    Returns:
+        ``ad, concordant, human_tie, weight`` (shape (n_pairs,) each), ``norm`` (acc23 = the weighted
+        sum / norm: 1 for ``"item"``, the number of pairs for ``"none"``) and ``n_items`` (rows with a
+        pair).
+    """
+    if grouping not in GROUPINGS:
+        raise InputError(f"grouping {grouping!r} is unknown; choose one of {', '.join(GROUPINGS)}")
+    h, m = np.asarray(human, dtype=np.float64), np.asarray(metric, dtype=np.float64)
+    i, j = np.triu_indices(h.shape[1], 1)
+    dh, dm = h[:, i] - h[:, j], m[:, i] - m[:, j]  # (n_rows, pairs per row)
+    if means:
+        dh, dm = _snap(dh, h), _snap(dm, m)
+    ok = np.isfinite(dh) & np.isfinite(dm)
+    per_item = ok.sum(axis=1)
+    n_items, n_pairs = int((per_item > 0).sum()), int(ok.sum())
+    if grouping == "item":
+        w, norm = np.where(ok, 1.0 / np.maximum(per_item, 1)[:, None], 0.0) / max(n_items, 1), 1.0
+    else:
+        w, norm = np.where(ok, 1.0, 0.0), float(max(n_pairs, 1))
+    conc = (dh != 0) & (np.sign(dh) == np.sign(dm))
+    return {"ad": np.abs(dm)[ok], "concordant": conc[ok], "human_tie": (dh == 0)[ok], "weight": w[ok],
+            "norm": np.float64(norm), "n_items": np.int64(n_items)}
+
+
+def acc23_at(pairs: dict[str, np.ndarray], epsilon: float) -> float:
+    """acc23 of :func:`acc23_pairs` at metric tie threshold ``epsilon`` (module docstring): a pair
+    with |Delta metric| <= epsilon is correct when the humans tie it, any other when concordant."""
+    if not epsilon >= 0:
+        raise InputError(f"epsilon must be a threshold >= 0, got {epsilon!r}")
+    if pairs["ad"].size == 0:
+        return float("nan")
+    tied = pairs["ad"] <= epsilon
+    return float(np.sum(pairs["weight"] * np.where(tied, pairs["human_tie"], pairs["concordant"])) / pairs["norm"])
+
+
+def calibrate_threshold(pairs: dict[str, np.ndarray]) -> tuple[float, float]:
+    """Tie calibration of :func:`acc23_pairs` (module docstring): ``(best acc23, the smallest epsilon
+    among 0 and the observed |Delta metric| whose acc23 is within CALIBRATION_ATOL of the best)``;
+    ``(nan, 0.0)`` without a pair."""
+    ad, w = pairs["ad"], pairs["weight"]
+    if ad.size == 0:
+        return float("nan"), 0.0
+    order = np.argsort(ad, kind="stable")
+    cum_conc = np.concatenate([[0.0], np.cumsum((w * pairs["concordant"])[order])])
+    cum_tie = np.concatenate([[0.0], np.cumsum((w * pairs["human_tie"])[order])])
+    candidates = np.unique(np.concatenate([[0.0], ad]))
+    k = np.searchsorted(ad[order], candidates, side="right")  # pairs tied at each threshold
+    acc = (cum_conc[-1] - cum_conc[k] + cum_tie[k]) / pairs["norm"]
+    best = int(np.flatnonzero(acc >= acc.max() - CALIBRATION_ATOL)[0])
+    return float(acc[best]), float(candidates[best])
 
 
 def acc23(human: Sequence[float] | np.ndarray, metric: Sequence[float] | np.ndarray,
@@ -86,9 +173,7 @@ def acc23(human: Sequence[float] | np.ndarray, metric: Sequence[float] | np.ndar
     """
     if not epsilon >= 0:
         raise InputError(f"epsilon must be a threshold >= 0, got {epsilon!r}")
-    ad, conc, htie = _pair_stats(human, metric)
-    tied = ad <= epsilon
-    return float(((conc & ~tied).sum() + (htie & tied).sum()) / ad.size)
+    return acc23_at(_pair_stats(human, metric), epsilon)
 
 
 def tie_calibration(human: Sequence[float] | np.ndarray,
@@ -102,15 +187,7 @@ def tie_calibration(human: Sequence[float] | np.ndarray,
         ``(acc23, epsilon)``: the maximum over epsilon in {0} and the observed |Delta metric|,
         and the smallest epsilon reaching it.
     """
-    ad, conc, htie = _pair_stats(human, metric)
-    order = np.argsort(ad, kind="stable")
-    cum_conc = np.concatenate([[0], np.cumsum(conc[order])])
-    cum_htie = np.concatenate([[0], np.cumsum(htie[order])])
-    candidates = np.unique(np.concatenate([[0.0], ad]))
-    k = np.searchsorted(ad[order], candidates, side="right")  # pairs tied at each threshold
-    acc = (cum_conc[-1] - cum_conc[k] + cum_htie[k]) / ad.size
-    best = int(np.argmax(acc))
-    return float(acc[best]), float(candidates[best])
+    return calibrate_threshold(_pair_stats(human, metric))
 
 
 def pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: str, *,
@@ -155,7 +232,7 @@ def pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], human: 
         n_pairs = int(ok.sum() * (ok.sum() - 1) // 2)
         rows.append({"metric": mc, "human": human, "level": "system", "accuracy": acc,
                      "epsilon": eps, "calibrated": bool(calibrate), "n_systems": int(ok.sum()),
-                     "n_pairs": n_pairs, "n_human_ties": int(_pair_stats(hs, ms)[2].sum())})
+                     "n_pairs": n_pairs, "n_human_ties": int(_pair_stats(hs, ms)["human_tie"].sum())})
     return pd.DataFrame(rows)
 
 
@@ -219,11 +296,7 @@ def pair_agreement_rows(human: np.ndarray, metric: np.ndarray) -> np.ndarray:
     m = np.atleast_2d(np.asarray(metric, dtype=np.float64))
     i, j = np.triu_indices(h.shape[1], 1)
     with np.errstate(invalid="ignore"):
-        hs = np.nanmax(np.abs(h), axis=1, keepdims=True) if h.size else h
-        ms = np.nanmax(np.abs(m), axis=1, keepdims=True) if m.size else m
-        dh, dm = h[:, i] - h[:, j], m[:, i] - m[:, j]
-        dh = np.where(np.abs(dh) <= ZERO_RTOL * hs, 0.0, dh)
-        dm = np.where(np.abs(dm) <= ZERO_RTOL * ms, 0.0, dm)
+        dh, dm = _snap(h[:, i] - h[:, j], h), _snap(m[:, i] - m[:, j], m)
         out = (np.sign(dh) == np.sign(dm)).astype(np.float64)
     out[np.isnan(dh) | np.isnan(dm)] = np.nan
     return out

@@ -15,7 +15,7 @@ new is estimated here; this module arranges):
 - the **alt-test** per quality and pooled (items = (summary, quality), as the authors pool them;
   :func:`sumeval.judges.alt_test.alt_test`), and its comparison with the values the authors'
   notebook prints (:data:`AUTHORS_SUMMEVAL`);
-- **soft pairwise accuracy** per quality (:func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`),
+- **soft pairwise accuracy** per quality (:func:`sumeval.stats.soft_pairwise.soft_pairwise_accuracy`),
   with each expert scored the same way against the other two's mean and their average as a ceiling;
 - **agreement of each rater with each expert**: a judge's correlation with expert k next to
   expert j's (:func:`sumeval.stats.correlate`, no resampling);
@@ -234,7 +234,7 @@ def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, s
     mean, and of each expert against the other two's mean (``kind`` annotator), with their average
     (``human ceiling``, no interval): ``measure, kind, human, spa, ci_low, ci_high, n_systems, n_items``."""
     from sumeval.judges.annotators import leave_one_out_targets
-    from sumeval.judges.soft_pairwise import soft_pairwise_accuracy
+    from sumeval.stats.soft_pairwise import soft_pairwise_accuracy
 
     f = judgments.frame
     cols = ["measure", "kind", "human", "spa", "ci_low", "ci_high", "n_systems", "n_items"]

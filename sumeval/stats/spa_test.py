@@ -4,12 +4,12 @@ mt-metrics-eval ranks metrics by SPA with significance clusters (``data.CompareM
 -> ``ComputeSigMatrix`` -> ``stats.PermutationSigDiff`` with ``corr_fcn = stats.PairwiseConfidenceError``,
 ``average_by='none'``, ``perm_test='scores'``; then ``AssignRanks``). Its test of measures A and B against a human
 column H, which this module reproduces, vectorised (SPA itself counted exactly where scores tie, where mt-metrics-eval's
-float32 arithmetic lets rounding decide: :mod:`sumeval.judges.soft_pairwise`; on tied data the p-values can differ):
+float32 arithmetic lets rounding decide: :mod:`sumeval.stats.soft_pairwise`; on tied data the p-values can differ):
 
 1. the items where every system has H, A and B: grids of shape (S systems, L items);
 2. A's and B's scores standardised over all S x L cells, z = (x - mean) / std with ddof 0
    (``scipy.stats.zscore`` of the flattened scores; a constant measure is only centred);
-3. the observed difference d = SPA(z_A) - SPA(z_B), SPA as :func:`sumeval.judges.soft_pairwise.soft_pairwise_accuracy`
+3. the observed difference d = SPA(z_A) - SPA(z_B), SPA as :func:`sumeval.stats.soft_pairwise.soft_pairwise_accuracy`
    computes it (Thompson et al. 2024: 1 - mean |p^H - p^M| over the system pairs, the p-values from pce.py's
    paired permutation test with its signs, ``n_permutations`` and ``perm_seed``; H's p-values once);
 4. each of K resamples swaps A's and B's scores in each cell (system, item) independently with probability 1/2
@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
+from sumeval.stats.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
 from sumeval.stats.checks import check_alternative, check_count, check_frame, seed_record
 from sumeval.stats.permutation import EARLY_STOP_BOUNDS
 from sumeval.stats.scaling import unit_scale

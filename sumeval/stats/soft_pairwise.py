@@ -23,7 +23,7 @@ for sums within float32's rounding of each other, none in the test's untied scor
 integer arithmetic, differing from float32 only on pairs with ties and by at most their count). On
 SummEval's 6 LLM judges the float32 p-values move SPA by up to 0.0037; a run of pce.py itself over
 more measures (issue 30) found up to 0.0059, with one order flipped on fluency and mt-metrics-eval's
-SPA test at p 0.408 where :mod:`sumeval.judges.spa_test` gives 0.337.
+SPA test at p 0.408 where :mod:`sumeval.stats.spa_test` gives 0.337.
 
 **Plain system pairwise accuracy** (Kocmi et al. 2021, "To Ship or Not to Ship", WMT): the share of
 system pairs ordered alike, sign(Delta metric) = sign(Delta human), a pair tied in both counting as
@@ -220,7 +220,8 @@ def soft_pairwise_accuracy(frame: pd.DataFrame, metrics: str | Sequence[str], hu
 
 
 def _agreement(h_means: np.ndarray, m_means: np.ndarray) -> np.ndarray:
-    """acc23 at threshold 0 of system means, shape (..., S) each -> (...,)."""
+    """acc23 at threshold 0 of system means, shape (..., S) each -> (...,), compared exactly (unlike
+    :func:`~sumeval.stats.pairwise.pair_agreement_rows`, which ties means within rounding)."""
     i, j = np.triu_indices(h_means.shape[-1], 1)
     dh = h_means[..., i] - h_means[..., j]
     dm = m_means[..., i] - m_means[..., j]

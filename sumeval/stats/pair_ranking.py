@@ -29,7 +29,7 @@ and the **ranking accuracy** is ``acc = (1/n) sum_i c_i`` over the n pairs where
 
 The set's system and global levels mean nothing here (``correct`` / ``incorrect`` are labels), so
 this is the pairwise set's one figure of merit (:mod:`sumeval.meta_eval.across` uses it for
-``rank19``). With ``epsilon=0`` and ``grouping="none"``, acc23 of :mod:`sumeval.judges.item_pairwise`
+``rank19``). With ``epsilon=0`` and ``grouping="none"``, acc23 of :mod:`sumeval.stats.item_pairwise`
 equals this accuracy with ``ties="wrong"`` (a metric tie is then wrong, the human never ties).
 """
 from __future__ import annotations
