@@ -88,7 +88,8 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              exports=("load_newsroom",)),
     ShelfSet("rank19", "Rank19", "rank19:rank19_judgments", ("rank19",), "news (CNN/DM) sentences", ("fact",),
              "CC BY-SA 4.0", exports=("load_rank19",)),
-    ShelfSet("rose", "RoSE", "rose:rose_judgments", ("rose",), "news (CNN/DM)", ("prior", "ref_free", "ref_based", "acu"),
-             "research use (BSD-3-Clause added later)", exports=("load_rose",),
+    ShelfSet("rose", "RoSE", "rose:rose_judgments", ("rose",), "news (CNN/DM)",
+             ("prior", "ref_free", "ref_based", "acu"), "research use (BSD-3-Clause added later)",
+             exports=("load_rose",),
              column_titles=(("prior", "Prior"), ("ref_free", "Ref-free"), ("ref_based", "Ref-based"))),
 ]}
