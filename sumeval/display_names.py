@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from sumeval.datasets.shelf_table import SHELF
+
 __all__ = ["display", "paper_row_label", "NAMES", "LATEX", "PAPER_000_BERTSCORE_MODEL"]
 
 #: code name -> readable name (measures, their output columns, human qualities, levels,
@@ -61,11 +63,9 @@ NAMES: dict[str, str] = {
     # meta-eval's judges: soft pairwise accuracy, its test, the annotators' mean (sumeval.meta_eval.annotators)
     "spa": "SPA", "spa-permutation": "permutation test of SPA (mt-metrics-eval)",
     "human ceiling": "Human ceiling (mean of annotators)",
-    # data sets (the shelf: sumeval.datasets.shelf) and the human columns only they have
-    "summeval": "SummEval", "realsumm": "REALSumm", "dialsummeval": "DialSummEval", "frank": "FRANK",
-    "qags-c": "QAGS-C", "qags-x": "QAGS-X", "xsumfaith": "XSumFaith", "newsroom": "Newsroom", "rank19": "Rank19",
-    "rose": "RoSE", "prior": "Prior", "ref_free": "Ref-free", "ref_based": "Ref-based",
-    "no_hallucination": "No hallucination",
+    # data sets (the shelf's rows, sumeval.datasets.shelf_table) and the human columns only they have
+    **{s.name: s.title for s in SHELF.values()},
+    **{column: title for s in SHELF.values() for column, title in s.column_titles},
     # ordering (paper 002): data sets, quantities
     "nips": "NIPS", "sind": "SIND", "roc": "ROCStories", "wikipedia": "Wikipedia", "bbc": "BBC", "reuters": "Reuters",
     "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "acc": "Accuracy", "tau": "Kendall tau",

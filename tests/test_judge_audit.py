@@ -322,7 +322,7 @@ class TestCommand:
 @pytest.mark.slow
 def test_summeval_judges_reproduce_the_motivating_measurements():
     """Issue 31's figures, within the intervals. Definitions: judges/audit.py, stats/pairwise.py."""
-    from sumeval.datasets.summeval_annotators import JUDGES, summeval_judgments
+    from sumeval.datasets.loaders.summeval import JUDGES, summeval_judgments
 
     qualities = ["coherence", "consistency", "relevance"]
     a = judge_audit(summeval_judgments().frame, qualities, list(JUDGES), n_resamples=1000, seed=0)

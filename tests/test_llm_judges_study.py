@@ -279,7 +279,7 @@ def summeval():
 
 
 def test_summeval_pooled_rho_equals_the_alt_test_pins(summeval):
-    from sumeval.datasets.summeval_annotators import JUDGES as LLMS
+    from sumeval.datasets.loaders.summeval import JUDGES as LLMS
 
     alt = lj.alt_test_summeval(summeval, LLMS, lj.QUALITIES)
     assert len(alt.results) == 6 * 5

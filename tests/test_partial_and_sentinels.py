@@ -286,13 +286,13 @@ def _exact_residual_ranks(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def frank():
-    from sumeval.datasets.frank import load_frank
+    from sumeval.datasets.loaders.frank import load_frank
 
     return load_frank()
 
 
 def test_frank_partial_equals_the_authors_evaluate_py(frank):
-    from sumeval.datasets.frank import measure_column
+    from sumeval.datasets.loaders.frank import measure_column
 
     for subset, want in FRANK_PARTIAL.items():
         sub = frank if subset == "all" else frank[frank["dataset"] == subset]

@@ -16,11 +16,12 @@ import pandas as pd
 import pytest
 
 from sumeval import cli
-from sumeval.datasets import builtin, shelf
 from sumeval.datasets import judgments as jd
-from sumeval.datasets.dialsummeval import paper_score
+from sumeval.datasets import shelf
 from sumeval.datasets.judgments_model import Judgments, check_level
-from sumeval.datasets.qags import summary_factuality
+from sumeval.datasets.loaders import build
+from sumeval.datasets.loaders.dialsummeval import paper_score
+from sumeval.datasets.loaders.qags import summary_factuality
 from sumeval.datasets.realsumm import realsumm_frame
 from sumeval.datasets.registry import locate
 from sumeval.errors import DataNotFoundError, InputError
@@ -125,17 +126,18 @@ def test_unknown_builtin_and_make_judgments_errors(monkeypatch):
         shelf.load_builtin("nope")
     frame = pd.DataFrame({"doc_id": ["d", "d"], "system": ["s", "s"], "h": [1.0, 2.0]})
     with pytest.raises(InputError, match=r"two rows for \(doc_id 'd', system 's'\)"):
-        builtin.make_judgments(frame, name="t", relpaths=["x"], humans=("h",))
+        build.make_judgments(frame, name="t", relpaths=["x"], humans=("h",))
     with pytest.raises(InputError, match=r"declared columns \['nope'\] are not in its frame"):
-        builtin.make_judgments(frame, name="t", relpaths=["x"], humans=("nope",))
+        build.make_judgments(frame, name="t", relpaths=["x"], humans=("nope",))
     with pytest.raises(InputError, match=r"f\.jsonl: the number of pairs is 2, MANIFEST\.md records 3"):
-        builtin.expect("f.jsonl", "the number of pairs", 2, 3)
+        build.expect("f.jsonl", "the number of pairs", 2, 3)
 
 
 @needs("qags/mturk_xsum.jsonl")
 def test_a_changed_qags_file_is_refused_with_its_line(tmp_path, monkeypatch):
     """The count and worker-order checks, on a copy the checksum check is bypassed for."""
-    from sumeval.datasets import qags, registry
+    from sumeval.datasets import registry
+    from sumeval.datasets.loaders import qags
 
     lines = locate(qags.FILES["qags-x"]).read_text(encoding="utf-8").splitlines()
     rec = json.loads(lines[4])
@@ -295,7 +297,7 @@ def test_realsumm_unchanged(loaded):
 # --------------------------------------------------------------------------------------------
 @needs("dialsummeval/human_judgment.jsonl", "dialsummeval/models_eval_new/A/metrics.csv")
 def test_dialsummeval_joins_and_human_rule(loaded):
-    from sumeval.datasets.dialsummeval import EVAL_DIR, METRICS, QUALITIES, SYSTEMS
+    from sumeval.datasets.loaders.dialsummeval import EVAL_DIR, METRICS, QUALITIES, SYSTEMS
 
     j = _get(loaded, "dialsummeval")
     f = j.frame.set_index(["doc_id", "model_id"])

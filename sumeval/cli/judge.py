@@ -85,7 +85,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from sumeval.cache import atomic_write_json
     from sumeval.datasets.judgment_files import export_judgments
     from sumeval.datasets.judgments import load_judgments
-    from sumeval.datasets.summeval_annotators import judge_column
+    from sumeval.datasets.loaders.summeval import judge_column
     from sumeval.judges.run.backends import OpenAIBackend, TransformersBackend
     from sumeval.judges.run.runner import NAMESPACE, generation_params, judge_name, run_judge
     from sumeval.judges.run.scoring import parse_scoring

@@ -23,11 +23,18 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 
-The judged sets are the shelf (:mod:`sumeval.datasets.shelf`): each is a
-:class:`~sumeval.datasets.judgments_model.Judgments` by name (``load_judgments("frank")``).
+The judged sets are the shelf: each is a :class:`~sumeval.datasets.judgments_model.Judgments` by
+name (``load_judgments("frank")``), one row of :data:`sumeval.datasets.shelf_table.SHELF` and one
+loader module in :mod:`sumeval.datasets.loaders` (whose ``load_*`` functions above are lazy names
+here: each row's ``exports``); :mod:`sumeval.datasets.shelf` loads and describes them.
+
+The judgments shape: :mod:`~sumeval.datasets.judgments_model` (the columns' roles, the levels),
+:mod:`~sumeval.datasets.judgment_files` (reading, checking and writing files),
+:mod:`~sumeval.datasets.user_datasets` (a user's sets by name) and
+:mod:`~sumeval.datasets.judgments` (loading any set by name or path).
 
 Files are found and verified by :mod:`sumeval.datasets.registry` (``locate``, ``datasets``,
-``files``, ``verify_all``, ``checksums``); see ``data/README.md`` for where the data comes from.
+``files``, ``info``, ``verify_all``, ``checksums``); see ``data/README.md`` for where the data comes from.
 """
 from __future__ import annotations
 
@@ -43,8 +50,10 @@ from sumeval.datasets.registry import (  # light: standard library only
     locate,
     verify_all,
 )
+from sumeval.datasets.shelf_table import SHELF as _SHELF  # light: standard library only
 
-_LAZY = {
+#: lazy public name -> its module under sumeval.datasets: the readers of SummEval's and REALSumm's files
+_READERS = {
     "load_summeval": "summeval",
     "load_summeval_documents": "summeval",
     "load_summac_consistency_experts": "summeval",
@@ -54,23 +63,21 @@ _LAZY = {
     "load_realsumm_scu_judgments": "realsumm",
     "litepyramid_from_judgments": "realsumm",
     "tags_to_sentences": "realsumm",
-    "load_summeval_experts": "summeval_annotators",
-    "load_summeval_judges": "summeval_annotators",
-    "load_dialsummeval": "dialsummeval",
-    "load_frank": "frank",
-    "load_qags": "qags",
-    "load_xsumfaith": "xsumfaith",
-    "load_newsroom": "newsroom",
-    "load_rank19": "rank19",
-    "load_rose": "rose",
-    "load_builtin": "shelf",
 }
 
-__all__ = ["DATASETS", "checksums", "datasets", "files", "info", "locate", "verify_all", *_LAZY]
+
+def _lazy() -> dict[str, str]:
+    """Every lazy public name -> its module: the readers, what each shelf row's loader module exports
+    (read from the table when asked, so a row added after this package was imported counts), ``load_builtin``."""
+    return {**_READERS, **{name: f"loaders.{s.module}" for s in _SHELF.values() for name in s.exports},
+            "load_builtin": "shelf"}
+
+
+__all__ = ["DATASETS", "checksums", "datasets", "files", "info", "locate", "verify_all", *_lazy()]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
+    module = _lazy().get(name)
     if module is None:
         raise AttributeError(f"module 'sumeval.datasets' has no attribute {name!r}")
     value = getattr(importlib.import_module(f"sumeval.datasets.{module}"), name)
@@ -79,4 +86,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_lazy()))

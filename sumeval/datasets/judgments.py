@@ -39,9 +39,9 @@ different documents).
 
 Data set names
 --------------
-The judged sets of the shelf are built in (:data:`BUILTIN`, :mod:`sumeval.datasets.shelf`:
-``summeval``, ``realsumm``, ``dialsummeval``, ``frank``, ``qags-c``, ``qags-x``, ``xsumfaith``,
-``newsroom``, ``rank19``, ``rose``; a built-in name wins over a user's data set of the same name);
+The judged sets of the shelf are built in (:data:`BUILTIN`: the names of
+:data:`sumeval.datasets.shelf_table.SHELF`, loaded by :mod:`sumeval.datasets.shelf`; a built-in name
+wins over a user's data set of the same name);
 a user's file gets a name with :func:`add_dataset` (``sumeval data add NAME PATH``), which
 validates it and records its absolute path, format, sha256 and column roles in the user registry
 (:mod:`sumeval.datasets.user_datasets`). Loading a name checks the file against the recorded
@@ -53,7 +53,7 @@ sha256 and says how to re-add it when it changed.
   (means of 3 experts), then ``<quality>/expert_1`` .. ``/expert_3``: the three experts'
   individual scores for all four qualities (``consistency/expert_k`` first, the columns SummEval
   had for SummaC's 100 pairs, same values there), and the 6 LLM judges as *opt-in* measure
-  columns ``<judge>.<quality>`` (used only when named; :mod:`sumeval.datasets.summeval_annotators`).
+  columns ``<judge>.<quality>`` (used only when named; :mod:`sumeval.datasets.loaders.summeval`).
 * ``realsumm``: the 2,500 pairs of :func:`sumeval.datasets.realsumm.load_realsumm` (documents
   in file order, systems sorted), human column ``litepyramid`` (LitePyramid recall), one
   reference; ``summary`` and the reference hold **one sentence per line** (REALSumm's ``<t>``
@@ -88,6 +88,7 @@ import pandas as pd
 from sumeval.datasets.judgment_files import FORMATS, check_table, format_of, read_table
 from sumeval.datasets.judgment_files import export_judgments as _write_judgments
 from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, ColumnMap, Judgments, classify_frame
+from sumeval.datasets.shelf_table import SHELF
 from sumeval.errors import DataNotFoundError, InputError
 from sumeval.file_kinds import describe_special, special_kind
 
@@ -95,9 +96,8 @@ __all__ = [
     "BUILTIN", "load_judgments", "add_dataset", "remove_dataset",
     "list_datasets", "listing_lines", "verify_user_datasets", "export_judgments", "is_path"]
 
-#: built-in data set names (the shelf, :mod:`sumeval.datasets.shelf`)
-BUILTIN: tuple[str, ...] = ("summeval", "realsumm", "dialsummeval", "frank", "qags-c", "qags-x", "xsumfaith",
-                            "newsroom", "rank19", "rose")
+#: built-in data set names (the shelf: the rows of :data:`sumeval.datasets.shelf_table.SHELF`)
+BUILTIN: tuple[str, ...] = tuple(SHELF)
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def summeval_frame() -> pd.DataFrame:
     """SummEval as a judgments frame: :func:`~sumeval.datasets.summeval.load_summeval`'s 1,600
     rows (same order and columns), then ``consistency/expert_1`` .. ``/expert_3`` (before the
     shelf: SummaC's 100 pairs; now all 1,600), the other qualities' ``/expert_1..3`` and the LLM
-    judges' ``<judge>.<quality>`` (:mod:`sumeval.datasets.summeval_annotators`)."""
+    judges' ``<judge>.<quality>`` (:mod:`sumeval.datasets.loaders.summeval`)."""
     return _load_builtin("summeval").frame
 
 

@@ -1,79 +1,18 @@
 """The shelf: every judged data set sumeval has built in, by name, in the one judgments shape.
 
-=============  ===================================================  =================================
-name           what                                                 loader
-=============  ===================================================  =================================
-summeval       CNN/DM, 16 systems, 4 qualities, 3 experts, 6 LLMs   :mod:`~sumeval.datasets.summeval_annotators`
-realsumm       CNN/DM, 25 systems, LitePyramid                      :func:`~sumeval.datasets.realsumm.realsumm_frame`
-dialsummeval   SAMSum dialogues, 14 sources, 4 qualities, 32 cols   :mod:`~sumeval.datasets.dialsummeval`
-frank          CNN/DM + XSum factuality, error types, no texts      :mod:`~sumeval.datasets.frank`
-qags-c         CNN/DM sentence-level factuality, 3 workers          :mod:`~sumeval.datasets.qags`
-qags-x         XSum sentence-level factuality, 3 workers            :mod:`~sumeval.datasets.qags`
-xsumfaith      XSum hallucinations and factuality, no articles      :mod:`~sumeval.datasets.xsumfaith`
-newsroom       Newsroom, 7 systems, 4 qualities                     :mod:`~sumeval.datasets.newsroom`
-rank19         correct vs incorrect summary sentences (pairwise)    :mod:`~sumeval.datasets.rank19`
-rose           CNN/DM, 12 systems, 4 evaluation protocols           :mod:`~sumeval.datasets.rose`
-=============  ===================================================  =================================
-
-:func:`load_builtin` loads one (``load_judgments(name)`` calls it); :func:`describe_builtin` says
-what a set holds and supports, from the loaded set itself; :func:`detail_lines` is what
-``sumeval data list`` prints of it.
+The sets are the rows of :data:`~sumeval.datasets.shelf_table.SHELF` (:mod:`sumeval.datasets.shelf_table`, the one
+list of them); each is loaded by its module in :mod:`sumeval.datasets.loaders`. :func:`load_builtin` loads one
+(``load_judgments(name)`` calls it); :func:`describe_builtin` says what a set holds and supports, from the loaded set
+itself; :func:`detail_lines` is what ``sumeval data list`` prints of it.
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any
 
+from sumeval.datasets.shelf_table import LOADERS, SHELF, ShelfSet
+
 __all__ = ["SHELF", "ShelfSet", "load_builtin", "describe_builtin", "detail_lines"]
-
-
-@dataclass(frozen=True)
-class ShelfSet:
-    """A built-in judged data set: where its loader is and which registered file groups it reads."""
-
-    name: str
-    loader: str            # "module:function" under sumeval.datasets; the function takes no argument
-    files: tuple[str, ...]  # registry data sets (sumeval.datasets.recorded) whose files it reads
-    domain: str
-
-
-SHELF: dict[str, ShelfSet] = {s.name: s for s in [
-    ShelfSet("summeval", "summeval_annotators:summeval_judgments", ("summeval", "summeval_annotators"),
-             "news (CNN/DM)"),
-    ShelfSet("realsumm", "shelf:_realsumm", ("realsumm",), "news (CNN/DM)"),
-    ShelfSet("dialsummeval", "dialsummeval:dialsummeval_judgments", ("dialsummeval",), "dialogue (SAMSum)"),
-    ShelfSet("frank", "frank:frank_judgments", ("frank",), "news (CNN/DM, XSum)"),
-    ShelfSet("qags-c", "shelf:_qags_c", ("qags",), "news (CNN/DM)"),
-    ShelfSet("qags-x", "shelf:_qags_x", ("qags",), "news (XSum)"),
-    ShelfSet("xsumfaith", "xsumfaith:xsumfaith_judgments", ("xsumfaith",), "news (XSum)"),
-    ShelfSet("newsroom", "newsroom:newsroom_judgments", ("newsroom",), "news (Newsroom)"),
-    ShelfSet("rank19", "rank19:rank19_judgments", ("rank19",), "news (CNN/DM) sentences"),
-    ShelfSet("rose", "rose:rose_judgments", ("rose",), "news (CNN/DM)"),
-]}
-
-
-def _realsumm():
-    """REALSumm exactly as before the shelf (:func:`~sumeval.datasets.realsumm.realsumm_frame`)."""
-    from sumeval.datasets import realsumm as rs
-    from sumeval.datasets.judgments_model import ColumnMap, classify_frame
-    from sumeval.datasets.registry import checksums, combined_sha256, locate
-
-    return classify_frame(rs.realsumm_frame(), name="realsumm", path=locate(rs.DATA_FILE),
-                          sha256=combined_sha256(checksums([rs.DATA_FILE])), fmt="builtin",
-                          humans=("litepyramid",), lower=(), columns=ColumnMap(), locations=None)
-
-
-def _qags_c():
-    from sumeval.datasets.qags import qags_judgments
-
-    return qags_judgments("qags-c")
-
-
-def _qags_x():
-    from sumeval.datasets.qags import qags_judgments
-
-    return qags_judgments("qags-x")
 
 
 def load_builtin(name: str):
@@ -87,8 +26,7 @@ def load_builtin(name: str):
     entry = SHELF.get(name)
     if entry is None:
         raise InputError(f"{name!r} is not a built-in data set; built-in: {', '.join(SHELF)}")
-    module, _, function = entry.loader.partition(":")
-    return getattr(importlib.import_module(f"sumeval.datasets.{module}"), function)()
+    return getattr(importlib.import_module(f"{LOADERS}.{entry.module}"), entry.function)()
 
 
 def _levels(judgments) -> dict[str, str]:

@@ -48,6 +48,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.datasets.shelf_table import SHELF
 from sumeval.errors import InputError
 from sumeval.meta_eval.across_sets import SetOutcome
 from sumeval.meta_eval.analysis import Settings, StatisticsOptions
@@ -55,19 +56,8 @@ from sumeval.meta_eval.analysis import Settings, StatisticsOptions
 __all__ = ["DEFAULT_HUMANS", "MISSING", "AcrossSettings", "SetOutcome", "AcrossResult", "expand_datasets",
            "task_weights", "exact_task_weights", "summarize", "meta_evaluate_across"]
 
-#: the human columns each built-in set contributes unless told otherwise
-DEFAULT_HUMANS: dict[str, tuple[str, ...]] = {
-    "summeval": ("coherence", "consistency", "fluency", "relevance"),
-    "realsumm": ("litepyramid",),
-    "dialsummeval": ("coherence", "consistency", "fluency", "relevance"),
-    "frank": ("factuality",),
-    "qags-c": ("factuality",),
-    "qags-x": ("factuality",),
-    "xsumfaith": ("factuality",),
-    "newsroom": ("coherence", "fluency", "informativeness", "relevance"),
-    "rank19": ("fact",),
-    "rose": ("prior", "ref_free", "ref_based", "acu"),
-}
+#: the human columns each built-in set contributes unless told otherwise (each row's ``humans``)
+DEFAULT_HUMANS: dict[str, tuple[str, ...]] = {s.name: s.humans for s in SHELF.values()}
 MISSING: tuple[str, ...] = ("available", "all")
 CELL_COLUMNS = ["coefficient", "measure", "dataset", "human", "level", "kind", "value", "ci_low", "ci_high", "rank",
                 "cluster", "n", "status", "reason"]
@@ -148,8 +138,6 @@ class AcrossResult:
 
 def expand_datasets(names: Sequence[str]) -> list[str]:
     """The data sets named, ``shelf`` expanded to every built-in judged set, duplicates dropped."""
-    from sumeval.datasets.shelf import SHELF
-
     out: list[str] = []
     for n in names:
         out.extend(SHELF if n == "shelf" else [n])

@@ -7,7 +7,7 @@ it arrives (atomically), so Ctrl-C, a killed server or a failed call loses nothi
 answered: the same command again asks only for what is missing, and makes no call when nothing
 is. ``offline`` refuses to call at all and names the first missing call.
 
-The scores become columns ``<judge>.<quality>`` (:func:`sumeval.datasets.summeval_annotators.judge_column`),
+The scores become columns ``<judge>.<quality>`` (:func:`sumeval.datasets.loaders.summeval.judge_column`),
 the built-in SummEval judges' shape, beside the rows' ids, texts, human and annotator columns.
 """
 from __future__ import annotations

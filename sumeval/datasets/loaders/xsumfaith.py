@@ -39,7 +39,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from sumeval.datasets.builtin import expect, read_csv
+from sumeval.datasets.loaders.build import expect, read_csv
 from sumeval.errors import InputError
 
 __all__ = ["HALLUCINATION_FILE", "FACTUALITY_FILE", "SCORES_FILE", "SYSTEMS", "WORKERS", "METRICS", "NO_TEXT",
@@ -171,7 +171,7 @@ def load_xsumfaith() -> pd.DataFrame:
 
 def xsumfaith_judgments():
     """The built-in data set ``xsumfaith`` (:func:`load_xsumfaith` with its column roles)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     return make_judgments(
         load_xsumfaith(), name="xsumfaith", relpaths=[HALLUCINATION_FILE, FACTUALITY_FILE, SCORES_FILE],

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sumeval.datasets.builtin import FIX, expect, read_json, read_lines
+from sumeval.datasets.loaders.build import FIX, expect, read_json, read_lines
 from sumeval.errors import InputError
 
 __all__ = ["HUMAN_FILE", "METRICS_FILE", "ERROR_TYPES", "METRICS", "NO_TEXTS", "measure_column", "load_frank",
@@ -132,7 +132,7 @@ def _check_counts(path, frame: pd.DataFrame) -> None:
 
 def frank_judgments():
     """The built-in data set ``frank`` (:func:`load_frank` with its column roles; no text fields)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     limits = {f: NO_TEXTS for f in ("summary", "text", "references")}
     return make_judgments(

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from sumeval.datasets.builtin import FIX, expect, read_json
+from sumeval.datasets.loaders.build import FIX, expect, read_json
 from sumeval.errors import InputError
 
 __all__ = ["EXPERTS_FILE", "JUDGES_FILE", "EXPERTS", "JUDGES", "expert_column", "judge_column",
@@ -135,7 +135,7 @@ def summeval_judgments():
         experts differ from SummaC's on its 100 pairs.
     """
     from sumeval.datasets import summeval as se
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     base = se.load_summeval()
     experts = load_summeval_experts(base)

@@ -31,10 +31,11 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from sumeval.datasets.builtin import expect, read_jsonl
+from sumeval.datasets.loaders.build import expect, read_jsonl
 from sumeval.errors import InputError
 
-__all__ = ["FILES", "SYSTEMS", "summary_factuality", "load_qags", "qags_judgments"]
+__all__ = ["FILES", "SYSTEMS", "summary_factuality", "load_qags", "qags_judgments", "qags_c_judgments",
+           "qags_x_judgments"]
 
 FILES = {"qags-c": "qags/mturk_cnndm.jsonl", "qags-x": "qags/mturk_xsum.jsonl"}
 SYSTEMS = {"qags-c": "bottom-up", "qags-x": "bart"}
@@ -108,10 +109,20 @@ def load_qags(name: str) -> pd.DataFrame:
 
 def qags_judgments(name: str):
     """The built-in data set ``qags-c`` or ``qags-x`` (:func:`load_qags` with its column roles)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     why = _ONE_SYSTEM.format(name=name.upper(), system=SYSTEMS[name])
     return make_judgments(
         load_qags(name), name=name, relpaths=[FILES[name]], humans=("factuality",),
         annotators={"factuality": [f"factuality/worker_{k}" for k in (1, 2, 3)]},
         limits={"system": why, "input": why})
+
+
+def qags_c_judgments():
+    """The built-in data set ``qags-c`` (:func:`qags_judgments`)."""
+    return qags_judgments("qags-c")
+
+
+def qags_x_judgments():
+    """The built-in data set ``qags-x`` (:func:`qags_judgments`)."""
+    return qags_judgments("qags-x")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sumeval.datasets.builtin import bartscore_records, expect
+from sumeval.datasets.loaders.build import bartscore_records, expect
 
 __all__ = ["DATA_FILE", "SYSTEMS", "PAIRWISE_ONLY", "load_rank19", "rank19_judgments"]
 
@@ -49,7 +49,7 @@ def load_rank19() -> pd.DataFrame:
 
 def rank19_judgments():
     """The built-in data set ``rank19`` (:func:`load_rank19` with its column roles and limits)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     limits = {"system": PAIRWISE_ONLY + ", so the system level does not apply; use the input level (each pair)",
               "global": PAIRWISE_ONLY + "; pooling sentences of different articles is not its question: use "

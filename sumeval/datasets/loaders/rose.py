@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sumeval.datasets.builtin import FIX, expect, read_json
+from sumeval.datasets.loaders.build import FIX, expect, read_json
 from sumeval.errors import InputError
 
 __all__ = ["DATA_FILE", "SYSTEMS", "PROTOCOLS", "load_rose", "rose_judgments"]
@@ -70,6 +70,6 @@ def load_rose() -> pd.DataFrame:
 
 def rose_judgments():
     """The built-in data set ``rose`` (:func:`load_rose` with its column roles)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     return make_judgments(load_rose(), name="rose", relpaths=[DATA_FILE], humans=PROTOCOLS)

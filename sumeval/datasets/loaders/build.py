@@ -2,7 +2,7 @@
 them against the counts ``../shared/data/MANIFEST.md`` records, and making a
 :class:`~sumeval.datasets.judgments_model.Judgments` whose every column has a declared role.
 
-The family loaders (:mod:`sumeval.datasets.dialsummeval`, :mod:`~sumeval.datasets.frank`, ...) use
+The family loaders (:mod:`sumeval.datasets.loaders.dialsummeval`, :mod:`~sumeval.datasets.loaders.frank`, ...) use
 these helpers; :mod:`sumeval.datasets.shelf` lists the sets and loads them by name. Files are found
 and verified against their recorded sha256 by :func:`sumeval.datasets.registry.locate`; a count that
 differs from the recorded one means a different version of the file and is an :class:`InputError`

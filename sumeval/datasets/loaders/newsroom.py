@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sumeval.datasets.builtin import bartscore_records, expect
+from sumeval.datasets.loaders.build import bartscore_records, expect
 
 __all__ = ["DATA_FILE", "SYSTEMS", "QUALITIES", "load_newsroom", "newsroom_judgments"]
 
@@ -38,6 +38,6 @@ def load_newsroom() -> pd.DataFrame:
 
 def newsroom_judgments():
     """The built-in data set ``newsroom`` (:func:`load_newsroom` with its column roles)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     return make_judgments(load_newsroom(), name="newsroom", relpaths=[DATA_FILE], humans=QUALITIES)

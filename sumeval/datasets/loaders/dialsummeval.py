@@ -35,7 +35,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from sumeval.datasets.builtin import expect, read_csv, read_jsonl, read_lines
+from sumeval.datasets.loaders.build import expect, read_csv, read_jsonl, read_lines
 from sumeval.errors import InputError
 
 __all__ = ["HUMAN_FILE", "EVAL_DIR", "SYSTEMS", "QUALITIES", "METRICS", "paper_score", "measure_column",
@@ -161,7 +161,7 @@ def load_dialsummeval() -> pd.DataFrame:
 
 def dialsummeval_judgments():
     """The built-in data set ``dialsummeval`` (:func:`load_dialsummeval` with its column roles)."""
-    from sumeval.datasets.builtin import make_judgments
+    from sumeval.datasets.loaders.build import make_judgments
 
     frame = load_dialsummeval()
     files = [HUMAN_FILE, f"{EVAL_DIR}/dials.txt",
