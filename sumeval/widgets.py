@@ -20,6 +20,7 @@ import pandas as pd
 
 ALL = "(all)"
 CHART_MAX_LABELS = 60  # a chart with more rows than this is not drawn (the table shows them all)
+TABLE_MAX_ROWS = 2000  # the table shows every row up to this many (scrolling), never pandas' elided middle
 
 __all__ = ["ALL", "filter_frame", "ordered_rows", "varying", "frame_explorer", "runs_on_disk", "load_run_frame",
            "run_explorer", "RESULT_VIEWS"]
@@ -178,7 +179,11 @@ def frame_explorer(frame: pd.DataFrame, filters: Sequence[str], *, value: str = 
             table = table.rename(columns={c: _name(c) for c in table.columns if c in names})
             box.last_table = table
             display(HTML(f"<p class='sumeval-explorer-note'>{_escape(box.last_note)}</p>"))
-            display(table)
+            shown = table if len(table) <= TABLE_MAX_ROWS else table.head(TABLE_MAX_ROWS)
+            more = (f"<p>the first {TABLE_MAX_ROWS} of {len(table)} rows; narrow the filters for the rest</p>"
+                    if len(table) > TABLE_MAX_ROWS else "")
+            display(HTML("<div class='sumeval-explorer-table' style='max-height:480px;overflow:auto'>"
+                         + shown.to_html(index=False, na_rep="—", float_format=lambda x: f"{x:.4g}") + "</div>" + more))
             message = _chart(sub)
             if message:
                 display(HTML(f"<p class='sumeval-explorer-chart-note'>{_escape(message)}</p>"))

@@ -157,7 +157,7 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
             before = _output_text(page)
             assert "Coherence" in before and "Relevance" in before
 
-            dropdown.select_option(label="relevance")
+            dropdown.select_option(label="Relevance")
             page.wait_for_function(
                 """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
                            return o && o.innerText.includes('Relevance') && !o.innerText.includes('Coherence'); }""",
@@ -165,8 +165,9 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
             after = _output_text(page)
             assert after != before
             level = page.locator(".widget-select-multiple select").nth(1)
-            assert level.locator("option").all_inner_texts() == ["Input", "Summary (pooled)", "System"]
-            level.select_option(label="Summary (pooled)")
+            assert [t.replace("\xa0", " ") for t in level.locator("option").all_inner_texts()] == [
+                "Input", "Summary (pooled)", "System"]  # widgets render spaces as nbsp
+            level.select_option(value=level.locator("option").nth(1).get_attribute("value"))
             page.wait_for_function(
                 """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
                            return o && o.innerText.includes('Summary (pooled)') && !o.innerText.includes('System'); }""",
