@@ -148,28 +148,29 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
         page = browser.new_page(viewport={"width": 1280, "height": 1400})
         try:
             _open_and_run(page, url, token, nb.name, timeout_ms=90_000)
-            dropdown = page.locator(".widget-dropdown select").first
+            dropdown = page.locator(".widget-select-multiple select").first
             dropdown.wait_for(state="visible", timeout=240_000)
             page.locator(".jupyter-widgets table").first.wait_for(timeout=60_000)
-            assert page.locator(".widget-dropdown select").count() == 3  # quality, level, measure
+            assert page.locator(".widget-select-multiple select").count() == 3  # quality, level, measure
             options = dropdown.locator("option").all_inner_texts()
-            assert options == ["(all)", "coherence", "consistency", "fluency", "relevance"], options
+            assert options == ["Coherence", "Consistency", "Fluency", "Relevance"], options  # display names
             before = _output_text(page)
-            assert "coherence" in before and "relevance" in before
+            assert "Coherence" in before and "Relevance" in before
 
-            dropdown.select_option(label="relevance")
+            dropdown.select_option(label="Relevance")
             page.wait_for_function(
                 """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
-                           return o && o.innerText.includes('relevance') && !o.innerText.includes('coherence'); }""",
+                           return o && o.innerText.includes('Relevance') && !o.innerText.includes('Coherence'); }""",
                 timeout=60_000)
             after = _output_text(page)
             assert after != before
-            level = page.locator(".widget-dropdown select").nth(1)
-            assert level.locator("option").all_inner_texts() == ["(all)", "document", "summary", "system"]
-            level.select_option(label="summary")
+            level = page.locator(".widget-select-multiple select").nth(1)
+            assert [t.replace("\xa0", " ") for t in level.locator("option").all_inner_texts()] == [
+                "Input", "Summary (pooled)", "System"]  # widgets render spaces as nbsp
+            level.select_option(value=level.locator("option").nth(1).get_attribute("value"))
             page.wait_for_function(
                 """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
-                           return o && o.innerText.includes('summary') && !o.innerText.includes('system'); }""",
+                           return o && o.innerText.includes('Summary (pooled)') && !o.innerText.includes('System'); }""",
                 timeout=60_000)
             assert _output_text(page) != after
             # the bar chart redrawn: a decoded PNG in the explorer's output (not merely an <img> tag)
@@ -177,7 +178,7 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                 """() => { const i = document.querySelector('.jupyter-widgets .widget-output img, .jupyter-widgets-output-area img');
                            return i && i.complete && i.naturalWidth > 100 && i.naturalHeight > 100; }""",
                 timeout=60_000)
-            page.evaluate("() => document.querySelector('.widget-dropdown select').scrollIntoView({block: 'start'})")
+            page.evaluate("() => document.querySelector('.widget-select-multiple select').scrollIntoView({block: 'start'})")
             page.screenshot(path=str(shot), full_page=False)
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"))
@@ -191,6 +192,71 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
             browser.close()
     assert shot.is_file() and shot.stat().st_size > 10_000
     print(f"screenshot: {shot}")
+
+
+def _table_text(page) -> str:
+    """The text of the explorer's result table (the last table in the run explorer's output)."""
+    return page.evaluate("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+                                    return t.length ? t[t.length - 1].innerText : ''; }""")
+
+
+@pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh "
+                    "(apt-get install -y chromium) to run the browser test")
+def test_run_explorer_chooses_a_run_and_filters_in_jupyterlab(lab_server, tmp_path):
+    """sumeval.widgets.run_explorer on runs on disk (test_explorer.make_runs): the run's table ordered
+    by value with intervals and clusters; choosing another human column and another run redraws it."""
+    pytest.importorskip("playwright", reason="pip install playwright (uses /usr/bin/chromium; "
+                        "never `playwright install`)")
+    from playwright.sync_api import sync_playwright
+    from test_explorer import make_runs
+
+    url, token, root = lab_server
+    runs = make_runs(tmp_path / "runs")
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                     "source": f"from sumeval import widgets\nwidgets.run_explorer({str(runs)!r})"}],
+          "metadata": {"kernelspec": {"name": "sumeval", "display_name": "sumeval", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (root / "explore.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = _launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1400})
+        try:
+            _open_and_run(page, url, token, "explore.ipynb", timeout_ms=90_000)
+            human = page.locator(".widget-select-multiple select").first
+            human.wait_for(state="visible", timeout=120_000)
+            page.wait_for_function("() => document.querySelector('.jupyter-widgets-output-area table, .widget-output table')",
+                                   timeout=60_000)
+            run = page.locator(".widget-dropdown select").nth(1)
+            runs_shown = [t.replace("\xa0", " ") for t in run.locator("option").all_inner_texts()]  # widgets use nbsp
+            assert runs_shown[0].startswith("default · default-bbb") and runs_shown[1].startswith("smoke · smoke-aaa")
+            assert human.locator("option").all_inner_texts() == ["Consistency", "Relevance"]
+            before = _table_text(page)
+            # the default run, consistency / input: by value, with its interval and cluster
+            assert before.index("BERTScore") < before.index("ROUGE-1") < before.index("BLEU"), before
+            assert "0.46" in before and "[0.400, 0.500]" in before and "Consistency" in before
+            human.select_option(label="Relevance")  # a click on a multi-select
+            page.wait_for_function("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+                                              const s = t.length ? t[t.length - 1].innerText : '';
+                                              return s.includes('0.66') && !s.includes('0.46'); }""", timeout=60_000)
+            after = _table_text(page)
+            assert "Relevance" in after and "Consistency" not in after and after != before
+            # a chart of the values with their intervals, drawn (one row per measure, nothing pooled)
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.jupyter-widgets-output-area img, .widget-output img')]
+                           .some(i => i.complete && i.naturalWidth > 100 && i.naturalHeight > 100)""", timeout=60_000)
+            run.select_option(index=1)  # the smoke run: its own values
+            page.wait_for_function("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+                                              const s = t.length ? t[t.length - 1].innerText : '';
+                                              return s.includes('0.45') && !s.includes('0.46'); }""", timeout=60_000)
+            page.wait_for_function("""() => [...document.querySelectorAll('.widget-html')]
+                                          .some(e => e.innerText.replace(/\\s+/g, ' ').includes('parameter set smoke'))""",
+                                   timeout=30_000)
+        except Exception:
+            page.screenshot(path=str(tmp_path / "failure.png"))
+            print((root.parent / "lab.log").read_text(errors="replace")[-3000:])
+            raise
+        finally:
+            browser.close()
 
 
 # ------------------------------------------------------------------------------------------

@@ -58,11 +58,13 @@ def test_heatmap_orientation():
 def test_filter_frame_and_explorer_react():
     frame = _comparison().rename(columns={"ours": "value"})
     assert len(widgets.filter_frame(frame, {"human": "relevance", "method": widgets.ALL})) == 6
+    assert len(widgets.filter_frame(frame, {"human": ["relevance", "consistency"], "method": []})) == 12
     box = widgets.frame_explorer(frame, ["human", "method"], bar_by="method")
     assert len(box.current()) == len(frame)
-    dropdown = box.children[0].children[0]
-    assert dropdown.description == "human" and widgets.ALL in dropdown.options
-    dropdown.value = "consistency"  # what a click does
-    assert box.selection() == {"human": "consistency", "method": widgets.ALL}
+    select = box.children[0].children[0]
+    assert select.description == "Human" and select.options == (("Consistency", "consistency"),
+                                                                  ("Relevance", "relevance"))
+    select.value = ("consistency",)  # what a click does
+    assert box.selection() == {"human": ["consistency"], "method": widgets.ALL}
     assert set(box.current()["human"]) == {"consistency"} and len(box.current()) == 6
     assert set(box.last_shown["human"]) == {"consistency"}  # the output area was redrawn

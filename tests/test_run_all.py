@@ -48,10 +48,12 @@ def test_run_all_smoke_writes_the_report(batch_studies, capsys):
     page = reports[0].read_text()
     assert "2 of 2 studies ok" in page and 'id="alpha"' in page and 'id="beta"' in page
     assert "n=4" in page and "x=2" in page  # the parameters of each study
-    assert "mean_value" in page and "x_squared" in page and "nested.half" in page  # key numbers
+    assert "mean_value" in page and "x_squared" in page and "nested.half" in page  # every number, folded
     assert "table (12 rows)" in page  # tables folded
     assert "<h3>means <small>" in page and "<table" in page.split("<h3>means")[1]  # a saved table, shown as HTML
-    assert page.index("Key numbers") < page.index("<h3>means") < page.index('<img src="')  # key numbers first
+    assert "Alpha: a fixture study with an explorer" in page  # the question: the notebook's first Markdown cell
+    assert page.index('<img src="') < page.index("<h3>means") < page.index("all numbers of results.json")
+    assert "manifest (" in page  # the manifest, folded
     assert summary_has_table(batch_studies)
     links = _links(page)
     assert any(link.endswith("executed.ipynb") for link in links)

@@ -2,7 +2,11 @@
 of what was scored (``<output>.meta.json``).
 
     sumeval score rouge-1 bleu --input pairs.jsonl --output scored.jsonl
+    sumeval score rouge-1 bleu --summaries sys.txt --references ref.txt --output scored.jsonl
 
+Plain text (one summary a line, with aligned references / sources files): :func:`read_plain_text`.
+After scoring, one line per measure output on stdout: the mean over the scored lines and a
+percentile bootstrap interval over the lines (:func:`mean_interval`).
 The input and output paths are checked before anything is scored (:func:`check_input_path`,
 :func:`check_output_path`); the output is written whole or not at all (:func:`write_output`, which
 ``sumeval data export`` uses too). Scoring in shards on a Dask cluster: :mod:`sumeval.sharded`.
@@ -22,7 +26,7 @@ from sumeval.file_kinds import describe_special, is_descriptor_path, special_kin
 from sumeval.jsonl import PIPE_WAIT_S
 
 __all__ = ["check_input_path", "check_output_path", "write_jsonl", "check_output_columns", "cmd_score", "write_output",
-           "add_commands"]
+           "add_commands", "read_plain_text", "mean_interval", "summary_lines"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -151,6 +155,118 @@ def check_output_columns(records: Sequence[dict[str, Any]], lines: Sequence[int]
 
 
 # ------------------------------------------------------------------------------------------
+# plain-text input
+# ------------------------------------------------------------------------------------------
+def _text_lines(path: Path, what: str, given: str) -> list[str]:
+    """The lines of the UTF-8 text file ``path`` (``.gz`` read too), split on ``\\n`` only (a
+    ``\\r\\n`` ending is dropped with it; a final newline ends the last line, it starts none).
+    ``str.splitlines`` is not used: it also splits at U+2028, form feeds and other characters
+    a summary may contain, which would misalign the files."""
+    import gzip
+
+    opener = gzip.open if path.name.endswith(".gz") else open
+    try:
+        with opener(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise InputError(f"{what} {given!r}: cannot read it ({exc.strerror or exc})") from None
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out = []
+    for lineno, raw in enumerate(lines, 1):
+        try:
+            out.append(raw.decode("utf-8").removesuffix("\r"))
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{given}:{lineno} ({what}): not UTF-8 (byte {exc.start + 1} of the line); "
+                             "convert the file, e.g. iconv -f latin1 -t utf-8") from None
+    return out
+
+
+def read_plain_text(summaries: str, references: Sequence[str] = (), sources: str | None = None
+                    ) -> tuple[list[dict[str, Any]], Path]:
+    """Records from plain-text files: line i of ``summaries`` is a summary, line i of each file in
+    ``references`` one of its references (several files: several references per summary, as
+    sacreBLEU and SacreROUGE take them) and line i of ``sources`` its source text (the ``text``
+    field). Every record also gets ``line`` (its line number, from 1).
+
+    Returns (records, the summaries path). InputError when a file is missing or not UTF-8, or when
+    the files' line counts differ (naming both files and both counts)."""
+    spath = check_input_path(summaries, what="--summaries")
+    summ = _text_lines(spath, "--summaries", summaries)
+    if not summ:
+        raise InputError(f"--summaries {summaries!r} is empty; give one summary a line")
+    columns: list[tuple[str, str, list[str]]] = []
+    for given in references:
+        columns.append(("--references", given, _text_lines(check_input_path(given, what="--references"),
+                                                           "--references", given)))
+    if sources is not None:
+        columns.append(("--sources", sources, _text_lines(check_input_path(sources, what="--sources"),
+                                                          "--sources", sources)))
+    for what, given, lines in columns:
+        if len(lines) != len(summ):
+            raise InputError(f"{what} {given!r} has {len(lines)} line(s) but --summaries {summaries!r} has "
+                             f"{len(summ)}; the files must be aligned, line i of each for summary i (a document "
+                             "that spans several lines must be joined into one)")
+    records: list[dict[str, Any]] = []
+    for i, summary in enumerate(summ):
+        rec: dict[str, Any] = {"line": i + 1, "summary": summary}
+        refs = [lines[i] for what, _, lines in columns if what == "--references"]
+        if refs:
+            rec["references"] = refs
+        if sources is not None:
+            rec["text"] = columns[-1][2][i]
+        records.append(rec)
+    return records, spath
+
+
+# ------------------------------------------------------------------------------------------
+# the summary line: mean and bootstrap interval over the lines
+# ------------------------------------------------------------------------------------------
+BOOTSTRAP_METHOD = "percentile bootstrap over lines"
+
+
+def mean_interval(values, *, n_resamples: int = 1000, ci: float = 0.95, seed: int = 0
+                  ) -> tuple[float, float, float, int]:
+    """The mean of the finite ``values`` and its percentile bootstrap interval (Efron & Tibshirani
+    1993, "An Introduction to the Bootstrap", Sec. 13.3): ``n_resamples`` resamples of the lines
+    drawn with replacement (:func:`sumeval.stats.resampling.resample_indices`, inputs axis,
+    ``seed``), the mean of each, and the (1 - ci)/2, (1 + ci)/2 quantiles of those means
+    (:func:`sumeval.stats.resampling.percentile_interval`).
+
+    Returns (mean, low, high, n finite values); all NaN with n = 0 when no value is finite."""
+    import numpy as np
+
+    from sumeval.stats.resampling import percentile_interval, resample_indices
+
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return math.nan, math.nan, math.nan, 0
+    counts = resample_indices(1, x.size, "inputs", n_resamples, seed).input_counts()
+    means = counts @ x / x.size
+    lo, hi = percentile_interval(means, ci)
+    return float(x.mean()), lo, hi, int(x.size)
+
+
+def summary_lines(frame, *, n_resamples: int = 1000, ci: float = 0.95, seed: int = 0) -> list[str]:
+    """One line per output column of ``frame`` (the scored lines x measure outputs): the mean over
+    the lines with a number, its interval (:func:`mean_interval`) and how it was obtained."""
+    out = []
+    width = max((len(str(c)) for c in frame.columns), default=0)
+    for col in frame.columns:
+        mean, lo, hi, n = mean_interval(frame[col].to_numpy(dtype=float), n_resamples=n_resamples, ci=ci,
+                                        seed=seed)
+        of = f"{n} of {len(frame)} lines" if n != len(frame) else f"{n} lines"
+        if n == 0:
+            out.append(f"{str(col):<{width}}  no line has a number")
+            continue
+        out.append(f"{str(col):<{width}}  mean {mean:.4f}  {ci:.0%} CI [{lo:.4f}, {hi:.4f}]  "
+                   f"({of}; {BOOTSTRAP_METHOD}, {n_resamples} resamples, seed {seed})")
+    return out
+
+
+# ------------------------------------------------------------------------------------------
 # score
 # ------------------------------------------------------------------------------------------
 def cmd_score(args: argparse.Namespace) -> int:
@@ -184,8 +300,15 @@ def _score(args: argparse.Namespace) -> int:
     if not args.measures and not args.measure_class:
         raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`, or "
                          "--measure-class pkg.mod:MyScorer), or use --list")
-    if not args.input or not args.output:
-        raise InputError("--input and --output are required")
+    plain = args.summaries is not None
+    if plain and args.input:
+        raise InputError("give either --input (JSONL) or --summaries (plain text, one summary a line), not both")
+    if not plain and (args.references or args.sources is not None):
+        given = "--references" if args.references else "--sources"
+        raise InputError(f"{given} is read with --summaries (plain text, one summary a line); with --input "
+                         "(JSONL) give the references and sources as fields of each line")
+    if not (args.input or plain) or not args.output:
+        raise InputError("--output and an input are required: --input (JSONL) or --summaries (plain text)")
     from sumeval.argtypes import scorer_options
     from sumeval.sharded import check_shard_args
 
@@ -201,10 +324,16 @@ def _score(args: argparse.Namespace) -> int:
 
     scorers = build_scorers(args.measures, args.measure_class, args.module_path, options)
 
-    inp = check_input_path(args.input)
-    out = check_output_path(args.output, inputs=[inp])
+    if plain:
+        plain_records, inp = read_plain_text(args.summaries, args.references, args.sources)
+        given_inputs = [inp] + [Path(r).expanduser() for r in args.references] + \
+            ([Path(args.sources).expanduser()] if args.sources is not None else [])
+    else:
+        inp = check_input_path(args.input)
+        given_inputs = [inp]
+    out = check_output_path(args.output, inputs=given_inputs)
     given = Path(args.output).expanduser()
-    meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=[inp],
+    meta_path = check_output_path(str(given.with_name(given.name + ".meta.json")), inputs=given_inputs,
                                   what="the record file of --output")
     if shard_size is not None:  # its work folder: absent or sumeval's (never a user's folder)
         from sumeval.sharded import check_work_root
@@ -213,7 +342,10 @@ def _score(args: argparse.Namespace) -> int:
     from sumeval.jsonl import iter_jsonl
 
     # the user's objects, unchanged, with their line numbers
-    numbered = list(iter_jsonl(inp, pipe_wait=getattr(args, "pipe_wait", PIPE_WAIT_S)))
+    if plain:
+        numbered = [(rec["line"], rec) for rec in plain_records]
+    else:
+        numbered = list(iter_jsonl(inp, pipe_wait=getattr(args, "pipe_wait", PIPE_WAIT_S)))
     if not numbered:
         raise InputError(f"input file {str(inp)!r} has no records")
     lines = [lineno for lineno, _ in numbered]
@@ -255,6 +387,9 @@ def _score(args: argparse.Namespace) -> int:
     from sumeval.cache import atomic_write_json
 
     meta = {"input": str(inp), "measures": report.signatures,
+            **({"plain_text": {"summaries": str(inp), "references": [str(Path(r).expanduser()) for r in args.references],
+                               "sources": None if args.sources is None else str(Path(args.sources).expanduser())}}
+               if plain else {}),
             "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],
             "notes": [{"line": lines[i], "measure": m, "note": note} for i, m, note in report.notes]}
     write_output(args.output, lambda: write_jsonl(out, scored))
@@ -274,6 +409,8 @@ def _score(args: argparse.Namespace) -> int:
     gave = f" ({no_number} gave no number)" if no_number else ""
     print(f"scored {len(records) - n_skipped} of {len(records)} lines with {', '.join(report.signatures)}"
           f"{gave}; wrote {args.output} (+ {meta_path.name})", file=sys.stderr)
+    for line in summary_lines(frame, n_resamples=args.resamples, seed=args.seed):
+        print(line)
     return 0
 
 
@@ -324,13 +461,33 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _positive_int(text: str) -> int:
+    """``--resamples``' value: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1 (e.g. 1000)")
+    return value
+
+
 def add_commands(sub) -> None:
     """Add ``score`` to the ``sumeval`` command's sub-parsers ``sub``."""
-    sc = sub.add_parser("score", help="score summaries in a JSONL file")
+    sc = sub.add_parser("score", help="score summaries in a JSONL or plain-text file")
     sc.add_argument("measures", nargs="*", help="measure names (see --list)")
     sc.add_argument("--list", action="store_true", help="list the measures and exit")
     sc.add_argument("--input", "-i", help="JSONL (UTF-8; .gz read too): one object per line with 'summary' "
                     "(a string), and 'text' (a string) and/or 'references' (a list of strings) as the measures need")
+    sc.add_argument("--summaries", metavar="FILE", help="plain text instead of --input: one summary a line "
+                    "(UTF-8; .gz read too)")
+    sc.add_argument("--references", action="append", default=[], metavar="FILE",
+                    help="with --summaries: line i is a reference of summary i (repeat for several references)")
+    sc.add_argument("--sources", metavar="FILE", help="with --summaries: line i is the source text of summary i "
+                    "(the measures' `text`)")
+    sc.add_argument("--resamples", type=_positive_int, default=1000, metavar="B",
+                    help="bootstrap resamples of the lines for each measure's 95%% interval (default 1000)")
+    sc.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
     sc.add_argument("--pipe-wait", dest="pipe_wait", type=_seconds, default=PIPE_WAIT_S, metavar="SECONDS",
                     help=f"with --input a named pipe (FIFO): how long to wait for a writer and its first bytes "
                     f"before giving up (default {PIPE_WAIT_S:g})")
