@@ -14,8 +14,10 @@ frank      ``--level partial --partial-control system --coefficient pearson spea
            ``evaluation/evaluate.py``)
 xsumfaith  ``--level global --coefficient spearman``, humans ``faithful factual``: Maynez et
            al. 2020, Table 4 (Spearman over all summaries)
-rose       ``--undefined-as zero --level input system --coefficient kendall_b``: RoSE's
-           ``correlation.py`` (Liu et al. 2023; an undefined per-document correlation counts 0)
+rose       ``--undefined-as zero --level input --coefficient kendall_b``: RoSE's ``correlation.py``
+           (Liu et al. 2023; an undefined per-document correlation counts 0). Its system level is
+           not part of it: RoSE's means break exact ties by float rounding (3.6533333333333338 vs
+           ...333 for two systems with equal ref_free means), sumeval's tie them
 realsumm   ``--significant-inputs 0.05 --level input --coefficient kendall_b``: REALSumm's
            summary-level Kendall (Bhandari et al. 2020, ``analysis/utils.py``); biased, warned
 mtme       ``--test permutation-both --correction none --alternative one-sided``:
@@ -52,11 +54,11 @@ PROTOCOLS: dict[str, Protocol] = {p.name: p for p in (
     Protocol("xsumfaith", ("xsumfaith",), {"level": ["global"], "coefficient": ["spearman"]},
              ("faithful", "factual"),
              "Maynez et al. 2020, Table 4: Spearman over all summaries with the faithful and factual annotations"),
-    Protocol("rose", ("rose",), {"undefined_as": "zero", "level": ["input", "system"], "coefficient": ["kendall_b"]},
+    Protocol("rose", ("rose",), {"undefined_as": "zero", "level": ["input"], "coefficient": ["kendall_b"]},
              (), "RoSE's correlation.py (Liu et al. 2023): a document whose correlation is undefined counts 0 in "
              "the summary-level (input-level) mean"),
     Protocol("realsumm", ("realsumm",), {"significant_inputs": 0.05, "level": ["input"], "coefficient": ["kendall_b"]},
-             ("litepyramid_recall",),
+             ("litepyramid",),
              "REALSumm's summary-level Kendall (Bhandari et al. 2020, analysis/utils.py print_ktau_matrix): only the "
              "documents whose own correlation has p <= 0.05 (biased: a reproduction option)"),
     Protocol("mtme", None, {"test": "permutation-both", "correction": "none", "alternative": "one-sided"}, (),
