@@ -39,7 +39,8 @@ def settings_from_args(args: argparse.Namespace):
                         meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
                         spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
                         tune_split=args.tune_split, partial_control=args.partial_control,
-                        sentinels=not args.no_sentinels, close_pairs=args.close_pairs)
+                        sentinels=not args.no_sentinels, close_pairs=args.close_pairs,
+                        undefined_as=args.undefined_as, significant_inputs=args.significant_inputs)
     settings.check()
     return settings
 
@@ -47,7 +48,9 @@ def settings_from_args(args: argparse.Namespace):
 def cmd_meta_eval(args: argparse.Namespace) -> int:
     """Run ``sumeval meta-eval``; 0 when every result was written."""
     from sumeval import meta_eval
+    from sumeval.meta_eval.protocols import apply_protocol
 
+    apply_protocol(args)  # --protocol NAME: its options (checked against the data set and the options given)
     if getattr(args, "dataset", None):
         return run_across(args)
     if getattr(args, "weight", None):
@@ -101,7 +104,7 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
         for note in meta_eval.table_notes(result, coef):
             print(f"Note: {note}")
     for note in result.notes:
-        kind = "warning" if note.startswith(("undefined correlation", "missing values")) else "note"
+        kind = "warning" if note.startswith(("undefined correlation", "missing values", "biased")) else "note"
         print(f"{kind}: {note}", file=sys.stderr)
     for label, m in result.missing.get("measures", {}).items():
         if m["no_number"]:
@@ -137,6 +140,7 @@ def run_across(args) -> int:
                               item_acc23=args.item_acc23, tune_split=args.tune_split,
                               partial_control=args.partial_control, sentinels=not args.no_sentinels,
                               close_pairs=args.close_pairs, detection_validation=args.validation,
+                              undefined_as=args.undefined_as, significant_inputs=args.significant_inputs,
                               weights=parse_weights(args.weight),
                               missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
@@ -243,7 +247,7 @@ def add_commands(subparsers) -> None:
     me.add_argument("--no-sentinels", dest="no_sentinels", action="store_true",
                     help="leave out the length sentinel (the summary's words, a labelled block under the measures, "
                          "never ranked; added where the data has summary texts)")
-    me.add_argument("--partial-control", dest="partial_control", default="system", choices=["system", "length"],
+    me.add_argument("--partial-control", dest="partial_control", choices=["system", "length"],
                     help="what --level partial regresses out: system (one-hot, FRANK's protocol; default) or length "
                          "(the summary's words: does the measure say more than length?)")
     me.add_argument("--close-pairs", dest="close_pairs", action="store_true",
@@ -251,19 +255,31 @@ def add_commands(subparsers) -> None:
                          "system pairs by human difference, with bootstrap intervals), pdp.csv (Pairwise Difference "
                          "Pearson, DiIanni & Deutsch 2025) and rank_intervals.csv (each system's bootstrap rank "
                          "interval by each human column and measure: which systems are statistically tied)")
+    me.add_argument("--undefined-as", dest="undefined_as", choices=["skip", "zero"],
+                    help="the input level's mean over documents: a document whose correlation is undefined (a "
+                         "constant side) is left out (skip, default) or counts as 0 (zero: RoSE's correlation.py)")
+    me.add_argument("--significant-inputs", dest="significant_inputs", type=float, metavar="P",
+                    help="REALSumm's reproduction rule, biased: the input level averages only the documents whose "
+                         "own correlation has p <= P (REALSumm: 0.05). Selecting documents on the statistic being "
+                         "averaged pushes the mean away from 0; for reproducing REALSumm's numbers, never for "
+                         "comparing measures (a warning says so in every run)")
+    me.add_argument("--protocol", metavar="NAME",
+                    help="set the options that reproduce a paper's own numbers on its data set: frank, xsumfaith, "
+                         "rose, realsumm (each only on its set), mtme (any set); README's meta-eval section lists "
+                         "what each sets; an option given that contradicts it is refused")
     me.add_argument("--coefficient", nargs="+", action="extend", default=[], metavar="C",
                     help="pearson, spearman, kendall_b, kendall_c (default kendall_b)")
-    me.add_argument("--test", default="permutation-both", choices=list(TESTS), metavar="TEST",
+    me.add_argument("--test", choices=list(TESTS), metavar="TEST",
                     help=f"test of each pair of measures: {', '.join(TESTS)} (default permutation-both)")
     me.add_argument("--ci-resampling", dest="ci_resampling", default="both", choices=["inputs", "systems", "both"],
                     help="what the bootstrap intervals resample (default both)")
     me.add_argument("--n-resamples", dest="n_resamples", type=int, default=1000,
                     help="bootstrap resamples and permutations (default 1000)")
     me.add_argument("--seed", type=int, default=0, help="seed of the resamples and permutations (default 0)")
-    me.add_argument("--correction", default="holm", choices=["holm", "bh", "none"],
+    me.add_argument("--correction", choices=["holm", "bh", "none"],
                     help="multiple-comparison correction of the tests between measures within each (human, level, "
                          "coefficient): holm (default), bh (Benjamini-Hochberg) or none (mt-metrics-eval's)")
-    me.add_argument("--alternative", default="two-sided", choices=["two-sided", "one-sided"],
+    me.add_argument("--alternative", choices=["two-sided", "one-sided"],
                     help="the tests between measures: two-sided (default) or one-sided, each pair in the direction of "
                          "its observed difference (mt-metrics-eval's; with --correction none the clusters are its "
                          "AssignRanks'); not with the bootstrap-* tests")

@@ -129,6 +129,12 @@ class StatisticsOptions:
     close_pairs: also compute, at the system level, the agreement on close and distant system
         pairs, Pairwise Difference Pearson and the systems' rank intervals
         (:func:`system_pair_frames`; ``close_pairs.csv``, ``pdp.csv``, ``rank_intervals.csv``).
+    undefined_as: how the ``input`` level's mean treats a document whose correlation is undefined:
+        ``skip`` (sumeval's: left out) or ``zero`` (RoSE's ``correlation.py``: counted as 0);
+        :mod:`sumeval.stats.input_rules`.
+    significant_inputs: None, or REALSumm's reproduction rule: the ``input`` level averages only
+        the documents whose own correlation has p <= this (0.05 in REALSumm's ``analysis/utils.py``).
+        Biased upward (documents selected on the statistic averaged); a warning says so.
     """
 
     levels: tuple[str, ...] = LEVELS
@@ -154,6 +160,8 @@ class StatisticsOptions:
     partial_control: str = "system"
     sentinels: bool = True
     close_pairs: bool = False
+    undefined_as: str = "skip"
+    significant_inputs: float | None = None
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,12 @@ class Settings(StatisticsOptions, _HumanColumns):
         if self.partial_control not in PARTIAL_CONTROLS:
             raise InputError(f"--partial-control {self.partial_control!r}: choose one of {', '.join(PARTIAL_CONTROLS)} "
                              "(system: FRANK's partial correlation; length: the summary's words)")
+        if (self.undefined_as != "skip" or self.significant_inputs is not None) and "input" not in self.levels:
+            what = (f"--undefined-as {self.undefined_as}" if self.undefined_as != "skip"
+                    else f"--significant-inputs {self.significant_inputs}")
+            raise InputError(f"{what} changes how the input level averages its documents, and --level "
+                             f"{' '.join(self.levels)} has no input level; add input to --level or drop the option")
+        input_rule(self)  # checks both options
         if self.bootstrap_p not in BOOTSTRAP_P:
             raise InputError(f"--bootstrap-p {self.bootstrap_p!r}: choose one of {', '.join(BOOTSTRAP_P)}")
         self._check_judges()
@@ -318,6 +332,23 @@ def _binary(values: np.ndarray) -> bool:
     return v.size > 0 and set(np.unique(v)) == {0.0, 1.0}
 
 
+def input_rule(s):
+    """The :class:`~sumeval.stats.input_rules.InputRule` of the settings (``undefined_as``,
+    ``significant_inputs``); checks them."""
+    from sumeval.stats.input_rules import InputRule
+
+    return InputRule(s.undefined_as, s.significant_inputs)
+
+
+#: the warning of ``--significant-inputs`` (REALSumm's reproduction rule), in every run that uses it
+SIGNIFICANT_WARNING = ("biased reproduction rule: --significant-inputs {p} averages, at the input level, only the "
+                       "documents whose own correlation has p <= {p} (REALSumm's published summary-level values). "
+                       "The documents are selected on the very correlation being averaged, so a measure's mean is "
+                       "pushed away from 0 (chance agreement enters only when it is large) and two measures are "
+                       "averaged over different documents; use it to reproduce REALSumm's numbers, never to "
+                       "compare measures (sumeval's default averages every document with a defined correlation)")
+
+
 def _control(s) -> str:
     """The stats ``partial_control`` of the settings: the system column, or the lengths' column."""
     return PARTIAL_LENGTH_COLUMN if s.partial_control == "length" else "system"
@@ -365,7 +396,8 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
 
     out = stats.correlate(frame, list(labels), list(s.humans), level=list(s.levels),
                           methods=list(s.coefficients), n_resamples=s.n_resamples, ci=s.ci, seed=s.seed,
-                          resample=s.ci_resampling, progress=progress, partial_control=_control(s))
+                          resample=s.ci_resampling, progress=progress, partial_control=_control(s),
+                          input_rule=input_rule(s))
     out = out.rename(columns={"metric": "measure", "method": "coefficient"})
     out["resampling"] = s.ci_resampling
     out["n_resamples"] = s.n_resamples
@@ -373,7 +405,9 @@ def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progr
     reasons: dict[tuple[str, str, str], str] = {}
     for key in out.loc[out["value"].isna(), ["measure", "human", "level"]].itertuples(index=False, name=None):
         if key not in reasons:
-            reasons[key] = undefined_reason(frame, *key, partial_control=_control(s)) or "undefined (NaN)"
+            reasons[key] = (undefined_reason(frame, *key, partial_control=_control(s)) or
+                            (f"no document's correlation has p <= {s.significant_inputs} (--significant-inputs)"
+                             if key[2] == "input" and s.significant_inputs is not None else "undefined (NaN)"))
     out["reason"] = [reasons.get(key, math.nan) for key in out[["measure", "human", "level"]].itertuples(
         index=False, name=None)]
     out["role"], out["target"] = "measure", out["human"]
@@ -390,7 +424,8 @@ def _pairwise(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress:
                                     test=test, resample=axis or "both", n_resamples=s.n_resamples,
                                     seed=s.seed, correction=s.correction, alternative=s.alternative,
                                     early_stop=s.early_stop if test == "permutation" else None,
-                                    progress=progress, bootstrap_p=s.bootstrap_p, partial_control=_control(s))
+                                    progress=progress, bootstrap_p=s.bootstrap_p, partial_control=_control(s),
+                                    input_rule=input_rule(s))
              for c in s.coefficients]
     out = pd.concat(parts, ignore_index=True)
     if test == "williams":
@@ -470,6 +505,11 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     frame = _with_length(frame, judgments, settings)
 
     notes: list[str] = list(sets.notes)
+    if settings.significant_inputs is not None:
+        notes.append(SIGNIFICANT_WARNING.format(p=settings.significant_inputs))
+    if settings.undefined_as == "zero":
+        notes.append("--undefined-as zero (RoSE's rule): at the input level a document whose correlation is undefined "
+                     "counts as 0 in the mean (n counts every such document); the annotator rows keep sumeval's rule")
     t = time.perf_counter()
     correlations = _correlations(frame, labels, settings, progress)
     if sets.columns:

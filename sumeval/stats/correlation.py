@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
+from sumeval.stats.input_rules import InputRule
 from sumeval.stats.checks import (METHODS, canonical_level, check_boot, check_columns,
                                   check_frame, check_method, check_resample, frame_column, names,
                                   seed_record)
@@ -66,7 +67,8 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
               doc_col: str = "doc_id", system_col: str = "system", n_resamples: int = 1000,
               ci: float = 0.95, seed: int | np.random.Generator = 0,
               progress: bool = False, resample: str = "inputs",
-              indices: Resamples | None = None, partial_control: str = "system") -> pd.DataFrame:
+              indices: Resamples | None = None, partial_control: str = "system",
+              input_rule: InputRule | None = None) -> pd.DataFrame:
     """Correlations of metric columns with human columns, with bootstrap intervals.
 
     Args:
@@ -92,6 +94,10 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             they replace ``n_resamples`` and ``seed``.
         partial_control: what the ``partial`` level regresses out: ``"system"`` (one-hot of
             ``system_col``, FRANK's) or a numeric column (e.g. ``"length"``); ``attrs`` records it.
+        input_rule: how the ``input`` level averages its documents
+            (:class:`~sumeval.stats.input_rules.InputRule`: RoSE's undefined-as-0, REALSumm's
+            significant documents only); None: sumeval's (the defined ones). ``n`` counts the
+            documents in the mean.
 
     Returns:
         A tidy frame, one row per (metric, human, level, method), in that nesting order, with
@@ -135,7 +141,7 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         for mc, hc in progress_bar(pairs, len(pairs), progress, "correlate"):
             for lv in levels:
                 est = estimate_pair(lay, metric_values[mc], human_values[hc], lv, method_names,
-                                    draws, control)
+                                    draws, control, input_rule)
                 few = canonical_level(lv) == "system" and est[method_names[0]].n < MIN_SYSTEMS
                 for m in method_names:
                     e = est[m]
@@ -164,7 +170,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
                 seed: int | np.random.Generator = 0, doc_col: str = "doc_id",
                 system_col: str = "system", resample: str = "inputs",
                 indices: Resamples | None = None, p_method: str = "percentile",
-                partial_control: str = "system") -> dict[str, object]:
+                partial_control: str = "system", input_rule: InputRule | None = None) -> dict[str, object]:
     """Is metric A's correlation with ``human`` different from metric B's? (paired bootstrap)
 
     Both correlations are computed on the same rows (those where A, B and the human score are all
@@ -198,6 +204,9 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
         resample, indices: as for :func:`correlate`.
         p_method: ``"percentile"`` (default) or ``"sacrerouge"`` (above).
         partial_control: as for :func:`correlate` (the ``partial`` level only).
+        input_rule: as for :func:`correlate`; other than sumeval's, each measure's input-level
+            value is its own mean under the rule (on the common rows) and each resample's
+            difference the difference of the two means.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -227,7 +236,12 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     control = _control(frame, [level], partial_control, system_col)
 
     with small_blas():
-        if canon == "input":
+        if canon == "input" and input_rule is not None and not input_rule.default:
+            ea = estimate_pair(lay, xa, np.where(common, y, np.nan), canon, [method], draws, None, input_rule)[method]
+            eb = estimate_pair(lay, xb, np.where(common, y, np.nan), canon, [method], draws, None, input_rule)[method]
+            corr_a, corr_b, n, n_skipped = ea.value, eb.value, ea.n, ea.n_skipped
+            boot = ea.boot - eb.boot if draws is not None else None
+        elif canon == "input":
             ga, gb, gy = (lay.grid(v) for v in (xa, xb, np.where(common, y, np.nan)))
             ra = corr_rows(ga, gy, [method])[method]
             rb = corr_rows(gb, gy, [method])[method]

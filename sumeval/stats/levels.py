@@ -11,6 +11,7 @@ import numpy as np
 
 from sumeval.stats import checks
 from sumeval.stats.grouped import weighted_group_corr
+from sumeval.stats.input_rules import InputRule
 from sumeval.stats.layout import Layout
 from sumeval.stats.partial import Control, partial_estimate
 from sumeval.stats.pooled import pooled_boot
@@ -72,7 +73,8 @@ class _PointCounts:
 
 
 def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods: Sequence[str],
-                  draws: Draws | np.ndarray | None, control: Control | None = None) -> dict[str, Estimate]:
+                  draws: Draws | np.ndarray | None, control: Control | None = None,
+                  rule: InputRule | None = None) -> dict[str, Estimate]:
     """Point estimate, usage counts and bootstrap replicates for one (x, y) pair of columns.
 
     Args:
@@ -83,6 +85,8 @@ def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods
         draws: the resamples' draw counts; an array is shorthand for document counts (B, n_docs)
             (inputs resampling); None for no bootstrap.
         control: what the ``partial`` level regresses out (:mod:`sumeval.stats.partial`).
+        rule: how the ``input`` level averages its documents (:mod:`sumeval.stats.input_rules`;
+            None: sumeval's, the defined ones).
     """
     if isinstance(draws, np.ndarray):
         draws = Draws(draws, None)
@@ -109,6 +113,13 @@ def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods
                  if draws is not None and draws.systems is not None else {})
         out = {}
         for m in methods:
+            if rule is not None and not rule.default:
+                sel = rule.selection(gx, gy, m)
+                value, used = rule.mean(per_doc[m], sel)
+                boot = None if draws is None else doc_mean_boot(rule.apply(boots.get(m, per_doc[m]), sel),
+                                                                draws.inputs)
+                out[m] = Estimate(value, used, int(lay.n_docs - used), boot)
+                continue
             ok = np.isfinite(per_doc[m])
             value = float(per_doc[m][ok].mean()) if ok.any() else math.nan
             boot = None

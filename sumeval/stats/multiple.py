@@ -138,7 +138,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
                      progress: bool = False, bootstrap_p: str = "percentile",
-                     partial_control: str = "system") -> pd.DataFrame:
+                     partial_control: str = "system", input_rule=None) -> pd.DataFrame:
     """Test every pair of measures and correct the p-values within each (human, level).
 
     Args:
@@ -162,6 +162,8 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         bootstrap_p: the bootstrap test's p-value, ``"percentile"`` or ``"sacrerouge"``
             (:func:`~sumeval.stats.paired_test`).
         partial_control: what the ``partial`` level regresses out (:func:`~sumeval.stats.correlate`).
+        input_rule: how the ``input`` level averages its documents (:func:`~sumeval.stats.correlate`);
+            every test at that level uses it.
 
     Returns:
         A tidy frame, one row per (human, level, pair): ``measure_a, measure_b, human, level,
@@ -205,14 +207,14 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
         masks = permutation_masks(lay.n_sys, lay.n_docs, resample, n_resamples, seed)
     present = {c: ~np.isnan(frame_column(frame, c)) for c in [*metric_names, *humans]}
     ranked = _ranked_values(frame, metric_names, humans, levels, method, doc_col, system_col,
-                            partial_control) if alternative == "one-sided" else {}
+                            partial_control, input_rule) if alternative == "one-sided" else {}
     rows = []
     caches: dict[tuple[str, str], SwapCache] = {}
     for h, lv, a, b in progress_bar(jobs, len(jobs), progress, "compare_measures"):
         common_rows = present[a] & present[b] & present[h]
         n_rows = int(common_rows.sum())
         kw = dict(level=lv, method=method, doc_col=doc_col, system_col=system_col,
-                  partial_control=partial_control)
+                  partial_control=partial_control, input_rule=input_rule)
         alt = alternative
         if alternative == "one-sided":  # the higher-ranked measure better (a NaN value: not tested)
             alt = "less" if ranked[(a, h, lv)] < ranked[(b, h, lv)] else "greater"
@@ -253,13 +255,13 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
 
 
 def _ranked_values(frame: pd.DataFrame, metrics: list[str], humans: list[str], levels: list[str],
-                   method: str, doc_col: str, system_col: str, partial_control: str) -> dict:
+                   method: str, doc_col: str, system_col: str, partial_control: str, input_rule=None) -> dict:
     """(measure, human, level) -> the correlation a ranking orders by (each measure on its own rows,
     :func:`~sumeval.stats.correlate`); what ``alternative="one-sided"`` orients each test by."""
     from sumeval.stats.correlation import correlate
 
     out = correlate(frame, metrics, humans, level=levels, methods=[method], n_resamples=0, doc_col=doc_col,
-                    system_col=system_col, partial_control=partial_control)
+                    system_col=system_col, partial_control=partial_control, input_rule=input_rule)
     return {(r.metric, r.human, r.level): r.value for r in out.itertuples()}
 
 

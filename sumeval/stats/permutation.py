@@ -96,10 +96,12 @@ def _standardise(grid: np.ndarray) -> np.ndarray:
 
 
 def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: str,
-            cache: SwapCache | None = None, control=None, lay=None):
+            cache: SwapCache | None = None, control=None, lay=None, rule=None):
     """masks (b, n_inputs, n_systems) -> (corr(X', Z), corr(Y', Z)), each (b,), at ``level``;
     ``cache`` shares the pieces of one measure between pairs (:class:`~sumeval.stats.grouped.SwapCache`),
-    and the masks of a block, given as ``span`` (all the permutations, the block's start and stop)."""
+    and the masks of a block, given as ``span`` (all the permutations, the block's start and stop).
+    ``rule``: the input level's (rule, selection of X's documents, selection of Y's documents)
+    (:mod:`sumeval.stats.input_rules`; None: sumeval's mean of the defined documents)."""
     if level == "partial":
         return _partial_kernel(gx, gy, gz, method, control, lay)
     if level == "system":
@@ -108,6 +110,14 @@ def _kernel(level: str, gx: np.ndarray, gy: np.ndarray, gz: np.ndarray, method: 
         return lambda masks, span=None: swaps(np.swapaxes(masks, 1, 2))
     if level == "input":
         swaps = GroupSwaps(gx, gy, gz, method, cache)
+
+        if rule is not None:
+            r, sel_x, sel_y = rule
+
+            def input_rule_level(masks, span=None):
+                cx, cy = swaps(masks, span)
+                return _mean_defined(r.apply(cx, sel_x)), _mean_defined(r.apply(cy, sel_y))
+            return input_rule_level
 
         def input_level(masks, span=None):
             return tuple(_mean_defined(c) for c in swaps(masks, span))
@@ -175,7 +185,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
                      alternative: str = "two-sided", early_stop: int | None = None,
                      doc_col: str = "doc_id", system_col: str = "system",
                      return_samples: bool = False, partial_control: str = "system",
-                     cache: SwapCache | None = None) -> dict[str, object]:
+                     cache: SwapCache | None = None, input_rule=None) -> dict[str, object]:
     """Permutation test of corr(A, human) - corr(B, human) (module docstring: the procedure).
 
     Args:
@@ -199,6 +209,9 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         cache: a :class:`~sumeval.stats.grouped.SwapCache` shared by the tests of one family (one
             human, one level, one coefficient), so that what depends on one measure is computed
             once (:func:`~sumeval.stats.compare_measures`); the results do not depend on it.
+        input_rule: the ``input`` level's averaging rule (:func:`~sumeval.stats.correlate`): each
+            permutation's per-document correlations are averaged under it (REALSumm's selection
+            of each measure's documents made once, on the observed scores).
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
@@ -237,13 +250,18 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
     if common.sum() < 2:
         raise InputError(f"permutation_test: {int(common.sum())} row(s) have {metric_a!r}, "
                          f"{metric_b!r} and {human!r} all present; at least 2 are needed")
-    ea = estimate_pair(lay, np.where(common, xa, np.nan), y, canon, [method], None, control)[method]
-    eb = estimate_pair(lay, np.where(common, xb, np.nan), y, canon, [method], None, control)[method]
+    ea = estimate_pair(lay, np.where(common, xa, np.nan), y, canon, [method], None, control, input_rule)[method]
+    eb = estimate_pair(lay, np.where(common, xb, np.nan), y, canon, [method], None, control, input_rule)[method]
+    rule = None
+    if canon == "input" and input_rule is not None and not input_rule.default:
+        raw = [lay.grid(np.where(common, v, np.nan)) for v in (xa, xb, y)]
+        rule = (input_rule, input_rule.selection(raw[0], raw[2], method),
+                input_rule.selection(raw[1], raw[2], method))
     grids = [_standardise(lay.grid(np.where(common, v, np.nan))) for v in (xa, xb, y)]
 
     # a document or system without any common row gives 0/0 in the kernels: NaN, not a warning
     with small_blas(), np.errstate(invalid="ignore", divide="ignore"):
-        kernel = _kernel(canon, *grids, method, cache, control, lay)
+        kernel = _kernel(canon, *grids, method, cache, control, lay, rule)
         ca, cb = kernel(np.zeros((1, lay.n_docs, lay.n_sys), dtype=bool))
         d0 = float(ca[0] - cb[0])
         few = canon == "system" and ea.n < MIN_SYSTEMS  # 2 systems always correlate +-1

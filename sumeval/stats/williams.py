@@ -63,7 +63,8 @@ def williams_p(r12: float, r13: float, r23: float, n: int, alternative: str = "t
 
 def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *, level: str,
                   method: str, alternative: str = "two-sided", doc_col: str = "doc_id",
-                  system_col: str = "system", partial_control: str = "system") -> dict[str, object]:
+                  system_col: str = "system", partial_control: str = "system",
+                  input_rule=None) -> dict[str, object]:
     """Williams' test of corr(A, human) against corr(B, human) at a level.
 
     The three correlations (A-H, B-H, A-B) are computed at ``level`` with ``method`` on the rows
@@ -77,6 +78,8 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
         alternative: ``"two-sided"``, ``"greater"`` (|corr A| > |corr B|) or ``"less"``.
         partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`); the
             three correlations are those of the residuals, as FRANK's ``metric_metric_correlation``.
+        input_rule: the ``input`` level's averaging rule (:func:`~sumeval.stats.correlate`), for all
+            three correlations.
 
     Returns:
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, corr_ab, diff,
@@ -101,9 +104,9 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
         control = frame_control(frame, partial_control, system_col)
         common &= control.present()
     xa, xb, y = (np.where(common, v, np.nan) for v in (xa, xb, y))
-    corr_a = estimate_pair(lay, xa, y, canon, [method], None, control)[method].value
-    corr_b = estimate_pair(lay, xb, y, canon, [method], None, control)[method].value
-    corr_ab = estimate_pair(lay, xa, xb, canon, [method], None, control)[method].value
+    corr_a = estimate_pair(lay, xa, y, canon, [method], None, control, input_rule)[method].value
+    corr_b = estimate_pair(lay, xb, y, canon, [method], None, control, input_rule)[method].value
+    corr_ab = estimate_pair(lay, xa, xb, canon, [method], None, control, input_rule)[method].value
     if canon == "system":
         n = int((np.bincount(lay.sys[common], minlength=lay.n_sys) > 0).sum())
         if n < MIN_SYSTEMS:  # 2 systems always correlate +-1: undefined
