@@ -386,6 +386,36 @@ DATASETS: dict[str, DatasetInfo] = {
             license="MIT",
             files=_FILES_SLOGANS,
         ),
+        DatasetInfo(
+            name="faithbench",
+            description="FaithBench: 750 summaries (75 sources x 10 LLMs, 2023-24) with hallucinated spans "
+            "marked by 14 annotators (2,189 spans), 8 detectors' / LLM judges' predictions, and the authors' "
+            "sample-level worst / best labels (FaithBench.csv, 800 rows: 50 of them in no released batch).",
+            source="https://github.com/vectara/FaithBench/tree/cf89797d (data_for_release/, FaithBench.csv)",
+            license="CC BY-NC-SA 4.0: non-commercial use only, share-alike (anything derived carries the same "
+            "licence), attribution",
+            citation="Bao et al. 2025, FaithBench: A Diverse Hallucination Benchmark for Summarization by "
+            "Modern LLMs, NAACL",
+            files={
+                "faithbench/FaithBench.csv": ("b64595319c5a0673c7af00a12c9340a79aeb3437c021b097745413da42d80a09", 1821812),
+                "faithbench/LICENSE": ("e66c269d4819aaab34b49ef5220c4ddab6756f21bb5180761a4eb8561f2b7bbd", 20850),
+                "faithbench/batch_1.json": ("a4e7858702e741b0fb024a022a906f61fb8eb65011b7f7b138e56e080a4c8c59", 76262),
+                "faithbench/batch_2.json": ("18f1b2b9eae6fbf2020f295dc5ca512ef1a7e389e763b707bc51831f58df6a70", 154793),
+                "faithbench/batch_3.json": ("84b709a9d88998f478f429ee2330ea18666ae9e5340ea398ece03cec6ab54308", 98772),
+                "faithbench/batch_4.json": ("c0f68bc222dd8b6e332cb6668840de8da150687ddf6f9b5bd243f389033fda42", 149892),
+                "faithbench/batch_5.json": ("6be08bb37ccdf68e41e117b0174cc3c8b41ed7bf85134d00e0e89c023e96b436", 190782),
+                "faithbench/batch_6.json": ("a5fd42aa64fbe15f535192ddfd3cfc72b53535cde7834cb6685ebe0a229f8587", 135160),
+                "faithbench/batch_7.json": ("28e83e1487381ce317103505dab4d5679ad74f53541374a98e24e3673734343b", 191546),
+                "faithbench/batch_8.json": ("5cf2b8ab42fe1d4b0018cf736448dd8a88318267b0efc2f45ea200e713932975", 236853),
+                "faithbench/batch_9.json": ("4924fe2d0975890712032a128544c0619c2ebf81d5d472e99e7883f1a9720bd5", 201505),
+                "faithbench/batch_10.json": ("8e5cec822516abbf74cd6796104bbe537da98628c671b64c10afa3b15bebe08c", 292603),
+                "faithbench/batch_11.json": ("cf999c8fa9696f4b24d8f4b08f9fdd6603a942cfee63ad851ff6d1f265c116cc", 189035),
+                "faithbench/batch_12.json": ("fda9f0e0eae69c13b79a8fc1f81d1f8a02e9f28ad8c3274619c4369bb15c818e", 205796),
+                "faithbench/batch_14.json": ("72f07b9f4b91f8a49d96e7adc79a8308edb92a2e6b34babcd9ef68dc6b7b2f34", 394638),
+                "faithbench/batch_15.json": ("c6608ce2edd17134674c7f8a0fdfc871e22458b432b35506889886c737eb4663", 370657),
+                "faithbench/batch_16.json": ("e35ace1069bb79844b122415d3c4192f7147737a2b9ad509185fb2c1ba7090db", 426968),
+            },
+        ),
     ]
 }
 
