@@ -23,6 +23,8 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_faithbench()``                       FaithBench: 750 LLM summaries, labels, 8 detectors (CC BY-NC-SA)
 ``load_faithbench_spans()``                 FaithBench's 2,189 hallucinated spans, one row each
 ``load_faithbench_unjoined()``              the 50 rows of FaithBench.csv in no released batch
+``load_storysumm()``                        StorySumm: 96 LLM story summaries, labels, 11 evaluator columns
+``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

@@ -416,6 +416,31 @@ DATASETS: dict[str, DatasetInfo] = {
                 "faithbench/batch_16.json": ("e35ace1069bb79844b122415d3c4192f7147737a2b9ad509185fb2c1ba7090db", 426968),
             },
         ),
+        DatasetInfo(
+            name="storysumm",
+            description="StorySumm: 96 LLM summaries of 32 short stories (5 models) labelled faithful or not, "
+            "sentence by sentence, with a val / test split and 10 evaluators' predictions. storysumm.json is "
+            "not valid JSON as released: the loader deletes one stray byte and checks the repaired sha256.",
+            source="https://github.com/melaniesubbiah/storysumm/tree/22d47af2 (storysumm.json, "
+            "evaluators/predicted_labels/)",
+            license="MIT (Copyright (c) 2024 Melanie Subbiah); the stories' own terms are not stated",
+            citation="Subbiah et al. 2024, STORYSUMM: Evaluating Faithfulness in Story Summarization, "
+            "EMNLP Findings",
+            files={
+                "storysumm/LICENSE": ("ed3729b695da7ee35b86133bd21ceb72118c26ae216ea20f8ba612e6add31045", 1072),
+                "storysumm/storysumm.json": ("a5d33036b5a77e344912ea8c28dc831358ba91412217d9cdff3049f80e307cab", 567908),
+                "storysumm/predicted_labels/alignscore-roberta-large.json": ("12d4f706195b66aea24578d28a6801738c6140a9bb2470e659f5f844ddc1cf7b", 5939),
+                "storysumm/predicted_labels/claude-3-opus-20240229/cot.json": ("3e95a0f1a631430952459841ab9e184b737d782bc07c2d36552c9ac497ed3b31", 57991),
+                "storysumm/predicted_labels/claude-3-opus-20240229/justquestion.json": ("e28cfb87861525269e4d5f2e2558dd046c4975b3555aeb2f85d98f7cce1d3e14", 4308),
+                "storysumm/predicted_labels/fables-gpt-4-turbo-preview.json": ("500453a28e6c18cad22c030b3e07fc9df1c019354fc6aa0535ce3c7581a543a2", 9480),
+                "storysumm/predicted_labels/gpt-4-0125-preview/cot.json": ("2ecbb52d65d700b629cae61dda254a924c73f8ca2a9600ba3f001aed43e570b6", 70174),
+                "storysumm/predicted_labels/gpt-4-0125-preview/justquestion.json": ("4e5257b92064501180c6f3d244bf80e6f952ec0e33e82afd6b6728012eb4394a", 5840),
+                "storysumm/predicted_labels/minicheck-flan-t5-large.json": ("86b22881759b7bf0458c5acf488ea96ae1eb732c9e384439532d2dd8e60ac545", 20538),
+                "storysumm/predicted_labels/mixtral/cot.json": ("8725d5c9426761244237867b6b06db33922536387dccd5898930fc0d02ad05cb", 54679),
+                "storysumm/predicted_labels/mixtral/justquestion.json": ("35a05a9f3b394e528ef685dbed1ae65c75dbefbc0deb54a895b24b8faed2307a", 4308),
+                "storysumm/predicted_labels/unieval.json": ("b5d2414388ecb8e49e14c7ec603c3c2a1d0188f670cc934337a94e850a0ba7ac", 5928),
+            },
+        ),
     ]
 }
 

@@ -98,4 +98,7 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              exports=("load_faithbench", "load_faithbench_spans", "load_faithbench_unjoined"),
              column_titles=(("consistent", "Consistent"), ("worst_label", "Worst label"),
                             ("best_label", "Best label"))),
+    ShelfSet("storysumm", "StorySumm", "storysumm:storysumm_judgments", ("storysumm",),
+             "short stories, LLM summaries", ("faithful",), "MIT; stories' terms not stated",
+             exports=("load_storysumm", "load_storysumm_sentences"), column_titles=(("faithful", "Faithful"),)),
 ]}
