@@ -20,6 +20,11 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_newsroom()``                         Newsroom: 420 rows, 4 qualities
 ``load_rank19()``                           Rank19: 373 correct / incorrect sentence pairs
 ``load_rose()``                             RoSE's protocol slice: 1,200 rows, 4 protocols
+``load_faithbench()``                       FaithBench: 750 LLM summaries, labels, 8 detectors (CC BY-NC-SA)
+``load_faithbench_spans()``                 FaithBench's 2,189 hallucinated spans, one row each
+``load_faithbench_unjoined()``              the 50 rows of FaithBench.csv in no released batch
+``load_storysumm()``                        StorySumm: 96 LLM story summaries, labels, 11 evaluator columns
+``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

@@ -386,6 +386,61 @@ DATASETS: dict[str, DatasetInfo] = {
             license="MIT",
             files=_FILES_SLOGANS,
         ),
+        DatasetInfo(
+            name="faithbench",
+            description="FaithBench: 750 summaries (75 sources x 10 LLMs, 2023-24) with hallucinated spans "
+            "marked by 14 annotators (2,189 spans), 8 detectors' / LLM judges' predictions, and the authors' "
+            "sample-level worst / best labels (FaithBench.csv, 800 rows: 50 of them in no released batch).",
+            source="https://github.com/vectara/FaithBench/tree/cf89797d (data_for_release/, FaithBench.csv)",
+            license="CC BY-NC-SA 4.0: non-commercial use only, share-alike (anything derived carries the same "
+            "licence), attribution",
+            citation="Bao et al. 2025, FaithBench: A Diverse Hallucination Benchmark for Summarization by "
+            "Modern LLMs, NAACL",
+            files={
+                "faithbench/FaithBench.csv": ("b64595319c5a0673c7af00a12c9340a79aeb3437c021b097745413da42d80a09", 1821812),
+                "faithbench/LICENSE": ("e66c269d4819aaab34b49ef5220c4ddab6756f21bb5180761a4eb8561f2b7bbd", 20850),
+                "faithbench/batch_1.json": ("a4e7858702e741b0fb024a022a906f61fb8eb65011b7f7b138e56e080a4c8c59", 76262),
+                "faithbench/batch_2.json": ("18f1b2b9eae6fbf2020f295dc5ca512ef1a7e389e763b707bc51831f58df6a70", 154793),
+                "faithbench/batch_3.json": ("84b709a9d88998f478f429ee2330ea18666ae9e5340ea398ece03cec6ab54308", 98772),
+                "faithbench/batch_4.json": ("c0f68bc222dd8b6e332cb6668840de8da150687ddf6f9b5bd243f389033fda42", 149892),
+                "faithbench/batch_5.json": ("6be08bb37ccdf68e41e117b0174cc3c8b41ed7bf85134d00e0e89c023e96b436", 190782),
+                "faithbench/batch_6.json": ("a5fd42aa64fbe15f535192ddfd3cfc72b53535cde7834cb6685ebe0a229f8587", 135160),
+                "faithbench/batch_7.json": ("28e83e1487381ce317103505dab4d5679ad74f53541374a98e24e3673734343b", 191546),
+                "faithbench/batch_8.json": ("5cf2b8ab42fe1d4b0018cf736448dd8a88318267b0efc2f45ea200e713932975", 236853),
+                "faithbench/batch_9.json": ("4924fe2d0975890712032a128544c0619c2ebf81d5d472e99e7883f1a9720bd5", 201505),
+                "faithbench/batch_10.json": ("8e5cec822516abbf74cd6796104bbe537da98628c671b64c10afa3b15bebe08c", 292603),
+                "faithbench/batch_11.json": ("cf999c8fa9696f4b24d8f4b08f9fdd6603a942cfee63ad851ff6d1f265c116cc", 189035),
+                "faithbench/batch_12.json": ("fda9f0e0eae69c13b79a8fc1f81d1f8a02e9f28ad8c3274619c4369bb15c818e", 205796),
+                "faithbench/batch_14.json": ("72f07b9f4b91f8a49d96e7adc79a8308edb92a2e6b34babcd9ef68dc6b7b2f34", 394638),
+                "faithbench/batch_15.json": ("c6608ce2edd17134674c7f8a0fdfc871e22458b432b35506889886c737eb4663", 370657),
+                "faithbench/batch_16.json": ("e35ace1069bb79844b122415d3c4192f7147737a2b9ad509185fb2c1ba7090db", 426968),
+            },
+        ),
+        DatasetInfo(
+            name="storysumm",
+            description="StorySumm: 96 LLM summaries of 32 short stories (5 models) labelled faithful or not, "
+            "sentence by sentence, with a val / test split and 10 evaluators' predictions. storysumm.json is "
+            "not valid JSON as released: the loader deletes one stray byte and checks the repaired sha256.",
+            source="https://github.com/melaniesubbiah/storysumm/tree/22d47af2 (storysumm.json, "
+            "evaluators/predicted_labels/)",
+            license="MIT (Copyright (c) 2024 Melanie Subbiah); the stories' own terms are not stated",
+            citation="Subbiah et al. 2024, STORYSUMM: Evaluating Faithfulness in Story Summarization, "
+            "EMNLP Findings",
+            files={
+                "storysumm/LICENSE": ("ed3729b695da7ee35b86133bd21ceb72118c26ae216ea20f8ba612e6add31045", 1072),
+                "storysumm/storysumm.json": ("a5d33036b5a77e344912ea8c28dc831358ba91412217d9cdff3049f80e307cab", 567908),
+                "storysumm/predicted_labels/alignscore-roberta-large.json": ("12d4f706195b66aea24578d28a6801738c6140a9bb2470e659f5f844ddc1cf7b", 5939),
+                "storysumm/predicted_labels/claude-3-opus-20240229/cot.json": ("3e95a0f1a631430952459841ab9e184b737d782bc07c2d36552c9ac497ed3b31", 57991),
+                "storysumm/predicted_labels/claude-3-opus-20240229/justquestion.json": ("e28cfb87861525269e4d5f2e2558dd046c4975b3555aeb2f85d98f7cce1d3e14", 4308),
+                "storysumm/predicted_labels/fables-gpt-4-turbo-preview.json": ("500453a28e6c18cad22c030b3e07fc9df1c019354fc6aa0535ce3c7581a543a2", 9480),
+                "storysumm/predicted_labels/gpt-4-0125-preview/cot.json": ("2ecbb52d65d700b629cae61dda254a924c73f8ca2a9600ba3f001aed43e570b6", 70174),
+                "storysumm/predicted_labels/gpt-4-0125-preview/justquestion.json": ("4e5257b92064501180c6f3d244bf80e6f952ec0e33e82afd6b6728012eb4394a", 5840),
+                "storysumm/predicted_labels/minicheck-flan-t5-large.json": ("86b22881759b7bf0458c5acf488ea96ae1eb732c9e384439532d2dd8e60ac545", 20538),
+                "storysumm/predicted_labels/mixtral/cot.json": ("8725d5c9426761244237867b6b06db33922536387dccd5898930fc0d02ad05cb", 54679),
+                "storysumm/predicted_labels/mixtral/justquestion.json": ("35a05a9f3b394e528ef685dbed1ae65c75dbefbc0deb54a895b24b8faed2307a", 4308),
+                "storysumm/predicted_labels/unieval.json": ("b5d2414388ecb8e49e14c7ec603c3c2a1d0188f670cc934337a94e850a0ba7ac", 5928),
+            },
+        ),
     ]
 }
 

@@ -92,4 +92,13 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              ("prior", "ref_free", "ref_based", "acu"), "research use (BSD-3-Clause added later)",
              exports=("load_rose",),
              column_titles=(("prior", "Prior"), ("ref_free", "Ref-free"), ("ref_based", "Ref-based"))),
+    ShelfSet("faithbench", "FaithBench", "faithbench:faithbench_judgments", ("faithbench",),
+             "short passages, LLM summaries", ("consistent",),
+             "CC BY-NC-SA 4.0 (non-commercial, share-alike)",
+             exports=("load_faithbench", "load_faithbench_spans", "load_faithbench_unjoined"),
+             column_titles=(("consistent", "Consistent"), ("worst_label", "Worst label"),
+                            ("best_label", "Best label"))),
+    ShelfSet("storysumm", "StorySumm", "storysumm:storysumm_judgments", ("storysumm",),
+             "short stories, LLM summaries", ("faithful",), "MIT; stories' terms not stated",
+             exports=("load_storysumm", "load_storysumm_sentences"), column_titles=(("faithful", "Faithful"),)),
 ]}
