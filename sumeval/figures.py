@@ -24,9 +24,9 @@ def apply_style() -> None:
     """Use sumeval's paper style for matplotlib figures drawn after this call."""
     import matplotlib as mpl
 
-    from sumeval.plots.style import _cycle
+    from sumeval.plots.style import palette_cycle
 
-    mpl.rcParams.update({**PAPER_STYLE, "axes.prop_cycle": _cycle()})
+    mpl.rcParams.update({**PAPER_STYLE, "axes.prop_cycle": palette_cycle()})
 
 
 def save(fig, study: str, name: str, *, formats: Iterable[str] = ("pdf", "png"),

@@ -152,7 +152,7 @@ def test_rose_protocol_equals_roses_correlation_py(tmp_path):
 
 
 def test_rose_rule_between_protocols_on_a_user_file(tmp_path):
-    from sumeval.datasets.rose import load_rose
+    from sumeval.datasets import load_rose
 
     f = load_rose()[["doc_id", "system", "acu", "prior", "ref_free", "ref_based", "normalized_acu"]]
     path = tmp_path / "rose_protocols.csv"
@@ -272,7 +272,7 @@ def test_frank_protocol_equals_the_authors_evaluate_py(tmp_path):
 
 
 def test_mtme_protocol_is_the_uncorrected_one_sided_clusters(tmp_path):
-    from sumeval.datasets.rose import load_rose
+    from sumeval.datasets import load_rose
 
     path = tmp_path / "r.csv"
     load_rose()[["doc_id", "system", "acu", "prior", "ref_free", "ref_based"]].to_csv(path, index=False)

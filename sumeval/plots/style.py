@@ -45,7 +45,7 @@ HOUSE_STYLE = {
 }
 
 
-def _cycle():
+def palette_cycle():
     from cycler import cycler
 
     return cycler(color=[OKABE_ITO[i] for i in (4, 0, 2, 5, 1, 6, 3, 7)])  # blue, orange, green, vermillion, ...
@@ -54,7 +54,7 @@ def _cycle():
 def colour(i: int) -> str:
     """The ``i``-th colour of the house cycle (Okabe-Ito), as a hex string: fixed when drawn, not
     resolved later against whatever colour cycle is set when the figure is saved (as ``"C0"`` is)."""
-    return _cycle().by_key()["color"][i % 8]
+    return palette_cycle().by_key()["color"][i % 8]
 
 
 def house_style(function: Callable) -> Callable:
@@ -64,7 +64,7 @@ def house_style(function: Callable) -> Callable:
     def drawn(*args, **kwargs):
         import matplotlib as mpl
 
-        with mpl.rc_context({**HOUSE_STYLE, "axes.prop_cycle": _cycle()}):
+        with mpl.rc_context({**HOUSE_STYLE, "axes.prop_cycle": palette_cycle()}):
             return function(*args, **kwargs)
     return drawn
 
