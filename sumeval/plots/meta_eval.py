@@ -360,7 +360,9 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     sub = ranking[(ranking["human"] == human) & (ranking["level"] == level)
                   & (ranking["coefficient"] == coefficient)].sort_values("value", ascending=False)
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4.2, 0.3 * len(sub) + 1.2))
+        longest = max((len(display(m)) for m in sub["measure"]), default=0) + 13  # and "  [not ranked]"
+        fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.055 * longest < 1.4 else PAGE_IN / 2 + 0.6,
+                                        row_step(len(sub), overhead_in=1.0) * len(sub) + 0.8), layout="constrained")
     else:
         fig = ax.figure
     clusters = sub["cluster"].astype("float64").to_numpy()
@@ -387,28 +389,68 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
 def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
                  human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None,
                  test: str | None = None, correction: str | None = None, alpha: float | None = None):
-    """:func:`ranking_bars` for every (level, human), one panel each, the title saying what
-    decided the clusters (``test``, ``correction``, ``alpha``); returns ``(fig, axes)``."""
+    """Each measure's correlation as a bar coloured by its significance cluster, with the cluster
+    written at the bar's end, one panel per (level, human), a page wide. Every panel has the same
+    rows (the measures by their mean rank over the panels, best at the top; the annotators and the
+    human ceiling, not ranked, grey at the bottom), so their names are written once, at the left;
+    the title says what decided the clusters (``test``, ``correction``, ``alpha``). Returns
+    ``(fig, axes)``.
+
+    One panel alone, its bars sorted: :func:`ranking_bars`."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
 
     coefficient = coefficient or ranking["coefficient"].iloc[0]
     levels = _order(ranking["level"], level_order)
     humans = _order(ranking["human"], human_order)
-    n = ranking["measure"].nunique()
-    longest = max((len(display(m)) for m in ranking["measure"]), default=0)  # labels take width from the bars
-    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=((3.6 + 0.065 * max(longest - 16, 0)) * len(humans) + 0.6,
-                                      (0.26 * n + 1.0) * len(levels) + 0.4))
+    sub = ranking[ranking["coefficient"] == coefficient]
+    clusters = sub["cluster"].astype("float64")
+    ranked = sub[clusters.notna() & sub["value"].notna()]
+    rank = ranked["rank"] if "rank" in ranked else ranked.groupby(["human", "level"])["value"].rank(ascending=False)
+    mean_rank = rank.groupby(ranked["measure"]).mean()
+    first = list(dict.fromkeys(sub["measure"]))
+    outside = [m for m in first if m not in mean_rank.index]
+    measures = sorted(mean_rank.index, key=lambda m: (mean_rank[m], first.index(m))) + outside
+    step = row_step(len(measures) * len(levels), overhead_in=0.45 * len(levels) + 1.4)
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True, sharex=True, layout="constrained",
+                             figsize=(PAGE_IN if len(humans) > 1 else COLUMN_IN,
+                                      step * len(measures) * len(levels) + 0.45 * len(levels) + 0.5))
+    y = np.arange(len(measures))
+    top = int(np.nanmax(clusters)) if clusters.notna().any() else 1
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
-            ranking_bars(ranking, human=human, level=level, coefficient=coefficient, ax=axes[i, j])
-    fig.suptitle(f"Ranking by {display(coefficient)}; [n]: significance cluster (1 = not significantly worse "
-                 "than the best)")
-    fig.tight_layout()
+            ax = axes[i, j]
+            panel = sub[(sub["level"] == level) & (sub["human"] == human)].set_index("measure").reindex(measures)
+            values = panel["value"].to_numpy(float)
+            cl = panel["cluster"].astype("float64").to_numpy()
+            ok = ~np.isnan(cl) & ~np.isnan(values)
+            grey = ~ok & ~np.isnan(values)
+            ax.barh(y[ok], values[ok], color=[colour(int(c) - 1) for c in cl[ok]], height=0.75)
+            ax.barh(y[grey], values[grey], color="0.75", height=0.75)
+            for k in np.flatnonzero(ok):
+                ax.annotate(f"{int(cl[k])}", (values[k], y[k]), xytext=(2 if values[k] >= 0 else -2, 0),
+                            textcoords="offset points", ha="left" if values[k] >= 0 else "right", va="center",
+                            fontsize=6.5, color="0.25", annotation_clip=False)
+            for k in np.flatnonzero(np.isnan(values) & np.isin(measures, list(panel.dropna(how="all").index))):
+                ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center", fontsize=6.5,
+                        color="0.4", style="italic")
+            ax.axvline(0, color="0.3", lw=0.8)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+            ax.margins(x=0.15)
+            ax.grid(axis="y", visible=False)
+            if i == len(levels) - 1:
+                ax.set_xlabel(display(coefficient))
+    axes[0, 0].set_yticks(y, [display(m) for m in measures])
+    axes[0, 0].invert_yaxis()
+    facet_titles(axes, humans, levels)
+    suptitle(fig, f"Ranking by {display(coefficient)}: rows by mean rank over the panels; at a bar's end its "
+                  "significance cluster (1 = not significantly worse than the best)")
     how = significance_text(test, correction, alpha)
-    if how:
-        grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
-        _caption(fig, f"Clusters by {how}; bar colour = cluster"
-                 + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
-                    "not ranked." if grey else "."))
+    grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
+    caption = ((f"Clusters by {how}; " if how else "") + "bar colour = cluster"
+               + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
+                  "not ranked." if grey else "."))
+    _caption(fig, caption, handles=[Patch(color=colour(c - 1), label=f"cluster {c}") for c in range(1, top + 1)]
+             if top <= 8 else None)
     return fig, axes
