@@ -8,8 +8,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
 import pytest
 
 from sumeval.plots import core, style

@@ -8,7 +8,6 @@ significance (the clusters, the tests) names the test, the correction and alpha
 """
 from __future__ import annotations
 
-import textwrap
 from typing import Sequence
 
 import numpy as np
