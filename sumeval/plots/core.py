@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import COLUMN_IN, MAX_HEIGHT_IN, PAGE_IN, colour, facet_titles, footer, house_style, suptitle
 
 
 def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -> list:
@@ -38,13 +38,15 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
     (fig, axes) with ``axes`` a 2-D array of shape (n_rows, n_cols).
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     rows = _facets(comparison, facet_row, row_order)
     cols = _facets(comparison, facet_col, col_order)
     metrics = list(metric_order) if metric_order is not None else list(dict.fromkeys(comparison["metric"]))
-    fig, axes = plt.subplots(len(rows), len(cols),
-                             figsize=(2.6 * len(cols) + 0.8, 0.32 * len(metrics) * len(rows) + 1.2),
-                             squeeze=False, sharey=True)
+    # a page wide (a column for one panel); rows of 0.17 in, 8.5 pt: the tick labels' own height
+    height = min(MAX_HEIGHT_IN - 0.4, 0.17 * len(metrics) * len(rows) + 0.55 * len(rows) + 0.35)
+    fig, axes = plt.subplots(len(rows), len(cols), figsize=(PAGE_IN if len(cols) > 1 else COLUMN_IN, height),
+                             squeeze=False, sharey=True, sharex=True, layout="constrained")
     y = np.arange(len(metrics))
     for i, r in enumerate(rows):
         for j, c in enumerate(cols):
@@ -69,16 +71,14 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
                         fontsize=7, color="0.4", style="italic")
             ax.set_yticks(y, [display(m) for m in metrics])
             ax.invert_yaxis() if i == 0 and j == 0 else None
-            heading = " / ".join(display(v) for v in (c, r) if v is not None)
-            if heading:
-                ax.set_title(heading)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
             if i == len(rows) - 1:
                 ax.set_xlabel("correlation")
+    facet_titles(axes, cols, rows, fontsize=9)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    # beside the panels, never over a dot
-    axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+        suptitle(fig, title)
+    # below the panels, never over a dot
+    footer(fig, handles=axes[0, 0].get_legend_handles_labels()[0])
     return fig, axes
 
 
@@ -90,7 +90,7 @@ def heatmap(matrix: np.ndarray, *, xlabel: str = "", ylabel: str = "", title: st
     import matplotlib.pyplot as plt
 
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4, 3.4))
+        fig, ax = plt.subplots(figsize=(COLUMN_IN, 2.7), layout="constrained")
     else:
         fig = ax.figure
     im = ax.imshow(np.asarray(matrix, float), origin="lower", aspect="auto", cmap=cmap, vmin=vmin, vmax=vmax)

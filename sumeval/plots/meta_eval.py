@@ -8,14 +8,13 @@ significance (the clusters, the tests) names the test, the correction and alpha
 """
 from __future__ import annotations
 
-import textwrap
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, facet_titles, footer, house_style, row_step, suptitle
 
 __all__ = ["correlation_intervals", "pvalue_matrix", "pvalue_cells", "pvalue_codes", "ranking_bars", "pvalue_grid",
            "ranking_grid", "significance_text", "PVALUE_CODES"]
@@ -55,14 +54,9 @@ def _first(frame: pd.DataFrame | None, column: str) -> str | None:
     return str(values.iloc[0]) if len(values) else None
 
 
-def _caption(fig, text: str, width: int = 110, below_pt: float = 4) -> None:
-    """``text`` under the figure, ``below_pt`` points below its lower edge, wrapped (saved with
-    it: figures are saved with a tight bounding box)."""
-    from matplotlib.transforms import ScaledTranslation
-
-    shift = ScaledTranslation(0, -below_pt / 72, fig.dpi_scale_trans)
-    fig.text(0.5, 0.0, "\n".join(textwrap.wrap(text, width)), ha="center", va="top", fontsize=8,
-             transform=fig.transFigure + shift)
+def _caption(fig, text: str, handles: list | None = None) -> None:
+    """``text`` (and a legend of ``handles``) under the panels, inside the figure, wrapped to its width."""
+    footer(fig, caption=text, handles=handles)
 
 
 @house_style
@@ -90,6 +84,7 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
         ``(fig, axes)``, axes of shape (n_levels, n_humans).
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     frame = correlations
     coefficient = coefficient or frame["coefficient"].iloc[0]
@@ -99,8 +94,10 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
     measures = _order(frame["measure"], measure_order)
     refs = set(frame.loc[frame["role"] != "measure", "measure"]) if "role" in frame else set()
     ref = np.array([m in refs for m in measures], dtype=bool)
-    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True,
-                             figsize=(2.5 * len(humans) + 1.2, 0.28 * len(measures) * len(levels) + 1.3))
+    step = row_step(len(measures) * len(levels), overhead_in=0.55 * len(levels) + 1.3)
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True, sharex=True, layout="constrained",
+                             figsize=(PAGE_IN if len(humans) > 1 else COLUMN_IN,
+                                      step * len(measures) * len(levels) + 0.5 * len(levels) + 0.45))
     y = np.arange(len(measures))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
@@ -125,12 +122,12 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
                 ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center",
                         fontsize=7, color="0.4", style="italic")
             ax.set_yticks(y, [display(m) for m in measures])
-            ax.set_title(f"{display(human)} / {display(level)}")
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
             if i == len(levels) - 1:
                 ax.set_xlabel(display(coefficient))
     axes[0, 0].invert_yaxis()
-    fig.suptitle(title or f"Correlation with the human scores ({display(coefficient)}), bootstrap intervals")
-    fig.tight_layout()
+    facet_titles(axes, humans, levels)
+    suptitle(fig, title or f"Correlation with the human scores ({display(coefficient)}), bootstrap intervals")
     grey = (" Grey diamonds: each annotator against the mean of the other annotators, and their mean (the human "
             "ceiling); not in the clusters." if ref.any() else "")
     if ranking is not None:
@@ -205,7 +202,8 @@ def pvalue_codes(p: np.ndarray, diff: np.ndarray, alpha: float) -> np.ndarray:
 @house_style
 def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient: str | None = None,
                   measure_order: Sequence[str] | None = None, ranking: pd.DataFrame | None = None,
-                  adjusted: bool = True, alpha: float = 0.05, ax=None, caption: bool = True):
+                  adjusted: bool = True, alpha: float = 0.05, ax=None, caption: bool = True,
+                  order: Sequence[str] | None = None, labels: tuple[bool, bool] = (True, True)):
     """The pairwise tests of one human and level as a matrix, best measure first.
 
     Rows and columns are the measures by rank (:func:`pvalue_cells`). A cell compares its row's
@@ -213,6 +211,9 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
     does; saturated when the difference is significant (p < ``alpha``, corrected p-values by
     default), pale when not. Each cell prints its p-value; the caption names the test, the
     correction and alpha (``caption=False`` leaves it to the caller, as :func:`pvalue_grid` does).
+    ``order``: the rows and columns exactly (a grid's panels share one); ``labels``: whether the x
+    and y tick labels are drawn. A cell prints its p-value where it is wide enough for it at
+    6.5 pt (0.24 in); smaller cells show the colours only.
 
     Returns:
         ``(fig, ax)``; ``ax.images[0].get_array()`` is the matrix of :func:`pvalue_codes`
@@ -224,10 +225,16 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
     coefficient = coefficient or pairwise["coefficient"].iloc[0]
     measures, p, diff = pvalue_cells(pairwise, human=human, level=level, coefficient=coefficient, ranking=ranking,
                                      measure_order=measure_order, adjusted=adjusted)
+    if order is not None:  # one order for every panel of a grid; a measure absent here: an empty row
+        at = {m: k for k, m in enumerate(measures)}
+        take = [at.get(m, -1) for m in order]
+        pad = np.full((len(measures) + 1, len(measures) + 1), np.nan)
+        p = _take(p, take, pad)
+        diff = _take(diff, take, pad)
+        measures = list(order)
     codes = pvalue_codes(p, diff, alpha)
     if ax is None:
-        size = 0.45 * len(measures) + 1.8
-        fig, ax = plt.subplots(figsize=(size + 0.6, size))
+        fig, ax = plt.subplots(figsize=(COLUMN_IN if len(measures) <= 8 else PAGE_IN,) * 2, layout="constrained")
     else:
         fig = ax.figure
     # interpolation "none": a PDF holds the n x n cells as they are, not resampled at 200 dpi (a
@@ -236,35 +243,51 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
               norm=BoundaryNorm([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5], 5), aspect="equal", interpolation="none")
     n = len(measures)
     names = [display(m) for m in measures]
-    ax.set_xticks(range(n), names, rotation=60, ha="right")
-    ax.set_yticks(range(n), names)
+    ax.set_title(f"{display(human)} / {display(level)}")
+    fig.canvas.draw()  # the cell's size, once laid out
+    cell_in = ax.get_window_extent().width / fig.dpi / max(n, 1)
+    size = min(7.5, max(6.0, 0.9 * 72 * cell_in))  # a label no taller than its cell
+    ax.set_xticks(range(n), names if labels[0] else [], rotation=90, fontsize=size)
+    ax.set_yticks(range(n), names if labels[1] else [], fontsize=size)
     ax.grid(False)
+    ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    for a in range(n):
+    for a in range(n if cell_in >= 0.24 else 0):
         for b in range(n):
             if np.isnan(p[a, b]):
                 continue
             # inside its cell: out of the layout, which would otherwise measure every cell's text
             # (tight_layout, and savefig's tight bounding box: thousands of texts in a big grid)
-            ax.text(b, a, f"{p[a, b]:.2f}" if p[a, b] >= 0.01 else "<.01", ha="center", va="center", fontsize=6,
+            ax.text(b, a, f"{p[a, b]:.2f}" if p[a, b] >= 0.01 else "<.01", ha="center", va="center", fontsize=6.5,
                     color="white" if abs(codes[a, b]) == 2 else "black", in_layout=False)
-    ax.set_title(f"{display(human)} / {display(level)}")
     sub = pairwise[pairwise["coefficient"] == coefficient]
     if caption:
-        fig.tight_layout()
         _caption(fig, pvalue_caption(_first(sub, "test"), _first(sub, "correction") if adjusted else None,
-                                     alpha, coefficient))
+                                     alpha, coefficient, printed=any(not t.get_in_layout() for t in ax.texts)))
     return fig, ax
 
 
-def pvalue_caption(test: str | None, correction: str | None, alpha: float, coefficient: str | None) -> str:
-    """The caption of a p-value matrix: what a cell shows and what decided significance."""
+def _take(matrix: np.ndarray, take: list[int], pad: np.ndarray) -> np.ndarray:
+    """``matrix``'s rows and columns ``take`` (-1: a row and column of NaN)."""
+    pad = pad.copy()
+    pad[:-1, :-1] = matrix
+    return pad[np.ix_(take, take)]
+
+
+def pvalue_caption(test: str | None, correction: str | None, alpha: float, coefficient: str | None, *,
+                   printed: bool = True, shared: bool = False) -> str:
+    """The caption of a p-value matrix: what a cell shows and what decided significance (``printed``:
+    whether the cells print their p-values; ``shared``: one order for the panels of a grid)."""
     how = significance_text(test, correction, alpha)
-    return (f"Pairwise tests of the measures' {display(coefficient or 'correlation')} ({how}). Rows and columns by "
-            "rank, best first; a cell compares its row's measure with its column's: blue: the row's measure "
-            "correlates higher, orange: the column's; saturated: significant (p < alpha), pale: not; "
-            "printed: the " + ("corrected " if correction else "") + "p-value.")
+    order = ("Rows and columns in one order in every panel, by mean rank over the panels, best first"
+             if shared else "Rows and columns by rank, best first")
+    value = ("printed: the " + ("corrected " if correction else "") + "p-value." if printed else
+             "the " + ("corrected " if correction else "") + "p-values are in pairwise.csv (too many cells to "
+             "print them).")
+    return (f"Pairwise tests of the measures' {display(coefficient or 'correlation')} ({how}). {order}; a cell "
+            "compares its row's measure with its column's: blue: the row's measure correlates higher, orange: the "
+            "column's; saturated: significant (p < alpha), pale: not; " + value)
 
 
 @house_style
@@ -272,30 +295,45 @@ def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
                 measure_order: Sequence[str] | None = None, human_order: Sequence[str] | None = None,
                 level_order: Sequence[str] | None = None, adjusted: bool = True, alpha: float = 0.05,
                 ranking: pd.DataFrame | None = None):
-    """:func:`pvalue_matrix` for every (level, human), one panel each, each ranked on its own,
-    with one caption; returns ``(fig, axes)``."""
+    """:func:`pvalue_matrix` for every (level, human), one panel each, all in one order (the
+    measures by their mean rank over the panels, best first: a row is the same measure in every
+    panel), their names once at the left and at the bottom, with one legend and caption, a page
+    wide; returns ``(fig, axes)``."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
     coefficient = coefficient or pairwise["coefficient"].iloc[0]
     levels = _order(pairwise["level"], level_order)
     humans = _order(pairwise["human"], human_order)
-    n = len(set(pairwise["measure_a"]) | set(pairwise["measure_b"]))
-    size = 0.4 * n + 1.6
-    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=(size * len(humans) + 1.0, size * len(levels) + 0.6))
+    positions: dict[str, list[int]] = {}
+    for level in levels:
+        for human in humans:
+            ranked = pvalue_cells(pairwise, human=human, level=level, coefficient=coefficient, ranking=ranking,
+                                  measure_order=measure_order, adjusted=adjusted)[0]
+            for k, m in enumerate(ranked):
+                positions.setdefault(m, []).append(k)
+    first = list(positions)
+    order = sorted(first, key=lambda m: (np.mean(positions[m]), first.index(m)))
+    names = max((len(display(m)) for m in order), default=0)
+    label_in = 0.055 * names + 0.2  # 7.5 pt: about 0.055 in a character
+    width = PAGE_IN if len(humans) > 1 or len(order) > 8 else COLUMN_IN
+    cell = (width - label_in - 0.1 * len(humans)) / max(len(humans) * len(order), 1)
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, layout="constrained",
+                             figsize=(width, len(levels) * (cell * len(order) + 0.2) + label_in + 0.45))
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
             pvalue_matrix(pairwise, human=human, level=level, coefficient=coefficient, ranking=ranking,
-                          measure_order=measure_order, adjusted=adjusted, alpha=alpha, ax=axes[i, j], caption=False)
+                          measure_order=measure_order, adjusted=adjusted, alpha=alpha, ax=axes[i, j], caption=False,
+                          order=order, labels=(i == len(levels) - 1, j == 0))
+            axes[i, j].set_title("")
+    facet_titles(axes, humans, levels)
     sub = pairwise[pairwise["coefficient"] == coefficient]
-    fig.suptitle(f"Pairwise tests ({display(coefficient)}): "
-                 + significance_text(_first(sub, "test"), _first(sub, "correction") if adjusted else None, alpha))
-    fig.tight_layout()
-    fig.legend(handles=[Patch(color=_CODE_COLOURS[k + 2], label=PVALUE_CODES[k]) for k in (2, 1, 0, -1, -2)],
-               loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, frameon=False, fontsize=8)
+    suptitle(fig, f"Pairwise tests ({display(coefficient)}): "
+             + significance_text(_first(sub, "test"), _first(sub, "correction") if adjusted else None, alpha))
+    printed = any(not t.get_in_layout() for ax in axes.flat for t in ax.texts)  # the cells' texts
     _caption(fig, pvalue_caption(_first(sub, "test"), _first(sub, "correction") if adjusted else None, alpha,
-                                 coefficient), width=150, below_pt=24)
+                                 coefficient, printed=printed, shared=True),
+             handles=[Patch(color=_CODE_COLOURS[k + 2], label=PVALUE_CODES[k]) for k in (2, 1, 0, -1, -2)])
     return fig, axes
 
 
@@ -321,7 +359,9 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     sub = ranking[(ranking["human"] == human) & (ranking["level"] == level)
                   & (ranking["coefficient"] == coefficient)].sort_values("value", ascending=False)
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4.2, 0.3 * len(sub) + 1.2))
+        longest = max((len(display(m)) for m in sub["measure"]), default=0) + 13  # and "  [not ranked]"
+        fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.055 * longest < 1.4 else PAGE_IN / 2 + 0.6,
+                                        row_step(len(sub), overhead_in=1.0) * len(sub) + 0.8), layout="constrained")
     else:
         fig = ax.figure
     clusters = sub["cluster"].astype("float64").to_numpy()
@@ -348,28 +388,68 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
 def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
                  human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None,
                  test: str | None = None, correction: str | None = None, alpha: float | None = None):
-    """:func:`ranking_bars` for every (level, human), one panel each, the title saying what
-    decided the clusters (``test``, ``correction``, ``alpha``); returns ``(fig, axes)``."""
+    """Each measure's correlation as a bar coloured by its significance cluster, with the cluster
+    written at the bar's end, one panel per (level, human), a page wide. Every panel has the same
+    rows (the measures by their mean rank over the panels, best at the top; the annotators and the
+    human ceiling, not ranked, grey at the bottom), so their names are written once, at the left;
+    the title says what decided the clusters (``test``, ``correction``, ``alpha``). Returns
+    ``(fig, axes)``.
+
+    One panel alone, its bars sorted: :func:`ranking_bars`."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
 
     coefficient = coefficient or ranking["coefficient"].iloc[0]
     levels = _order(ranking["level"], level_order)
     humans = _order(ranking["human"], human_order)
-    n = ranking["measure"].nunique()
-    longest = max((len(display(m)) for m in ranking["measure"]), default=0)  # labels take width from the bars
-    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False,
-                             figsize=((3.6 + 0.065 * max(longest - 16, 0)) * len(humans) + 0.6,
-                                      (0.26 * n + 1.0) * len(levels) + 0.4))
+    sub = ranking[ranking["coefficient"] == coefficient]
+    clusters = sub["cluster"].astype("float64")
+    ranked = sub[clusters.notna() & sub["value"].notna()]
+    rank = ranked["rank"] if "rank" in ranked else ranked.groupby(["human", "level"])["value"].rank(ascending=False)
+    mean_rank = rank.groupby(ranked["measure"]).mean()
+    first = list(dict.fromkeys(sub["measure"]))
+    outside = [m for m in first if m not in mean_rank.index]
+    measures = sorted(mean_rank.index, key=lambda m: (mean_rank[m], first.index(m))) + outside
+    step = row_step(len(measures) * len(levels), overhead_in=0.45 * len(levels) + 1.4)
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True, sharex=True, layout="constrained",
+                             figsize=(PAGE_IN if len(humans) > 1 else COLUMN_IN,
+                                      step * len(measures) * len(levels) + 0.45 * len(levels) + 0.5))
+    y = np.arange(len(measures))
+    top = int(np.nanmax(clusters)) if clusters.notna().any() else 1
     for i, level in enumerate(levels):
         for j, human in enumerate(humans):
-            ranking_bars(ranking, human=human, level=level, coefficient=coefficient, ax=axes[i, j])
-    fig.suptitle(f"Ranking by {display(coefficient)}; [n]: significance cluster (1 = not significantly worse "
-                 "than the best)")
-    fig.tight_layout()
+            ax = axes[i, j]
+            panel = sub[(sub["level"] == level) & (sub["human"] == human)].set_index("measure").reindex(measures)
+            values = panel["value"].to_numpy(float)
+            cl = panel["cluster"].astype("float64").to_numpy()
+            ok = ~np.isnan(cl) & ~np.isnan(values)
+            grey = ~ok & ~np.isnan(values)
+            ax.barh(y[ok], values[ok], color=[colour(int(c) - 1) for c in cl[ok]], height=0.75)
+            ax.barh(y[grey], values[grey], color="0.75", height=0.75)
+            for k in np.flatnonzero(ok):
+                ax.annotate(f"{int(cl[k])}", (values[k], y[k]), xytext=(2 if values[k] >= 0 else -2, 0),
+                            textcoords="offset points", ha="left" if values[k] >= 0 else "right", va="center",
+                            fontsize=6.5, color="0.25", annotation_clip=False)
+            for k in np.flatnonzero(np.isnan(values) & np.isin(measures, list(panel.dropna(how="all").index))):
+                ax.text(0.02, y[k], "undefined", transform=ax.get_yaxis_transform(), va="center", fontsize=6.5,
+                        color="0.4", style="italic")
+            ax.axvline(0, color="0.3", lw=0.8)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+            ax.margins(x=0.15)
+            ax.grid(axis="y", visible=False)
+            if i == len(levels) - 1:
+                ax.set_xlabel(display(coefficient))
+    axes[0, 0].set_yticks(y, [display(m) for m in measures])
+    axes[0, 0].invert_yaxis()
+    facet_titles(axes, humans, levels)
+    suptitle(fig, f"Ranking by {display(coefficient)}: rows by mean rank over the panels; at a bar's end its "
+                  "significance cluster (1 = not significantly worse than the best)")
     how = significance_text(test, correction, alpha)
-    if how:
-        grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
-        _caption(fig, f"Clusters by {how}; bar colour = cluster"
-                 + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
-                    "not ranked." if grey else "."))
+    grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
+    caption = ((f"Clusters by {how}; " if how else "") + "bar colour = cluster"
+               + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
+                  "not ranked." if grey else "."))
+    _caption(fig, caption, handles=[Patch(color=colour(c - 1), label=f"cluster {c}") for c in range(1, top + 1)]
+             if top <= 8 else None)
     return fig, axes

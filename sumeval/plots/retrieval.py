@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, suptitle
 
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]
@@ -52,8 +52,9 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
     corpora = list(dict.fromkeys(sub["corpus"]))
     datasets = [d for d in datasets if d in set(sub["dataset"])]
     metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
-    fig, axes = plt.subplots(len(datasets), len(corpora), figsize=(4.2 * len(corpora) + 1.8, 3.2 * len(datasets)),
-                             squeeze=False, sharex="col")
+    fig, axes = plt.subplots(len(datasets), len(corpora), figsize=(PAGE_IN if len(corpora) > 1 else COLUMN_IN,
+                                                                   2.3 * len(datasets) + 0.4),
+                             squeeze=False, sharex="col", layout="constrained")
     for i, ds in enumerate(datasets):
         for j, c in enumerate(corpora):
             ax = axes[i, j]
@@ -64,20 +65,29 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
                 ax.plot(line["size"], line["value"], style, marker="os^v"[k // 8 % 4], ms=3,
                         color=colour(k), label=display(m))  # Okabe-Ito; past 8 lines, another marker
             if rouge is not None:
-                rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)]
-                for k, (_, r) in enumerate(rr.iterrows()):
-                    ax.axhline(r["value"], color="0.4", ls=":", lw=1)
-                    ax.annotate(r["metric"], (1.0, r["value"]), xycoords=("axes fraction", "data"), fontsize=6,
-                                color="0.3", ha="right", va="bottom")
+                rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)].sort_values("value")
+                for v in rr["value"]:
+                    ax.axhline(v, color="0.4", ls=":", lw=1)
+                lo, hi = ax.get_ylim()
+                # lines closer than a label's height share one label ("ROUGE-1, ROUGE-2"): never on each other
+                groups: list[list] = []
+                for name, v in zip(rr["metric"], rr["value"]):
+                    if groups and v - groups[-1][-1][1] < 0.07 * (hi - lo):
+                        groups[-1].append((name, v))
+                    else:
+                        groups.append([(name, v)])
+                for g in groups:
+                    ax.annotate(", ".join(display(n) for n, _ in g), (1.0, max(v for _, v in g)),
+                                xycoords=("axes fraction", "data"), fontsize=6.5, color="0.3", ha="right",
+                                va="bottom")
             ax.set_xscale("log")
-            ax.set_title(f"{display(ds)} / {c}")
+            ax.set_title(f"{display(ds)} / {display(c)}", fontsize=8)
             if j == 0:
                 ax.set_ylabel(f"{display(method)} ({'LitePyramid' if ds == 'realsumm' else 'Relevance'})")
             if i == len(datasets) - 1:
                 ax.set_xlabel("index size (documents)")
-    axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
-    fig.suptitle(title or f"SERA / GeSERA vs index size, system level ({display(method)}); paper 001 Fig. 2")
-    fig.tight_layout()
+    suptitle(fig, title or f"SERA / GeSERA vs index size, system level ({display(method)}); paper 001 Fig. 2")
+    footer(fig, handles=axes[0, 0].get_legend_handles_labels()[0], ncol=4)
     return fig, axes
 
 

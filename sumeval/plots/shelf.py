@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import PAGE_IN, colour, house_style, row_step, suptitle, wrap
 
 __all__ = ["across_heatmap", "across_ranking", "reason_letter", "REASON_LETTERS"]
 
@@ -55,8 +55,10 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     tasks = list(dict.fromkeys(zip(sub["dataset"], sub["human"], sub["kind"])))
     at = {(r.measure, r.dataset, r.human): r for r in sub.itertuples()}
     colour = np.full((len(measures), len(tasks)), np.nan)
-    width = max(4.5, 0.62 * len(tasks) + 2.6)
-    fig, ax = plt.subplots(figsize=(width, 0.3 * len(measures) + 2.2))
+    # a page wide; the colour bar's label beside it, the title above the panel alone: no label
+    # runs into the title, and the cells fill the width the labels leave
+    fig, ax = plt.subplots(figsize=(PAGE_IN, row_step(len(measures), overhead_in=3.2, lo=0.16, hi=0.24)
+                                    * len(measures) + 2.6), layout="constrained")
     for i, m in enumerate(measures):
         for j, (d, h, kind) in enumerate(tasks):
             r = at.get((m, d, h))
@@ -64,7 +66,7 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
                 continue
             if r.status != "ok":
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", color="0.75", lw=0))
-                ax.text(j, i, reason_letter(r.reason, r.status), ha="center", va="center", fontsize=6, color="0.4")
+                ax.text(j, i, reason_letter(r.reason, r.status), ha="center", va="center", fontsize=6.5, color="0.4")
                 continue
             colour[i, j] = 2 * r.value - 1 if kind == "accuracy" else r.value
             if r.cluster == 1:
@@ -75,31 +77,31 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
             r = at.get((m, d, h))
             if r is not None and r.status == "ok":
                 text = f"{r.value:.2f}".replace("0.", ".", 1) + f"$^{{{int(r.cluster)}}}$"
-                ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                ax.text(j, i, text, ha="center", va="center", fontsize=6.5,
                         color="white" if abs(colour[i, j]) > 0.6 * lim else "black")
     im = ax.imshow(colour, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
     size = sub.groupby(["dataset", "human"], sort=False)["n"].max()
+    # upright labels: turned ones' boxes would cross their neighbours'
     ax.set_xticks(range(len(tasks)), [_task_label(d, h, k, size.get((d, h), np.nan)) for d, h, k in tasks],
-                  rotation=60, ha="right", rotation_mode="anchor", fontsize=7)
+                  rotation=90, fontsize=7)
     ax.set_yticks(range(len(measures)), [display(m) for m in measures], fontsize=7)
     ax.set_xticks(np.arange(len(tasks) + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(len(measures) + 1) - 0.5, minor=True)
     ax.tick_params(which="minor", length=0)
     ax.grid(False)
     ax.grid(which="minor", color="white", lw=0.8)
-    fig.colorbar(im, ax=ax, shrink=min(1.0, 6 / max(len(measures), 1) + 0.3), pad=0.02,
-                 label=display(coefficient) + (" (accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""))
+    bar = fig.colorbar(im, ax=ax, pad=0.02, fraction=0.04, aspect=30)
+    bar.set_label(display(coefficient) + ("\n(accuracy: 2 acc - 1)" if any(k == "accuracy" for *_, k in tasks) else ""),
+                  fontsize=7)
     how = _how(test, correction, alpha)
     unit = {"input": "documents", "system": "systems", "global": "summaries"}.get(level, "items")
     pairs = "; an accuracy's: pairs" if any(k == "accuracy" for *_, k in tasks) else ""
-    ax.set_title(title or f"{display(level)} level: {display(coefficient)} with each set's human column (n: {unit}{pairs})\n"
-                          f"superscript: significance cluster on the task ({how}); framed: cluster 1",
-                 fontsize=8, loc="left")
+    suptitle(fig, title or f"{display(level)} level: {display(coefficient)} with each set's human column (n: {unit}{pairs}); "
+                           f"superscript: significance cluster on the task ({how}); framed: cluster 1", fontsize=8)
     letters = sorted({reason_letter(r.reason, r.status) for r in sub.itertuples() if r.status != "ok"})
     if letters:
-        ax.set_xlabel("hatched, cannot run or undefined: " + "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters),
-                      fontsize=7)
-    fig.tight_layout()
+        ax.set_xlabel(wrap(fig, "hatched, cannot run or undefined: " + "; ".join(f"{k}: {REASON_LETTERS[k]}"
+                                                                                 for k in letters), 7), fontsize=7)
     return fig, ax
 
 
@@ -137,7 +139,8 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     sub = summary[(summary["coefficient"] == coefficient) & (summary["scope"] == scope)].dropna(subset=["mean_rank"])
     sub = sub.sort_values("position")
     y = np.arange(len(sub))
-    fig, axes = plt.subplots(1, 2, sharey=True, figsize=(7.6, 0.28 * len(sub) + 1.7))
+    fig, axes = plt.subplots(1, 2, sharey=True, figsize=(PAGE_IN, row_step(len(sub), overhead_in=2.0) * len(sub) + 1.9),
+                             layout="constrained")
     axes[0].plot(sub["mean_rank"].to_numpy(float), y, "o", color=colour(0))
     axes[0].set_yticks(y, [f"{display(m)}  ({c:.0%}, {n} set{'s' if n != 1 else ''})" for m, c, n in
                            zip(sub["measure"], sub["coverage"], sub["n_sets"])], fontsize=7)
@@ -150,9 +153,8 @@ def across_ranking(summary: pd.DataFrame, *, coefficient: str, scope: str = "all
     axes[1].axvline(0.5, color="0.6", lw=0.8)
     axes[1].set_xlabel("mean score ((r + 1) / 2, accuracy as is;\n0.5: no agreement)", fontsize=8)
     how = _how(test, correction, alpha)
-    fig.suptitle(title or f"across data sets ({display(coefficient)}, "
-                          f"{'every level' if scope == 'all' else display(scope) + ' level'}): "
-                          "weighted means over the tasks each measure has\n(in brackets: its share of the tasks' "
-                          "weight, and its data sets)" + (f"\nclusters: {how}" if how else ""), fontsize=8)
-    fig.tight_layout()
+    suptitle(fig, title or f"Across data sets ({display(coefficient)}, "
+                           f"{'every level' if scope == 'all' else display(scope) + ' level'}): "
+                           "weighted means over the tasks each measure has (in brackets: its share of the tasks' "
+                           "weight, and its data sets)" + (f"; clusters: {how}" if how else ""), fontsize=8)
     return fig, axes

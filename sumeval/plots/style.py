@@ -70,11 +70,19 @@ def house_style(function: Callable) -> Callable:
 
 
 def _texts(fig) -> list:
-    """The figure's visible, non-empty text artists (titles, labels, tick labels, legends, annotations)."""
+    """The figure's visible, non-empty text artists that are drawn (titles, labels, tick labels,
+    legends, annotations): a tick label of a tick outside its axis' view limits is an artist that
+    matplotlib keeps but does not draw, and is left out."""
+    from matplotlib.axis import Axis
     from matplotlib.text import Text
 
+    undrawn = set()
+    for axis in fig.findobj(Axis):
+        drawn = {id(t) for tick in axis._update_ticks() for t in (tick.label1, tick.label2)}
+        undrawn |= {id(t) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                    for t in (tick.label1, tick.label2) if id(t) not in drawn}
     return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and t.figure is fig
-            and (t.axes is None or t.axes.get_visible())]
+            and (t.axes is None or t.axes.get_visible()) and id(t) not in undrawn]
 
 
 def layout_problems(fig, *, tolerance_px: float = 0.5) -> list[str]:
@@ -99,3 +107,108 @@ def layout_problems(fig, *, tolerance_px: float = 0.5) -> list[str]:
             if dx > tolerance_px and dy > tolerance_px:
                 problems.append(f"{a.get_text()!r} overlaps {b.get_text()!r}")
     return problems
+
+
+#: the tallest figure drawn: ACL's text height (24.7 cm) less a caption's lines
+MAX_HEIGHT_IN = 9.0
+
+
+def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -> str:
+    """``text`` wrapped to lines no wider than ``width_in`` (default: the figure's width less 0.1 in),
+    measured by the renderer at ``fontsize``."""
+    import textwrap
+
+    from matplotlib.text import Text
+
+    width_in = (fig.get_figwidth() - 0.1) if width_in is None else width_in
+    renderer = fig.canvas.get_renderer()
+    chars = max(20, int(width_in * 72 / (0.45 * fontsize)))
+    while True:
+        lines = textwrap.wrap(text, chars) or [""]
+        probe = Text(0, 0, "\n".join(lines), fontsize=fontsize, figure=fig)
+        if probe.get_window_extent(renderer).width / fig.dpi <= width_in or chars <= 20:
+            return "\n".join(lines)
+        chars -= 4
+
+
+def footer(fig, *, caption: str | None = None, handles: list | None = None, ncol: int | None = None,
+           fontsize: float = 7.5, gap_in: float = 0.06):
+    """A legend (``handles``) and a caption below the panels, inside the figure: the figure grows by
+    their height and its layout engine keeps the panels above them. Returns ``(legend, text)``
+    (None where not asked for). The figure must use the constrained layout."""
+    renderer = fig.canvas.get_renderer()
+    height = fig.get_figheight()
+    legend = text = None
+    parts = []
+    if caption:
+        text = fig.text(0.5, 0, wrap(fig, caption, fontsize), ha="center", va="bottom", fontsize=fontsize,
+                        in_layout=False)
+        parts.append(text)
+    if handles:
+        ncol = ncol or len(handles)
+        while True:
+            legend = fig.legend(handles=handles, loc="lower center", ncol=ncol, frameon=False, fontsize=fontsize,
+                                handlelength=1.5, columnspacing=1.0, borderaxespad=0)
+            if legend.get_window_extent(renderer).width / fig.dpi <= fig.get_figwidth() - 0.1 or ncol == 1:
+                break
+            legend.remove()
+            ncol -= 1
+        legend.set_in_layout(False)
+        parts.insert(0, legend)
+    extents = [p.get_window_extent(renderer).height / fig.dpi for p in parts]
+    added = sum(extents) + gap_in * (len(parts) + 1)
+    fig.set_figheight(height + added)
+    y = gap_in  # from the bottom up: the caption, then the legend
+    for part, h in reversed(list(zip(parts, extents))):
+        if part is text:
+            text.set_y(y / (height + added))
+        else:
+            legend.set_bbox_to_anchor((0.5, y / (height + added)), transform=fig.transFigure)
+        y += h + gap_in
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.set(rect=(0, added / (height + added), 1, height / (height + added)))
+    return legend, text
+
+
+def suptitle(fig, text: str, fontsize: float | None = None):
+    """``fig``'s title, wrapped to its width (a long title on a column-wide figure takes two lines
+    instead of running past its edges)."""
+    import matplotlib as mpl
+
+    fontsize = fontsize or mpl.rcParams["figure.titlesize"]
+    return fig.suptitle(wrap(fig, text, fontsize if isinstance(fontsize, (int, float)) else 9), fontsize=fontsize)
+
+
+def row_step(n_rows: int, *, overhead_in: float, lo: float = 0.12, hi: float = 0.17) -> float:
+    """The height (inches) of one row of labels in a figure of ``n_rows`` label rows and
+    ``overhead_in`` of titles, axes and captions: ``hi`` when the figure fits in
+    :data:`MAX_HEIGHT_IN`, less down to ``lo`` (a 7.5 pt label's own height) when not."""
+    if n_rows <= 0:
+        return hi
+    return float(min(hi, max(lo, (MAX_HEIGHT_IN - overhead_in) / n_rows)))
+
+
+def facet_titles(axes, cols: list, rows: list, *, fontsize: float = 8) -> None:
+    """Name a grid's panels: with one row (or no row values) each panel's title is ``col / row``;
+    with several rows, the columns are named once on top and the rows once at the right of the
+    last column (turned), so that no title runs into its neighbour's."""
+    from sumeval.display_names import display
+
+    n_rows, n_cols = axes.shape
+    several = n_rows > 1 and any(r is not None for r in rows)
+    for i in range(n_rows):
+        for j in range(n_cols):
+            ax = axes[i, j]
+            c, r = cols[j] if j < len(cols) else None, rows[i] if i < len(rows) else None
+            if not several:
+                heading = " / ".join(display(v) for v in (c, r) if v is not None)
+                if heading:
+                    ax.set_title(heading, fontsize=fontsize)
+                continue
+            if i == 0 and c is not None:
+                ax.set_title(display(c), fontsize=fontsize)
+            if j == n_cols - 1 and r is not None:
+                ax.annotate(display(r), (1.0, 0.5), xycoords="axes fraction", xytext=(4, 0),
+                            textcoords="offset points", rotation=270, ha="left", va="center", fontsize=fontsize,
+                            fontweight="bold")
