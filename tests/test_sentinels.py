@@ -184,3 +184,24 @@ def test_meta_eval_sentinels_without_source_texts(tmp_path, capsys):
     corr = pd.read_csv(tmp_path / "out" / "correlations.csv")
     assert list(dict.fromkeys(corr.loc[corr["role"] == "sentinel", "measure"])) == [LENGTH, CONSTANT, RANDOM]
     assert "no source-overlap sentinels" in capsys.readouterr().err
+
+
+def test_llm_judges_table_sentinel_block_never_bold_or_marked():
+    # a sentinel above every measure: not bold (the best measure is), no cluster mark; the random row's range as rows
+    from sumeval.studies import llm_judges as lj
+
+    corr = pd.DataFrame({"measure": ["rouge-1", "judge"], "kind": [lj.OFFLINE, lj.JUDGE], "human": "coherence",
+                         "level": "system", "coefficient": "kendall_b", "value": [0.2, 0.4], "cluster": [2.0, 1.0]})
+    ceiling = pd.DataFrame({"measure": [lj.CEILING], "kind": [lj.CEILING], "human": "coherence", "level": "system",
+                            "coefficient": "kendall_b", "value": [0.9]})
+    sent = pd.DataFrame({"measure": ["length (sentinel)", "random (sentinel)"], "kind": lj.SENTINEL,
+                         "human": "coherence", "level": "system", "coefficient": "kendall_b", "value": [0.7, 0.01],
+                         "ci_low": [np.nan, -0.4], "ci_high": [np.nan, 0.45], "cluster": np.nan})
+    values, bold, marks = lj.correlation_table(corr, ceiling, "kendall_b", sentinels=sent)
+    col = ("coherence", "system")
+    assert bold[col].to_dict() == {"rouge-1": False, "judge": True, lj.CEILING: False, "length (sentinel)": False,
+                                   "random (sentinel)": False, "random (sentinel): low end of draws": False,
+                                   "random (sentinel): high end of draws": False}
+    assert values.loc["random (sentinel): low end of draws", col] == -0.4
+    assert values.loc["random (sentinel): high end of draws", col] == 0.45
+    assert marks.loc["length (sentinel)", col] == "" and marks.loc["judge", col] == "1"
