@@ -422,8 +422,9 @@ def test_across_sets_sentinel_unranked_and_the_partial_options_reach_each_set(tm
     assert tasks.loc[("bare", "partial"), "status"] == "not run"
     assert "--partial-control length needs the summaries' texts" in tasks.loc[("bare", "partial"), "reason"]
     news = pd.read_csv(tmp_path / "len/news/correlations.csv")
-    sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")]
-    assert len(sent) and sent["value"].isna().all()  # length regressed out of length: the control was length
+    sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")].set_index("measure")["value"]
+    assert math.isnan(sent["length (sentinel)"])  # length regressed out of length: the control was length
+    assert math.isnan(sent["constant (sentinel)"]) and sent.drop(["length (sentinel)", "constant (sentinel)"]).notna().all()
     got = news[(news["measure"] == "my_metric") & (news["level"] == "partial")]["value"].iloc[0]
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.audit import summary_length
