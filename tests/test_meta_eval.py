@@ -71,7 +71,9 @@ def test_user_file_with_a_column_measure_and_a_user_class(registered, tmp_path, 
     # the file's overall/ann1, overall/ann2: each annotator against the other, and their mean (the human ceiling)
     assert set(corr.loc[~corr.role.isin(["measure", "sentinel"]), "measure"]) == {"annotator:ann1", "annotator:ann2",
                                                                               "human ceiling"}
-    assert set(corr.loc[corr.role == "sentinel", "measure"]) == {"length (sentinel)"}  # issue 32: on by default
+    from sumeval.meta_eval.sentinels import ORDER  # issue 32: on by default; the file has summaries and sources
+
+    assert set(corr.loc[corr.role == "sentinel", "measure"]) == set(ORDER)
     assert set(corr.loc[corr.role.isin(["annotator", "human_ceiling"]), "human"]) == {"overall"}
 
     pair = pd.read_csv(out / "pairwise.csv")

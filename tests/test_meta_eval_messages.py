@@ -145,8 +145,11 @@ def test_a_human_column_may_be_a_measure_against_another_human(tmp_path):
     corr = pd.read_csv(tmp_path / "out" / "correlations.csv")
     measures = corr[corr["role"] == "measure"]
     assert set(measures["measure"]) == {"my_metric", "faithful", "overall/ann1"}
-    # the length sentinel (the file has summaries; on by default) is beside them, never as a measure
-    assert set(corr.loc[corr["role"] != "measure", "measure"]) == {"length (sentinel)"}
+    # the sentinels (the file has summaries; on by default) are beside them, never as a measure
+    from sumeval.meta_eval.sentinels import ORDER
+
+    assert set(corr.loc[corr["role"] != "measure", "measure"]) <= set(ORDER)
+    assert set(corr.loc[corr["role"] == "sentinel", "measure"]) >= {"length (sentinel)", "random (sentinel)"}
 
 
 def test_the_former_alias_coherence_names_similarity_order(tmp_path, capsys):

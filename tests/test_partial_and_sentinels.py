@@ -351,7 +351,10 @@ def test_length_sentinel_block_on_dialsummeval(tmp_path):
     assert rc == 0
     corr = pd.read_csv(out / "correlations.csv")
     sent = corr[corr["role"] == "sentinel"].set_index("level")
-    assert list(sent["measure"].unique()) == ["length (sentinel)"]
+    from sumeval.meta_eval.sentinels import ORDER
+
+    assert list(sent["measure"].unique()) == list(ORDER)  # DialSummEval has summaries and sources: every sentinel
+    sent = sent[sent["measure"] == "length (sentinel)"]
     # the sentinel is the summary's words: equal to the registered `length` measure's correlation
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.audit import summary_length
@@ -365,8 +368,8 @@ def test_length_sentinel_block_on_dialsummeval(tmp_path):
     assert math.isnan(sent.loc["partial", "value"])  # length regressed out of length
     ranking = pd.read_csv(out / "ranking.csv")
     s_rows = ranking[ranking["role"] == "sentinel"]
-    assert len(s_rows) == 3 and s_rows["rank"].isna().all() and s_rows["cluster"].isna().all()
-    assert not (pd.read_csv(out / "pairwise.csv")[["measure_a", "measure_b"]] == "length (sentinel)").any().any()
+    assert len(s_rows) == 3 * len(ORDER) and s_rows["rank"].isna().all() and s_rows["cluster"].isna().all()
+    assert not pd.read_csv(out / "pairwise.csv")[["measure_a", "measure_b"]].isin(ORDER).any().any()
     table = (out / "table_kendall_b.md").read_text()
     assert "Sentinel (not ranked)" in table and "**" not in table.split("Sentinel (not ranked)")[1].split("\n")[0]
     out2 = tmp_path / "dse2"
@@ -398,10 +401,12 @@ def test_across_sets_sentinel_unranked_and_the_partial_options_reach_each_set(tm
 
     r = across.meta_evaluate_across(["news", "bare"], ["my_metric"], across.AcrossSettings(n_resamples=20))
     corr = r.sets["news"].result.correlations
-    assert set(corr.loc[corr["role"] == "sentinel", "measure"]) == {"length (sentinel)"}
+    from sumeval.meta_eval.sentinels import ORDER
+
+    assert set(corr.loc[corr["role"] == "sentinel", "measure"]) == set(ORDER)
     ranking = r.sets["news"].result.ranking
-    assert ranking.loc[ranking["measure"] == "length (sentinel)", "cluster"].isna().all()
-    assert "length (sentinel)" not in set(r.cells["measure"]) | set(r.summary["measure"]) | set(r.measures)
+    assert ranking.loc[ranking["measure"].isin(ORDER), "cluster"].isna().all()
+    assert not set(ORDER) & (set(r.cells["measure"]) | set(r.summary["measure"]) | set(r.measures))
 
     def run(out, *extra):
         return cli.main(["meta-eval", "--dataset", "news", "bare", "--human", "news:overall", "bare:overall",
@@ -417,8 +422,9 @@ def test_across_sets_sentinel_unranked_and_the_partial_options_reach_each_set(tm
     assert tasks.loc[("bare", "partial"), "status"] == "not run"
     assert "--partial-control length needs the summaries' texts" in tasks.loc[("bare", "partial"), "reason"]
     news = pd.read_csv(tmp_path / "len/news/correlations.csv")
-    sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")]
-    assert len(sent) and sent["value"].isna().all()  # length regressed out of length: the control was length
+    sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")].set_index("measure")["value"]
+    assert math.isnan(sent["length (sentinel)"])  # length regressed out of length: the control was length
+    assert math.isnan(sent["constant (sentinel)"]) and sent.drop(["length (sentinel)", "constant (sentinel)"]).notna().all()
     got = news[(news["measure"] == "my_metric") & (news["level"] == "partial")]["value"].iloc[0]
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.audit import summary_length

@@ -371,23 +371,24 @@ def _with_length(frame: pd.DataFrame, judgments, s) -> pd.DataFrame:
 
 
 def _sentinel_rows(frame: pd.DataFrame, judgments, s, progress: bool, notes: list[str]) -> pd.DataFrame:
-    """The length sentinel's rows of ``correlations.csv`` (role ``sentinel``; none without summary texts)."""
+    """The sentinels' rows of ``correlations.csv`` (role ``sentinel``; :mod:`sumeval.meta_eval.sentinels`: none
+    without summary texts, the source-overlap ones only with source texts)."""
+    from sumeval.meta_eval import sentinels
+
     if not s.sentinels:
         return pd.DataFrame(columns=_CORRELATION_COLUMNS)
-    if "summary" not in judgments.frame.columns or "summary" in judgments.limits:
-        notes.append(f"no length sentinel: data set {judgments.name!r} has no summary texts")
+    scores = sentinels.sentinel_frame(judgments, notes)
+    if not len(scores.columns):
         return pd.DataFrame(columns=_CORRELATION_COLUMNS)
-    from sumeval.judges.audit import summary_length
-
-    work = frame[["doc_id", "system", *s.humans, *([PARTIAL_LENGTH_COLUMN] if PARTIAL_LENGTH_COLUMN in frame else [])]
-                 ].copy()
-    work[LENGTH_SENTINEL] = summary_length(judgments.frame["summary"].tolist(),
-                                           f"data set {judgments.name!r}, column 'summary'")
-    out = _correlations(work, [LENGTH_SENTINEL], s, progress)
+    base = frame[["doc_id", "system", *s.humans, *([PARTIAL_LENGTH_COLUMN] if PARTIAL_LENGTH_COLUMN in frame else [])]]
+    work = pd.concat([base, scores.set_axis(base.index)], axis=1)
+    out = _correlations(work, list(scores.columns), s, progress)
     out["role"] = "sentinel"
     if s.partial_control == "length":  # length regressed out of length: nothing left, by construction
-        out.loc[out["level"] == "partial", "reason"] = "the sentinel is the control (--partial-control length)"
-    return out
+        out.loc[(out["level"] == "partial") & (out["measure"] == LENGTH_SENTINEL), "reason"] = \
+            "the sentinel is the control (--partial-control length)"
+    randoms = sentinels.random_rows(base, judgments.frame["summary"].tolist(), s, _control(s), _CORRELATION_COLUMNS)
+    return pd.concat([out, randoms], ignore_index=True)
 
 
 def _correlations(frame: pd.DataFrame, labels: Sequence[str], s: Settings, progress: bool) -> pd.DataFrame:
@@ -540,7 +541,9 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         system_pairs = {}
     timings["total_s"] = time.perf_counter() - t0
 
-    undefined = correlations.loc[correlations["value"].isna(),
+    from sumeval.meta_eval.sentinels import CONSTANT  # undefined by design: one table note says so, not one per cell
+
+    undefined = correlations.loc[correlations["value"].isna() & (correlations["measure"] != CONSTANT),
                                  ["measure", "human", "level", "coefficient", "reason"]].to_dict("records")
     notes += _notes(labels, settings, missing_summary, undefined, pairwise)
     if judgments.systems_missing_documents:
@@ -561,7 +564,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
                           pairwise=pairwise, ranking=ranking, pairwise_accuracy=accuracy, detection=detection,
                           not_scored=not_scored, timings=timings, notes=notes, missing=missing_summary,
                           undefined=undefined, annotators=sets.labels,
-                          sentinels=[LENGTH_SENTINEL] if len(sentinel) else [], system_pairs=system_pairs)
+                          sentinels=list(dict.fromkeys(sentinel["measure"])), system_pairs=system_pairs)
 
 
 def system_pair_frames(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str]) -> dict:

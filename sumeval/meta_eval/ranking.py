@@ -21,8 +21,9 @@ NOT_COMPETING = ("not a competitor: correlated with the mean of the other annota
                  "different target than the measures' human column, so not permutation-tested against them; "
                  "not ranked, in no cluster (--annotators-compete ranks it)")
 #: the ``note`` of a sentinel row (the summary length), never ranked
-SENTINEL = ("a sentinel, not a competitor: the summary's length in words; a measure that does no better says no "
-            "more than length (not ranked, in no cluster; --no-sentinels drops it)")
+SENTINEL = ("a sentinel, not a competitor: a cheap baseline (the summary's length, its overlap with the source, a "
+            "constant, a random measure); a measure that does no better says no more than it (not ranked, in no "
+            "cluster; --no-sentinels drops it)")
 COMPETING = ("ranked among the measures (--annotators-compete) but not tested against them: correlated with the "
              "mean of the other annotators, a different target than the measures' human column")
 

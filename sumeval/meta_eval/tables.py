@@ -16,13 +16,14 @@ from pathlib import Path
 import pandas as pd
 
 from sumeval.meta_eval.accuracy import SPA, spa_values
+from sumeval.meta_eval.sentinels import CONSTANT, COVERAGE, LENGTH, RANDOM, RANDOM_DRAWS
 
 __all__ = ["ranking_table", "table_notes", "table_coefficients", "write_tables", "caption", "MEASURES_BLOCK",
            "ANNOTATORS_BLOCK"]
 
 #: the row blocks of a table with annotator rows (the first level of its index)
 MEASURES_BLOCK, ANNOTATORS_BLOCK = "Measures", "Annotators (vs. others)"
-#: the block of the sentinel rows (the summary length: never ranked, never bold)
+#: the block of the sentinel rows (:mod:`sumeval.meta_eval.sentinels`: never ranked, never bold)
 SENTINELS_BLOCK = "Sentinel (not ranked)"
 
 
@@ -74,7 +75,13 @@ def ranking_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame,
                                dropna=False).reindex(index=index, columns=columns)
 
     values = wide(frame, "value").astype(float)
-    clusters = wide(result.ranking.astype({"cluster": "float64"}), "cluster")
+    if RANDOM in sentinels:  # the random sentinel's mean, then the ends of the central range of its draws
+        ends = [random_end(result, "low"), random_end(result, "high")]
+        index = pd.Index(list(index) + ends, name="measure")
+        values = pd.concat([values, wide(frame, "ci_low").astype(float).loc[[RANDOM]].set_axis([ends[0]]),
+                            wide(frame, "ci_high").astype(float).loc[[RANDOM]].set_axis([ends[1]])])
+        sentinels = sentinels + ends
+    clusters = wide(result.ranking.astype({"cluster": "float64"}), "cluster").reindex(index=index)
     marks = clusters.apply(lambda col: col.map(lambda c: "" if pd.isna(c) else str(int(c))))
     competitors = result.labels + annotators if result.settings.annotators_compete else result.labels
     bold = best_mask(values.loc[competitors]).reindex(index=index, fill_value=False).astype(bool)
@@ -84,6 +91,32 @@ def ranking_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame,
                                             + [(SENTINELS_BLOCK, a) for a in sentinels], names=["", "measure"])
         values, bold, marks = (f.set_axis(blocked, axis=0) for f in (values, bold, marks))
     return values, bold, marks
+
+
+def random_end(result, end: str) -> str:
+    """The row label of the low or high end of the random sentinel's range of draws (e.g. ``random (sentinel):
+    2.5%``)."""
+    q = (1 - result.settings.ci) / 2
+    return f"{RANDOM}: {100 * (q if end == 'low' else 1 - q):g}% of draws"
+
+
+def _sentinel_note(result) -> str:
+    """What the sentinel block is (one note, whichever sentinels the data allowed)."""
+    have = set(result.sentinels)
+    parts = [f"{SENTINELS_BLOCK}: cheap baselines, never ranked, bold or tested; a measure that does no better says "
+             "no more than the sentinel"]
+    if LENGTH in have:
+        parts.append("length: the summary's words")
+    if COVERAGE in have:
+        parts.append("fragment coverage and density (Grusky et al. 2018) and bigram overlap: how much of the summary "
+                     "is copied from the source")
+    if CONSTANT in have:
+        parts.append("constant: the same score for every summary, every correlation undefined (a coefficient "
+                     "that gave it a number would be scoring ties)")
+    if RANDOM in have:
+        parts.append(f"random: the mean correlation of {RANDOM_DRAWS} seeded random measures and the central "
+                     f"{result.settings.ci:.0%} of their correlations, the noise floor")
+    return "; ".join(parts)
 
 
 def table_notes(result, coefficient: str) -> list[str]:
@@ -108,6 +141,8 @@ def table_notes(result, coefficient: str) -> list[str]:
                          if result.settings.annotators_compete else "; not ranked, never bold, no cluster mark")
                       + ("; – in an annotator's row where that human column has no such annotator"
                          if _uneven(result) else ""))
+    if any(a in set(_values(result, coefficient)["measure"]) for a in getattr(result, "sentinels", [])):
+        notes.append(_sentinel_note(result))
     if coefficient == SPA:
         notes.append("SPA: soft pairwise accuracy (Thompson et al. 2024, WMT24), 1 - the mean over system pairs of "
                      "|p(human) - p(measure)|, the p-values of a paired permutation test on the items every system "

@@ -32,6 +32,19 @@ def builtin_measures() -> list[MeasureInfo]:
                     "Jensen-Shannon divergence of bigram distributions, summary vs references (lower is better)"),
         MeasureInfo("length", "sumeval.metrics.length:LengthScorer", {}, (),
                     "summary length in words (no model): the sentinel of meta-eval's tables"),
+        # the other sentinels (sumeval.metrics.sentinels): no model; unranked in meta-eval's tables unless named
+        MeasureInfo("fragment-coverage", "sumeval.metrics.sentinels:ExtractiveFragmentsScorer",
+                    {"statistic": "coverage"}, _T,
+                    "extractive fragment coverage of the summary in the source (Grusky et al. 2018; a sentinel)"),
+        MeasureInfo("fragment-density", "sumeval.metrics.sentinels:ExtractiveFragmentsScorer",
+                    {"statistic": "density"}, _T,
+                    "extractive fragment density of the summary in the source (Grusky et al. 2018; a sentinel)"),
+        MeasureInfo("bigram-overlap", "sumeval.metrics.sentinels:BigramOverlapScorer", {}, _T,
+                    "share of the summary's bigrams found in the source, 1 - novel bigrams (a sentinel)"),
+        MeasureInfo("constant", "sumeval.metrics.sentinels:ConstantScorer", {}, (),
+                    "the same score for every summary (a sentinel: every correlation undefined)"),
+        MeasureInfo("random", "sumeval.metrics.sentinels:RandomScorer", {}, (),
+                    "a uniform random number per summary, seeded (option seed; a sentinel)"),
     ]
     # paper 001: SERA / SERA-DIS / GeSERA (index option "CORPUS:SIZE:SEED:BACKEND")
     out += [MeasureInfo(name, "sumeval.retrieval.scorers:SeraScorer",

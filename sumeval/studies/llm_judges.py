@@ -37,7 +37,7 @@ from sumeval.errors import InputError
 from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the notebook's lj.split)
 
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
-           "score_measures", "correlations", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
+           "score_measures", "correlations", "sentinel_rows", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
            "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
            "key_results", "explorer_frame", "correlation_table", "write_frames"]
 
@@ -48,6 +48,8 @@ SHELF_COLUMNS = ["dataset", "measure", "kind", "human", "level", "coefficient", 
 #: ``human`` label of a measure's correlations averaged over the qualities
 MEAN = "mean"
 JUDGE, OFFLINE, ANNOTATOR, CEILING = "LLM judge", "offline measure", "annotator", "human ceiling"
+#: ``kind`` of a sentinel row (:func:`sentinel_rows`)
+SENTINEL = "sentinel"
 #: SummEval's pooled alt-test as the authors' notebook prints it (nitaytech/AltTest 18428b1,
 #: ``alt_test_example.ipynb`` cell 4 output, "summeval <judge> [FAILED]: Winning Rate=0.00
 #: Advantage Probability=0.46", 2 decimals; neg_rmse, epsilon 0.2): judge -> (winning rate, rho).
@@ -114,22 +116,35 @@ def correlations(judgments, scores, offline: Sequence[str], judge_cols: dict[tup
     for q in qualities:
         own = _own(judge_cols, q)
         labels = list(offline) + list(own)
-        # the study's ceiling and SPA come from sumeval.judges (below): meta-eval's own rows of them left out; no
-        # length sentinel either: every row here is read as a measure or a judge (best measure, means, clusters)
+        # the study's ceiling and SPA come from sumeval.judges (below): meta-eval's own rows of them left out; the
+        # sentinels are computed (sentinel_rows reads them from the results) but kept out of this frame: every row
+        # here is read as a measure or a judge (best measure, means, clusters)
         settings = meta_eval.Settings(humans=(q,), levels=tuple(levels), coefficients=tuple(coefficients), test=test,
-                                      n_resamples=n_resamples, seed=seed, alpha=alpha, annotators=False, spa=False,
-                                      sentinels=False)
+                                      n_resamples=n_resamples, seed=seed, alpha=alpha, annotators=False, spa=False)
         sub = _subset(scores, labels)
         res = meta_eval.meta_evaluate(judgments, sub.specs, settings, progress=progress, scores=sub)
         keys = ["measure", "human", "level", "coefficient"]
         # rank and cluster as floats (NaN where a value is undefined): the tables and figures test them with isfinite
-        f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float, "cluster": float}),
-                                   on=keys, how="left")
+        f = res.correlations[res.correlations["role"] != "sentinel"]
+        f = f.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float, "cluster": float}), on=keys,
+                    how="left")
         f.insert(1, "kind", [JUDGE if m in own else OFFLINE for m in f["measure"]])
         f["measure"] = [own.get(m, m) for m in f["measure"]]
         frames.append(f[keys[:1] + ["kind"] + keys[1:] + ["value", "ci_low", "ci_high", "n", "rank", "cluster"]])
         results[q] = res
     return pd.concat(frames, ignore_index=True), results
+
+
+def sentinel_rows(results: dict) -> pd.DataFrame:
+    """The sentinels of :func:`correlations`' meta-evaluations (:mod:`sumeval.meta_eval.sentinels`: length, source
+    overlap, constant, random with the range of its draws), in its columns with ``kind`` :data:`SENTINEL`: never
+    ranked or clustered, never a competitor in the tables."""
+    cols = ["measure", "kind", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n", "rank", "cluster"]
+    parts = [r.correlations[r.correlations["role"] == "sentinel"] for r in results.values()]
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    return pd.concat(parts, ignore_index=True).assign(kind=SENTINEL, rank=np.nan, cluster=np.nan)[cols]
 
 
 def human_ceiling(frame: pd.DataFrame, humans: Sequence[str], *, levels: Sequence[str], coefficients: Sequence[str],
@@ -437,11 +452,20 @@ def explorer_frame(corr: pd.DataFrame, ceiling: pd.DataFrame, shelf: pd.DataFram
 
 
 def correlation_table(corr: pd.DataFrame, ceiling: pd.DataFrame, coefficient: str, *,
-                      human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None):
+                      human_order: Sequence[str] | None = None, level_order: Sequence[str] | None = None,
+                      sentinels: pd.DataFrame | None = None):
     """``(values, bold, marks)``: measures (judges, offline measures, then the human ceiling) x (human,
     level); the best measure of each column bold (the ceiling excluded), the significance cluster as
-    the mark."""
-    both = pd.concat([corr, ceiling[ceiling["kind"] == CEILING]], ignore_index=True)
+    the mark. ``sentinels`` (:func:`sentinel_rows`): rows under the ceiling, never bold or marked (the random
+    one as its mean and the ends of the range of its draws)."""
+    from sumeval.meta_eval.sentinels import RANDOM
+
+    extra = []
+    if sentinels is not None and len(sentinels):
+        r = sentinels[(sentinels["measure"] == RANDOM) & (sentinels["coefficient"] == coefficient)]
+        extra = [sentinels, r.assign(measure=f"{RANDOM}: low end of draws", value=r["ci_low"]),
+                 r.assign(measure=f"{RANDOM}: high end of draws", value=r["ci_high"])]
+    both = pd.concat([corr, ceiling[ceiling["kind"] == CEILING], *extra], ignore_index=True)
     both = both[both["coefficient"] == coefficient]
     humans = list(human_order) if human_order is not None else list(dict.fromkeys(both["human"]))
     levels = list(level_order) if level_order is not None else list(dict.fromkeys(both["level"]))
@@ -453,9 +477,9 @@ def correlation_table(corr: pd.DataFrame, ceiling: pd.DataFrame, coefficient: st
         if (r.human, r.level) in values.columns:
             values.loc[r.measure, (r.human, r.level)] = r.value
             cluster = getattr(r, "cluster", np.nan)
-            if r.kind != CEILING and pd.notna(cluster) and np.isfinite(float(cluster)):
+            if r.kind not in (CEILING, SENTINEL) and pd.notna(cluster) and np.isfinite(float(cluster)):
                 marks.loc[r.measure, (r.human, r.level)] = str(int(r.cluster))
-    rated = values.drop(index=[CEILING], errors="ignore")
+    rated = values.drop(index=[CEILING, *both.loc[both["kind"] == SENTINEL, "measure"]], errors="ignore")
     bold = pd.DataFrame(False, index=values.index, columns=cols)
     for c in cols:
         if rated[c].notna().any():

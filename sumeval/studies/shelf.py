@@ -10,11 +10,14 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["PARAMETER_RANGES", "OFFLINE_MEASURES", "evaluate", "key_results", "explorer_frame"]
+__all__ = ["PARAMETER_RANGES", "OFFLINE_MEASURES", "SENTINEL_COLUMNS", "evaluate", "key_results", "explorer_frame",
+           "sentinel_cells", "sentinel_table"]
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all documents"), "n_resamples": ">=1", "alpha": "0..1",
                     "min_sets": ">=1", "jobs": ">=1", "layer": (">=-1", "-1: each measure's default layer")}
+#: the columns of :func:`sentinel_cells`
+SENTINEL_COLUMNS = ["dataset", "human", "level", "coefficient", "measure", "value", "ci_low", "ci_high", "n"]
 #: the measures computable offline (the packaged models), the study's default
 OFFLINE_MEASURES = "rouge-1,rouge-2,rouge-l,bleu,js-2,bertscore,estime,estime-soft,similarity-order"
 
@@ -75,8 +78,33 @@ def key_results(result) -> dict[str, Any]:
         "sets": {o.name: {"status": o.status, "reason": o.reason, "measures": len(o.labels),
                           "cannot_run": sorted(o.blank)} for o in result.sets.values()},
         "n_tasks": int((result.tasks["status"] == "run").sum()),
+        "sentinels": _sentinel_results(result, coef),
         "timings_s": {k: round(v, 1) for k, v in result.timings.items()},
     }
+
+
+def _sentinel_results(result, coefficient: str) -> dict[str, dict[str, Any]]:
+    """Per task: each sentinel's value (the random one's mean and range) and how many measures lie above the
+    length sentinel and above the random range."""
+    from sumeval.meta_eval.sentinels import LENGTH, RANDOM
+
+    cells = sentinel_cells(result)
+    cells = cells[cells["coefficient"] == coefficient]
+    ok = result.cells[(result.cells["coefficient"] == coefficient) & (result.cells["status"] == "ok")]
+    out = {}
+    for (d, h, lv), g in cells.groupby(["dataset", "human", "level"], sort=False):
+        s = g.set_index("measure")
+        m = ok.loc[(ok["dataset"] == d) & (ok["human"] == h) & (ok["level"] == lv), "value"]
+        row: dict[str, Any] = {k: float(v) for k, v in s["value"].items() if k != RANDOM}
+        if RANDOM in s.index:
+            row["random"] = {"mean": float(s.loc[RANDOM, "value"]), "low": float(s.loc[RANDOM, "ci_low"]),
+                             "high": float(s.loc[RANDOM, "ci_high"])}
+            row["n_above_random"] = int((m > s.loc[RANDOM, "ci_high"]).sum())
+        if LENGTH in s.index:
+            row["n_above_length"] = int((m > s.loc[LENGTH, "value"]).sum())
+        row["n_measures"] = len(m)
+        out[f"{d}/{h}/{lv}"] = row
+    return out
 
 
 def explorer_frame(result) -> pd.DataFrame:
@@ -84,3 +112,60 @@ def explorer_frame(result) -> pd.DataFrame:
     cells = result.cells[result.cells["status"] == "ok"].copy()
     cells["task"] = cells["dataset"] + "/" + cells["human"]
     return cells
+
+
+def sentinel_cells(result) -> pd.DataFrame:
+    """Every set's sentinel rows (:mod:`sumeval.meta_eval.sentinels`: length, source overlap, constant, random
+    with the range of its draws), one per (data set, human, level, coefficient, sentinel), for the tasks the
+    across cells have; never cells of the across ranking. A pairwise set (Rank19) and a set without summary
+    texts have none."""
+    tasks = result.tasks[result.tasks["status"] == "run"]
+    run = set(zip(tasks["dataset"], tasks["human"], tasks["level"]))
+    parts = []
+    for name, o in result.sets.items():
+        if o.result is None or o.pairwise:
+            continue
+        c = o.result.correlations
+        c = c[(c["role"] == "sentinel") & (c["coefficient"].isin(result.settings.coefficients))]
+        keep = [(name, h, lv) in run for h, lv in zip(c["human"], c["level"])]
+        parts.append(c[keep].assign(dataset=name))
+    if not parts:
+        return pd.DataFrame(columns=SENTINEL_COLUMNS)
+    return pd.concat(parts, ignore_index=True)[SENTINEL_COLUMNS]
+
+
+def sentinel_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(values, bold)``: the sentinels (rows; the random one as its mean and the ends of the range of its
+    draws) x tasks (data set, human, level), and beside them ``best measure``, the best measure's value on the
+    task; bold where a sentinel is at least as high as that measure. A reader sees where length or copying
+    alone does as well as the best measure, and where the best measure is within the random noise."""
+    from sumeval.meta_eval.sentinels import ORDER, RANDOM
+
+    cells = sentinel_cells(result)
+    cells = cells[cells["coefficient"] == coefficient]
+    if not len(cells):
+        return pd.DataFrame(), pd.DataFrame()
+    q = (1 - result.settings.ci) / 2
+    lo, hi = f"{RANDOM}: {100 * q:g}% of draws", f"{RANDOM}: {100 * (1 - q):g}% of draws"
+    rows = []
+    for r in cells.itertuples():
+        rows.append((r.measure, r.dataset, r.human, r.level, r.value))
+        if r.measure == RANDOM:
+            rows += [(lo, r.dataset, r.human, r.level, r.ci_low), (hi, r.dataset, r.human, r.level, r.ci_high)]
+    ok = result.cells[(result.cells["coefficient"] == coefficient) & (result.cells["status"] == "ok")]
+    best = ok.groupby(["dataset", "human", "level"], sort=False)["value"].max()
+    rows += [("best measure", d, h, lv, v) for (d, h, lv), v in best.items()
+             if (d, h, lv) in set(zip(cells["dataset"], cells["human"], cells["level"]))]
+    f = pd.DataFrame(rows, columns=["measure", "dataset", "human", "level", "value"])
+    values = f.pivot_table(index="measure", columns=["dataset", "human", "level"], values="value", aggfunc="first",
+                           dropna=False, sort=False)
+    order = [m for m in (*ORDER, lo, hi, "best measure") if m in values.index]
+    present = list(dict.fromkeys(zip(cells["dataset"], cells["human"], cells["level"])))
+    values = values.reindex(index=order, columns=pd.MultiIndex.from_tuples(present, names=["dataset", "human", "level"]))
+    ref = values.loc["best measure"] if "best measure" in values.index else None
+    bold = pd.DataFrame(False, index=values.index, columns=values.columns)
+    if ref is not None:
+        for m in values.index:
+            if m not in ("best measure", lo, hi):
+                bold.loc[m] = (values.loc[m] >= ref - 1e-12).fillna(False).to_numpy()
+    return values, bold
