@@ -18,6 +18,7 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_qags(name)``                         QAGS-C (``"qags-c"``) or QAGS-X (``"qags-x"``)
 ``load_xsumfaith()``                        XSumFaith: 2,500 rows, workers' factuality and spans
 ``load_newsroom()``                         Newsroom: 420 rows, 4 qualities
+``load_newsroom_raters()``                  Newsroom's 3 raters x 4 qualities (Judge-Bench), one row per pair
 ``load_rank19()``                           Rank19: 373 correct / incorrect sentence pairs
 ``load_rose()``                             RoSE's protocol slice: 1,200 rows, 4 protocols
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)

@@ -386,6 +386,26 @@ DATASETS: dict[str, DatasetInfo] = {
             license="MIT",
             files=_FILES_SLOGANS,
         ),
+        DatasetInfo(
+            name="newsroom_raters",
+            description="Newsroom human evaluation with the 3 individual crowd ratings per quality (420 summaries "
+            "x 4 qualities, 5,040 scores), as converted by Judge-Bench; joined into the built-in data set newsroom "
+            "as <quality>/rater_1..3.",
+            source="https://github.com/dmg-illc/JUDGE-BENCH/tree/5a0bf500 (data/newsroom/newsroom.json); "
+            "https://github.com/lil-lab/newsroom/tree/545391bb (LICENSE)",
+            license="Newsroom human evaluation Apache-2.0 (lil-lab/newsroom); JUDGE-BENCH has no top-level licence "
+            "file (its data/README.md lists NewsRoom as Apache-2.0); research use, cite Grusky et al. 2018 and "
+            "Bavaresco et al. 2025",
+            original="https://github.com/lil-lab/newsroom/tree/master/humaneval",
+            citation="Bavaresco et al. 2025, LLMs instead of Human Judges? A Large Scale Empirical Study across 20 "
+            "NLP Evaluation Tasks, ACL; Grusky, Naaman & Artzi 2018, NAACL",
+            files={
+                "newsroom_raters/lil-lab-newsroom.LICENSE": (
+                    "41281aa18b596e7b223094c7bd91e27466de9b9c630eae5e2055c51736ca7ca4", 551),
+                "newsroom_raters/newsroom.json": (
+                    "353a7e4646bdbc2f3429e71461d11fe6ce351ee8c2d3e8b4a7ca4aace015a6b0", 2415164),
+            },
+        ),
     ]
 }
 
