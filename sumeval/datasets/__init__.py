@@ -21,6 +21,8 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_newsroom_raters()``                  Newsroom's 3 raters x 4 qualities (Judge-Bench), one row per pair
 ``load_rank19()``                           Rank19: 373 correct / incorrect sentence pairs
 ``load_rose()``                             RoSE's protocol slice: 1,200 rows, 4 protocols
+``load_summedits()``                        SummEdits: 4,681 seed / edited summaries, 8 domains, label 1/0
+``load_summedits_published()``              SummEdits' README table: balanced accuracy of 19 models per domain
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

@@ -92,4 +92,8 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              ("prior", "ref_free", "ref_based", "acu"), "research use (BSD-3-Clause added later)",
              exports=("load_rose",),
              column_titles=(("prior", "Prior"), ("ref_free", "Ref-free"), ("ref_based", "Ref-based"))),
+    ShelfSet("summedits", "SummEdits", "summedits:summedits_judgments", ("summedits",),
+             "8 domains (news, meetings, calls, emails, dialogue, science, podcasts, earnings calls)",
+             ("consistency",), "Apache-2.0; source documents' own terms (SAMSum CC BY-NC-ND 4.0)",
+             exports=("load_summedits", "load_summedits_published")),
 ]}
