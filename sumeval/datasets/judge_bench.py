@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 __all__ = ["CATEGORIES", "SUMMARY_HEAD", "SOURCE_HEAD", "SYSTEM", "rater_column", "parse_judge_bench",
-           "split_instance", "instance_text", "judge_bench_rows", "read_table"]
+           "split_instance", "instance_text", "judge_bench_rows", "read_table", "to_judge_bench",
+           "export_judge_bench"]
 
 #: the annotation categories Judge-Bench declares (dataclasses.py: ``Literal["graded", "categorical", "continuous"]``)
 CATEGORIES: tuple[str, ...] = ("graded", "continuous", "categorical")
@@ -170,7 +171,8 @@ def instance_text(summary: str, source: str | None) -> str:
     return summary if source is None else f"{SUMMARY_HEAD}{summary}{SOURCE_HEAD}{source}"
 
 
-def judge_bench_rows(data: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+def judge_bench_rows(data: Mapping[str, Any], where: str = "Judge-Bench file"
+                     ) -> tuple[list[str], list[dict[str, Any]]]:
     """``(header, rows)``: one judgments row per instance of a checked Judge-Bench object (see the module
     docstring). Human columns are the declared graded / continuous metrics (declaration order); a metric an
     instance lacks is absent (None) in its row; the rater columns run to the most scores any instance has."""
@@ -179,7 +181,7 @@ def judge_bench_rows(data: Mapping[str, Any]) -> tuple[list[str], list[dict[str,
     metrics = [a["metric"] for a in data["annotations"]]
     cat = [a["metric"] for a in data["annotations"] if a["category"] == "categorical"]
     if cat:
-        raise InputError(f"Judge-Bench metric(s) {', '.join(map(repr, cat))} are categorical (labels, aggregated by "
+        raise InputError(f"{where}: Judge-Bench metric(s) {', '.join(map(repr, cat))} are categorical (labels, aggregated by "
                          "majority vote); a judgments data set holds numbers: convert the labels to numbers and "
                          "declare the metric graded")
     width = {m: max((len(i["annotations"][m]["individual_human_scores"]) for i in data["instances"]
@@ -217,5 +219,111 @@ def read_table(path: Path, data: bytes):
         raise InputError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); a .json judgments file is Judge-Bench's "
                          "format (one object with 'annotations' and 'instances')") from None
     parse_judge_bench(obj, str(path))
-    header, rows = judge_bench_rows(obj)
+    header, rows = judge_bench_rows(obj, str(path))
     return _Table(header, rows, [f"{path}: instance id {i['id']!r}" for i in obj["instances"]], text_cells=False)
+
+
+def _majority(scores: list) -> Any:
+    """The value more than half of ``scores`` gave, else None (Judge-Bench's compute_majority_vote, convert.py)."""
+    for v in scores:
+        if scores.count(v) > len(scores) / 2:
+            return v
+    return None
+
+
+def _plain_number(x: float) -> int | float:
+    """A whole float as an int (Judge-Bench's individual scores of a graded metric are ints), else the float."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def to_judge_bench(judgments, *, dataset_url: str | None = None) -> dict[str, Any]:
+    """The Judge-Bench object of a judgments data set: one annotation per human column, one instance per row.
+
+    * annotation: ``metric`` = the human column, ``category`` ``graded`` when every individual score is a whole
+      number, else ``continuous``; ``worst`` / ``best`` = the lowest / highest individual score in the data set
+      (sumeval records no scale, so the observed range: say so in a benchmark's own declaration if it differs);
+      ``prompt`` = a plain question with the Jinja slot ``{{ instance }}``.
+    * instance: ``id`` 1..n in row order; ``instance`` = :func:`instance_text` (summary, and the source when the
+      set has texts); ``annotations[human]`` = ``individual_human_scores`` (the annotator columns' values in their
+      order, NaN left out; a human column without annotators gives its own value as the one score),
+      ``mean_human`` (their mean, rounded to 2 decimals as Judge-Bench does), ``majority_human`` where more than half
+      agree (graded only). A row with no score for a human column has no entry for it.
+    * extra fields ``doc_id``, ``system`` (and ``references`` when the set has them), which Judge-Bench's reader
+      ignores and :func:`read_table` reads back, so an export imports to the same rows.
+
+    A human column whose value is not the mean of its annotators (DialSummEval's paper rule, QAGS' majorities)
+    exports the annotators; importing it back gives their mean, not that column.
+    """
+    import numpy as np
+
+    frame = judgments.frame
+    if not judgments.humans:
+        from sumeval.errors import InputError
+
+        raise InputError(f"data set {judgments.name!r} has no human columns to export as Judge-Bench annotations")
+    raters = {h: list(judgments.annotators.get(h, ())) or [h] for h in judgments.humans}
+    annotations = []
+    for h, cols in raters.items():
+        vals = frame[cols].to_numpy(dtype=float)
+        vals = vals[~np.isnan(vals)]
+        graded = bool(vals.size) and bool(np.all(vals == np.round(vals)))
+        lo, hi = (float(vals.min()), float(vals.max())) if vals.size else (0.0, 1.0)
+        if lo == hi:
+            hi = lo + 1
+        lo, hi = (_plain_number(lo), _plain_number(hi)) if graded else (lo, hi)
+        annotations.append({"metric": h, "category": "graded" if graded else "continuous",
+                            "prompt": f"On a scale of {lo} (worst) to {hi} (best), rate the {h} of the summary."
+                                      "\n\n{{ instance }}",
+                            "worst": lo, "best": hi})
+    graded_of = {a["metric"]: a["category"] == "graded" for a in annotations}
+    has_text = "text" in frame.columns
+    instances = []
+    for n, row in enumerate(frame.to_dict("records"), 1):
+        anns = {}
+        for h, cols in raters.items():
+            ind = [_plain_number(row[c]) if graded_of[h] else float(row[c]) for c in cols
+                   if row[c] is not None and not (isinstance(row[c], float) and math.isnan(row[c]))]
+            if not ind:
+                continue
+            scores: dict[str, Any] = {"mean_human": round(sum(ind) / len(ind), 2)}
+            majority = _majority(ind) if graded_of[h] else None
+            if majority is not None:
+                scores["majority_human"] = majority
+            scores["individual_human_scores"] = ind
+            anns[h] = scores
+        inst: dict[str, Any] = {"id": n, "instance": instance_text(str(row.get("summary", "")),
+                                                                    row["text"] if has_text else None),
+                                "annotations": anns, "doc_id": _json_id(row["doc_id"]),
+                                "system": _json_id(row["system"])}
+        if "references" in frame.columns and isinstance(row["references"], list):
+            inst["references"] = list(row["references"])
+        instances.append(inst)
+    return {"dataset": judgments.name, "dataset_url": dataset_url or str(judgments.path or ""),
+            "expert_annotator": "unknown", "original_prompt": False, "annotations": annotations,
+            "instances": instances}
+
+
+def _json_id(value: Any) -> Any:
+    """An id as JSON has it (numpy integers as int)."""
+    import numpy as np
+
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def export_judge_bench(judgments, out: str | Path) -> Path:
+    """Write :func:`to_judge_bench` of ``judgments`` to ``out`` (UTF-8 JSON, atomically); a built-in set's
+    ``dataset_url`` is the source of its first file group. Returns the path."""
+    from sumeval.cache import atomic_write_text
+
+    url = None
+    if judgments.format == "builtin":
+        from sumeval.datasets.registry import info
+        from sumeval.datasets.shelf_table import SHELF
+
+        entry = SHELF.get(judgments.name)
+        url = info(entry.files[0]).source if entry is not None and entry.files else None
+    out = Path(out)
+    data = to_judge_bench(judgments, dataset_url=url)
+    parse_judge_bench(data, str(out), fix="this is a bug in sumeval's export")  # what is written reads back
+    atomic_write_text(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    return out
