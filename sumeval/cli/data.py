@@ -3,7 +3,7 @@
     sumeval data list | verify
     sumeval data add NAME PATH --human COL[,COL] [--doc-col C --system-col C ...] [--replace]
     sumeval data remove NAME
-    sumeval data show | export NAME [-o FILE]
+    sumeval data show | export NAME [-o FILE] [--format judge-bench]
 """
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ def cmd_data(args: argparse.Namespace) -> int:
             print(f"{'ok  ' if ok else 'FAIL'} {r['name']} ({r['path']})"
                   + ("" if ok else f": {r['status']}, {r['error']}"))
         return 1 if bad else 0
+    if args.action in ("add", "export"):  # --format names what the extension picks (.json: Judge-Bench)
+        from sumeval.datasets.judgment_files import check_format
+
+        check_format(args.path if args.action == "add" else args.output, args.format)
     if args.action == "add":
         j = jd.add_dataset(args.name, args.path, human=args.human, lower_is_better=args.lower_is_better,
                            replace_existing=args.replace, **_column_options(args))
@@ -94,6 +98,11 @@ def _add_judgments_arguments(p: argparse.ArgumentParser, *, mapping: bool = True
                    help="a measure column whose lower values are better (shown negated); repeatable")
 
 
+_FORMATS = ("jsonl", "csv", "tsv", "parquet", "judge-bench")
+_FORMAT_HELP = ("the file's format, which its extension picks (.jsonl .csv .tsv .parquet; .json: Judge-Bench's "
+                "schema, sumeval.datasets.judge_bench); given, it must agree with the extension")
+
+
 def add_commands(sub) -> None:
     """Add ``data`` and its actions to the ``sumeval`` command's sub-parsers ``sub``."""
     da = sub.add_parser("data", help="list, verify, add, show or export data sets",
@@ -107,6 +116,7 @@ def add_commands(sub) -> None:
     d_add.add_argument("path", help="the judgments file: .jsonl, .csv, .tsv or .parquet")
     _add_judgments_arguments(d_add)
     d_add.add_argument("--replace", action="store_true", help="replace a data set of the same name")
+    d_add.add_argument("--format", choices=_FORMATS, help=_FORMAT_HELP)
     d_rm = dsub.add_parser("remove", help="forget a user data set (its file is left alone)")
     d_rm.add_argument("name")
     for action, text in (("show", "describe a judgments data set (columns, roles, checksum)"),
@@ -117,6 +127,7 @@ def add_commands(sub) -> None:
             d.add_argument("--output", "-o", required=True,
                            help="file to write; the extension (.jsonl .csv .tsv .parquet) picks the format; "
                                 "never a data set's own file (refused, also through links)")
+            d.add_argument("--format", choices=_FORMATS, help=_FORMAT_HELP)
         d.add_argument("--n-docs", dest="n_docs", type=int, help="only the first N documents")
         _add_judgments_arguments(d)
     da.set_defaults(func=cmd_data)

@@ -18,6 +18,7 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_qags(name)``                         QAGS-C (``"qags-c"``) or QAGS-X (``"qags-x"``)
 ``load_xsumfaith()``                        XSumFaith: 2,500 rows, workers' factuality and spans
 ``load_newsroom()``                         Newsroom: 420 rows, 4 qualities
+``load_newsroom_raters()``                  Newsroom's 3 raters x 4 qualities (Judge-Bench), one row per pair
 ``load_rank19()``                           Rank19: 373 correct / incorrect sentence pairs
 ``load_rose()``                             RoSE's protocol slice: 1,200 rows, 4 protocols
 ``load_faithbench()``                       FaithBench: 750 LLM summaries, labels, 8 detectors (CC BY-NC-SA)
@@ -25,6 +26,8 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_faithbench_unjoined()``              the 50 rows of FaithBench.csv in no released batch
 ``load_storysumm()``                        StorySumm: 96 LLM story summaries, labels, 11 evaluator columns
 ``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
+``load_summedits()``                        SummEdits: 4,681 seed / edited summaries, 8 domains, label 1/0
+``load_summedits_published()``              SummEdits' README table: balanced accuracy of 19 models per domain
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

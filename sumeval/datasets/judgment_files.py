@@ -25,7 +25,8 @@ from sumeval.errors import InputError
 __all__ = ["FORMATS", "format_of", "read_table", "check_table", "export_judgments"]
 
 #: file extension -> format
-FORMATS: dict[str, str] = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv", ".parquet": "parquet"}
+FORMATS: dict[str, str] = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv", ".parquet": "parquet",
+                           ".json": "judge-bench"}  # Judge-Bench's schema: sumeval.datasets.judge_bench
 #: CSV/TSV cells read as "no value"
 _MISSING_CELLS = frozenset({"", "nan", "NaN", "NA", "N/A", "null", "None"})
 
@@ -42,6 +43,14 @@ class _Table:
     text_cells: bool  # True for CSV/TSV: every cell is a string to parse
 
 
+def check_format(path: str | os.PathLike[str], fmt: str | None) -> None:
+    """``--format FMT`` must name the format ``path``'s extension picks (the extension chooses the reader)."""
+    if fmt is not None and FORMATS.get(Path(path).suffix.lower()) != fmt:
+        want = next(e for e, f in FORMATS.items() if f == fmt)
+        raise InputError(f"--format {fmt} and {str(path)!r}: a {fmt} file ends in {want}; rename it (or drop "
+                         f"--format: the extension picks the format)")
+
+
 def format_of(path: Path) -> str:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
@@ -51,6 +60,10 @@ def format_of(path: Path) -> str:
 
 
 def read_table(path: Path, fmt: str, data: bytes) -> _Table:
+    if fmt == "judge-bench":
+        from sumeval.datasets.judge_bench import read_table as read_judge_bench
+
+        return read_judge_bench(path, data)
     if fmt == "jsonl":
         return _read_jsonl_table(path)
     if fmt in ("csv", "tsv"):
@@ -399,6 +412,10 @@ def export_judgments(judgments: Judgments, out: str | os.PathLike[str]) -> Path:
 
     out = Path(out)
     fmt = format_of(out)
+    if fmt == "judge-bench":
+        from sumeval.datasets.judge_bench import export_judge_bench
+
+        return export_judge_bench(judgments, out)
     frame = judgments.frame
     with atomic_path(out) as tmp:
         if fmt == "parquet":

@@ -89,6 +89,8 @@ class Judgments:
         ...}``); :func:`check_level` and the measure checks put the reason in their errors
     opt_in_measures : measure columns used only when named, never as a study's default (SummEval's
         LLM judges, so that today's SummEval studies do not change); see :attr:`default_measures`
+    notes : what a reader of the data set must know (built-in sets only; ``describe`` prints them),
+        e.g. Newsroom's ``rater_k`` are slots, not persons
     """
 
     frame: pd.DataFrame
@@ -107,6 +109,7 @@ class Judgments:
     systems_missing_documents: Mapping[str, tuple] = field(default_factory=dict)
     limits: Mapping[str, str] = field(default_factory=dict)
     opt_in_measures: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -179,6 +182,7 @@ class Judgments:
             lines.append(f"  unused     {', '.join(self.other_columns)}")
         for what, reason in self.limits.items():
             lines.append(f"  cannot     {what}: {reason}")
+        lines += [f"  note       {n}" for n in self.notes]
         mapped = self.columns.non_default()
         if mapped:
             lines.append("  columns    " + ", ".join(f"{r} <- {c}" for r, c in mapped.items()))

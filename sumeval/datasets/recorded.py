@@ -441,6 +441,59 @@ DATASETS: dict[str, DatasetInfo] = {
                 "storysumm/predicted_labels/unieval.json": ("b5d2414388ecb8e49e14c7ec603c3c2a1d0188f670cc934337a94e850a0ba7ac", 5928),
             },
         ),
+        DatasetInfo(
+            name="newsroom_raters",
+            description="Newsroom human evaluation with the 3 individual crowd ratings per quality (420 summaries "
+            "x 4 qualities, 5,040 scores), as converted by Judge-Bench; joined into the built-in data set newsroom "
+            "as <quality>/rater_1..3.",
+            source="https://github.com/dmg-illc/JUDGE-BENCH/tree/5a0bf500 (data/newsroom/newsroom.json); "
+            "https://github.com/lil-lab/newsroom/tree/545391bb (LICENSE)",
+            license="Newsroom human evaluation Apache-2.0 (lil-lab/newsroom); JUDGE-BENCH has no top-level licence "
+            "file (its data/README.md lists NewsRoom as Apache-2.0); research use, cite Grusky et al. 2018 and "
+            "Bavaresco et al. 2025",
+            original="https://github.com/lil-lab/newsroom/tree/master/humaneval",
+            citation="Bavaresco et al. 2025, LLMs instead of Human Judges? A Large Scale Empirical Study across 20 "
+            "NLP Evaluation Tasks, ACL; Grusky, Naaman & Artzi 2018, NAACL",
+            files={
+                "newsroom_raters/lil-lab-newsroom.LICENSE": (
+                    "41281aa18b596e7b223094c7bd91e27466de9b9c630eae5e2055c51736ca7ca4", 551),
+                "newsroom_raters/newsroom.json": (
+                    "353a7e4646bdbc2f3429e71461d11fe6ce351ee8c2d3e8b4a7ca4aace015a6b0", 2415164),
+            },
+        ),
+        DatasetInfo(
+            name="summedits",
+            description="SummEdits: 4,681 seed summaries and LLM edits of them in 8 of its 10 domains, each labelled "
+            "consistent (1) or inconsistent (0) with its document, split evaluation / test; the README's table of "
+            "balanced accuracy per domain (models' predictions not released).",
+            source="https://github.com/salesforce/factualNLG/tree/0da1dfa6 (data/summedits/, README.md, LICENSE.txt)",
+            license="Apache-2.0; the documents come from other data sets (e.g. SAMSum dialogues, CC BY-NC-ND 4.0), "
+            "whose terms also apply",
+            citation="Laban et al. 2023, SummEdits: Measuring LLM Ability at Factual Reasoning Through The Lens of "
+            "Summarization, EMNLP",
+            files={
+                "summedits/LICENSE.txt": (
+                    "c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4", 11357),
+                "summedits/README.md": (
+                    "1775d2bac11c31f0d82597faa8b2812a4dabd82a49ba7977aae6506a20f3c76e", 6103),
+                "summedits/summedits_ectsum.json": (
+                    "dc255beb81ff1194b9069dfe03c1f888e0c5357c117e304bb44baaaa381a718b", 1120792),
+                "summedits/summedits_news.json": (
+                    "aa06a1998cf7bfe6e40f8a79e0c10a1f77528165d8659056202c0ed679191c8e", 3113669),
+                "summedits/summedits_podcast.json": (
+                    "3d6c777190ff1cad633fed48b52856774e078d8a8b78ae00189df7abb506f8dc", 3210062),
+                "summedits/summedits_qmsumm.json": (
+                    "011e2b70ba291d1a75d14526fcacb156f70cb6ed66b375143768389b6db67bff", 1652678),
+                "summedits/summedits_sales_call.json": (
+                    "81381ad89c8e3dd8450ee6355f847e8b76cbb134e126d5568a79a33334bb1fef", 1726863),
+                "summedits/summedits_sales_email.json": (
+                    "8267fffdd318e513bde0f7efbd9226f908f1a5a2944f783902fdd0d6b0b8ccef", 2138337),
+                "summedits/summedits_samsum.json": (
+                    "1d65ca667e646c7cc1cde9e6b35bdf43531eeea9191c692a9ac9ec0aa84eb5b5", 788647),
+                "summedits/summedits_scitldr.json": (
+                    "b4d359277bafa11587505f0332797266b69c316c713db17376f0d99413e4b350", 780134),
+            },
+        ),
     ]
 }
 

@@ -91,7 +91,7 @@ def expect(path: Path | str, what: str, got: Any, want: Any) -> None:
 def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], humans: Sequence[str],
                    annotators: Mapping[str, Sequence[str]] | None = None, measures: Sequence[str] = (),
                    opt_in: Sequence[str] = (), lower: Sequence[str] = (),
-                   limits: Mapping[str, str] | None = None):
+                   limits: Mapping[str, str] | None = None, notes: Sequence[str] = ()):
     """The :class:`~sumeval.datasets.judgments_model.Judgments` of a built-in set, roles declared.
 
     Parameters
@@ -105,6 +105,7 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
     measures : the precomputed measure columns; ``opt_in``: those of them used only when named;
         ``lower``: those whose lower values are better.
     limits : ``{text field or level: reason}`` of what the set cannot do.
+    notes : what a reader must know, printed by ``sumeval data show`` (:attr:`Judgments.notes`).
 
     Every other column is kept as an unused column. Human, annotator and measure columns become
     float64. Raises :class:`InputError` for a duplicate (doc_id, system) pair or a declared column
@@ -132,7 +133,7 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
         format="builtin", humans=tuple(humans), annotators=annotators, measures=tuple(measures),
         fields=tuple(f for f in TEXT_FIELDS if f in frame.columns), lower_is_better=tuple(lower),
         other_columns=tuple(others), locations=None, systems_missing_documents=systems_missing_documents(frame),
-        limits=dict(limits or {}), opt_in_measures=tuple(opt_in))
+        limits=dict(limits or {}), opt_in_measures=tuple(opt_in), notes=tuple(notes))
 
 
 def bartscore_records(relpath: str, systems: Sequence[str], scores: Sequence[str]) -> tuple[Path, list[dict]]:
