@@ -6,7 +6,7 @@ numeric cell is compared exactly (as floats parsed from the text; two NaNs are e
 text. A file only on one side is listed. Fields expected to differ between two runs of the same
 study (timestamps, durations, paths, versions, the git commit, the run id, the host) are skipped:
 JSON keys matching ``IGNORED_KEYS`` (extend with ``--ignore-key REGEX``), CSV columns of the same
-names.
+names, and each run's own folder is written ``<run>`` in its files.
 
 How cells are paired:
 
@@ -43,7 +43,7 @@ IGNORED_KEYS = (
     r"time", r"(^|_)date", r"duration", r"elapsed", r"(^|_)s$", r"seconds", r"timings?",
     r"path", r"dir$", r"folder", r"cwd", r"version", r"packages", r"git", r"commit", r"dirty",
     r"run_id", r"^id$", r"host", r"pid", r"platform", r"python", r"started", r"finished",
-    r"kernel", r"notebook_source", r"machine", r"cpu", r"threads", r"^load",
+    r"kernel", r"notebook_source", r"machine", r"cpu", r"threads", r"^load", r"^owner$",
 )
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b", re.IGNORECASE)
@@ -219,9 +219,13 @@ def compare_text(rep: FileReport, a: str, b: str) -> None:
         rep.one_side.append((f"line {n + 1}", "after"))
 
 
-def compare_files(path: str, a: Path, b: Path, patterns=IGNORED_KEYS) -> FileReport:
+def compare_files(path: str, a: Path, b: Path, patterns=IGNORED_KEYS, roots=()) -> FileReport:
+    """``roots``: (before, after) run folders, each written ``<run>`` in its file before comparing (a
+    file naming its own run's figures is the same file in both runs)."""
     rep = FileReport(path)
     ta, tb = a.read_text(encoding="utf-8"), b.read_text(encoding="utf-8")
+    if roots:
+        ta, tb = ta.replace(str(roots[0]), "<run>"), tb.replace(str(roots[1]), "<run>")
     suffix = a.suffix.lower()
     if suffix == ".csv":
         compare_csv(rep, ta, tb, patterns)
@@ -259,7 +263,8 @@ def compare_runs(before: Path, after: Path, patterns=IGNORED_KEYS) -> RunCompari
         if Path(rel).name in SKIPPED_NAMES or Path(rel).suffix.lower() not in COMPARED_SUFFIXES:
             skipped.append(rel)
             continue
-        files.append(compare_files(rel, la[rel], lb[rel], patterns))
+        files.append(compare_files(rel, la[rel], lb[rel], patterns,
+                                   (Path(before).resolve(), Path(after).resolve())))
     return RunComparison(files, sorted(set(la) - set(lb)), sorted(set(lb) - set(la)), skipped)
 
 

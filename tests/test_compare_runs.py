@@ -40,10 +40,12 @@ def test_identical_runs_compare_every_number_and_skip_run_specific_fields(tmp_pa
     late = dict(MANIFEST, started="2025-02-02T00:00:00", timings={"total_s": 99.0},
                 git={"commit": "def", "dirty": True})
     after = run_folder(tmp_path / "a", manifest=late)
+    for root in (before, after):   # each run names its own figures: the same file in both runs
+        (root / "results.json").write_text(json.dumps({"figures": [str(root.resolve() / "figures" / "fig.png")]}))
     cmp = compare_runs.compare_runs(before, after)
     assert cmp.identical
     by_path = {f.path: f for f in cmp.files}
-    assert set(by_path) == {"tables/table_a.csv", "tables/table_a.tex", "manifest.json"}
+    assert set(by_path) == {"tables/table_a.csv", "tables/table_a.tex", "manifest.json", "results.json"}
     assert by_path["tables/table_a.csv"].numeric_cells == 6      # value, low, high x 2 rows (nan == nan)
     assert by_path["tables/table_a.tex"].numeric_cells == 4      # rouge-1's 1, 0.412; rouge-2's 2, 0.398
     assert by_path["manifest.json"].numeric_cells == 4           # seed, n, best[0], best[1]
