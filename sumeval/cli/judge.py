@@ -23,7 +23,12 @@ from sumeval.errors import InputError
 __all__ = ["MANIFEST_KIND", "cmd_judge", "add_commands", "check_out"]
 
 MANIFEST_KIND = "sumeval-judge"
+#: a pairwise template's answers: 1 = the first summary is better, 2 = the second
+PAIR_LABELS = (1, 2)
 OUT_FILES = ("judgments.jsonl", "answers.csv", "parse_failures.csv", "manifest.json")
+#: the probes' files (``--probe``); an earlier run's that this run does not make are removed
+PROBE_FILES = {"self-consistency": "probe_self_consistency.csv", "padding": "probe_padding.csv",
+               "position-swap": "probe_position_swap.csv"}
 
 
 def check_out(path: str) -> Path:
@@ -41,7 +46,7 @@ def check_out(path: str) -> Path:
                 mine = json.loads(manifest.read_text(encoding="utf-8")).get("kind") == MANIFEST_KIND
             except (ValueError, OSError, AttributeError):
                 mine = False
-        if entries and not (mine and set(entries) <= set(OUT_FILES)):
+        if entries and not (mine and set(entries) <= {*OUT_FILES, *PROBE_FILES.values()}):
             raise InputError(f"--out {str(out)!r} is not empty and holds no earlier `sumeval judge` result only "
                              f"({', '.join(entries[:5])}{' ...' if len(entries) > 5 else ''}); name a new or empty "
                              "folder")
@@ -78,6 +83,34 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def _finite(obj):
+    """``obj`` with NaN as None (the manifest is strict JSON)."""
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    if isinstance(obj, float) and obj != obj:
+        return None
+    return obj
+
+
+def _probe_lines(summaries: dict, judged: dict) -> list[str]:
+    """One line per probe and quality for the terminal."""
+    lines = []
+    for q, r in summaries.get("self-consistency", {}).items():
+        lines.append(f"self-consistency {judged[q]}: {r['repeats']} repeats (seeds {r['seeds'][0]}..{r['seeds'][-1]}), "
+                     f"Krippendorff's alpha {r['alpha']:.3f}, all repeats equal on {r['exact']:.0%} of "
+                     f"{r['items_pairable']} items, mean sd {r['mean_sd']:.3f}")
+    for q, r in summaries.get("padding", {}).items():
+        lines.append(f"padding {judged[q]}: mean change {r['mean_change']:+.3f} with 2 neutral sentences added; rose on "
+                     f"{r['rose']:.0%}, fell on {r['fell']:.0%} of {r['items']} items ({r['skipped']} unparsable "
+                     f"left out), Wilcoxon p {r['p_value']:.3g}")
+    for q, r in summaries.get("position-swap", {}).items():
+        lines.append(f"position swap {judged[q]}: {r['pairs']} pairs, consistent {r['consistent']:.0%}, first position "
+                     f"both times {r['first']:.0%}, second {r['second']:.0%}, other (tie / unparsable) {r['other']:.0%}")
+    return lines
+
+
 def cmd_judge(args: argparse.Namespace) -> int:
     """Run ``sumeval judge``; 0 when the scores were written."""
     import warnings
@@ -89,6 +122,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from sumeval.judges.run.backends import OpenAIBackend, TransformersBackend
     from sumeval.judges.run.runner import NAMESPACE, generation_params, judge_name, run_judge
     from sumeval.judges.run.scoring import parse_scoring
+    from sumeval.judges.run.probes import parse_probes, run_probes
     from sumeval.judges.run.templates import GEVAL_LABELS, geval_template, jinja_template, parse_labels
 
     t0 = time.perf_counter()
@@ -101,6 +135,15 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if args.concurrency < 1:
         raise InputError(f"--concurrency {args.concurrency}: give a number >= 1")
     out = check_out(args.out)
+    probes = parse_probes(split_values(args.probe or []))
+    if "position-swap" in probes and not args.pair_template:
+        raise InputError("--probe position-swap needs a pairwise template: --pair-template FILE.jinja (fields "
+                         "summary_a, summary_b, system_a, system_b and the document's; answers 1 = the first "
+                         "summary is better, 2 = the second)")
+    if args.pair_template and "position-swap" not in probes:
+        raise InputError("--pair-template is the position-swap probe's template: add --probe position-swap")
+    pair_templates = ({h: jinja_template(args.pair_template, h, PAIR_LABELS, role=args.role) for h in humans}
+                      if args.pair_template else None)
     if args.template == "geval":
         if args.labels:
             raise InputError("--labels applies to your own template; G-Eval's prompts fix theirs "
@@ -128,6 +171,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         result = run_judge(records, templates, scoring, params, backend, concurrency=args.concurrency,
                            offline=args.offline, progress=not args.quiet)
+        probe_frames, probe_summaries = run_probes(
+            probes, records, templates, scoring, params, backend, result.scores, pair_templates=pair_templates,
+            concurrency=args.concurrency, offline=args.offline, progress=not args.quiet) if probes else ({}, {})
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     # the output: the rows' ids and texts, the human and annotator columns judged, the judge's columns
@@ -146,6 +192,13 @@ def cmd_judge(args: argparse.Namespace) -> int:
         result.answers.to_csv(tmp, index=False)
     with atomic_path(out / "parse_failures.csv") as tmp:
         result.failures.to_csv(tmp, index=False)
+    for probe, fname in PROBE_FILES.items():
+        frame_p = probe_frames.get(probe.replace("-", "_"))
+        if frame_p is None:
+            (out / fname).unlink(missing_ok=True)  # an earlier run's probe, not this run's
+        else:
+            with atomic_path(out / fname) as tmp:
+                frame_p.to_csv(tmp, index=False)
     notes = []
     for h in humans:
         labels = templates[h].labels
@@ -171,6 +224,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         "generation": params, "concurrency": args.concurrency, "offline": bool(args.offline),
         "cache": {"namespace": NAMESPACE, **result.stats["calls"]}, "tokens": result.stats["tokens"],
         "qualities": result.stats["qualities"], "notes": notes, "versions": _versions(),
+        "probes": _finite(probe_summaries),
+        "pair_templates": {h: t.describe() for h, t in pair_templates.items()} if pair_templates else None,
     }
     atomic_write_json(out / "manifest.json", manifest)
     calls = result.stats["calls"]
@@ -182,7 +237,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
               + (f", mean probability mass on the labels {mass['mean']:.2f}" if mass else ""), file=sys.stderr)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    print(f"{calls['made']} calls made, {calls['cached']} from the cache; wrote {len(OUT_FILES)} files to {out} in "
+    for line in _probe_lines(probe_summaries, judged):
+        print(line, file=sys.stderr)
+    print(f"{calls['made']} calls made, {calls['cached']} from the cache; wrote {len(OUT_FILES) + len(probe_frames)} files to {out} in "
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
     h0 = humans[0]
     print(f"next: sumeval alt-test {out / 'judgments.jsonl'} --human {' '.join(humans)} --judges {name} --out ...\n"
@@ -229,6 +286,13 @@ def add_commands(subparsers) -> None:
     p.add_argument("--offline", action="store_true", help="make no call: fail, naming it, on a call not in the cache")
     for role in ("doc", "system", "summary", "text", "references"):
         p.add_argument(f"--{role}-col", dest=f"{role}_col", metavar="COL", help=f"column of the {role} (a file only)")
+    p.add_argument("--probe", nargs="+", metavar="PROBE",
+                   help="audit probes, each with its own (cached) calls: self-consistency:K (K repeats with seeds; "
+                        "Krippendorff's alpha), padding (2 neutral sentences added to each summary: does the score "
+                        "rise?), position-swap (a pairwise template in both orders; needs --pair-template)")
+    p.add_argument("--pair-template", dest="pair_template", metavar="FILE",
+                   help="the position-swap probe's Jinja template: summary_a, summary_b, system_a, system_b and the "
+                        "document's fields; answers 1 (the first summary is better) or 2")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder (or an earlier judge result)")
     p.set_defaults(func=cmd_judge)

@@ -27,7 +27,8 @@ For each judge column and human column ``H`` (with annotator columns ``H/<annota
   calibration error and Brier score (:mod:`sumeval.stats.binary`).
 
 What needs a judge sumeval can run (self-consistency over seeds, position swap of a pairwise template,
-a padding probe) is not here: it needs the judge runner.
+a padding probe) is not here but in the runner, which can make the calls: ``sumeval judge --probe``
+(:mod:`sumeval.judges.run.probes`).
 
 The measurements this reproduces (tests/test_judge_audit.py): on SummEval's six LLM judges (AltTest's
 release, :mod:`sumeval.datasets.loaders.summeval`), gpt-4o, gpt-4o-mini and Llama-3.1 depend on

@@ -11,6 +11,8 @@
 - :mod:`~sumeval.judges.run.runner`: the calls, content-addressed in the cache (a rerun makes no
   call; ``offline`` fails on a miss), the scores as ``<judge>.<quality>`` columns in the judgments
   shape, and the manifest.
+- :mod:`~sumeval.judges.run.probes`: the audit probes that need calls (``--probe``): self-consistency
+  over seeds, position swap of a pairwise template, padding with content-free sentences.
 """
 from __future__ import annotations
 

@@ -75,7 +75,13 @@ class OpenAIBackend:
         except openai.RateLimitError as exc:
             raise JudgeServerError(f"the server at {self.endpoint} still refused with 429 (rate limit) after "
                                    f"{self.max_retries} retries with back-off ({_short(exc)}); lower --concurrency "
-                                   "or raise --max-retries") from None
+                                   "(now the server's limit is shared by fewer requests), raise --max-retries, or "
+                                   "wait for the limit to reset") from None
+        except openai.InternalServerError as exc:
+            raise JudgeServerError(f"the server at {self.endpoint} failed with {exc.status_code} (a server error) "
+                                   f"after {self.max_retries} retries with back-off ({_short(exc)}); its own log says "
+                                   "why (overloaded, out of memory, crashed): fix or restart it, or raise "
+                                   "--max-retries") from None
         except openai.BadRequestError as exc:
             hint = ("; it may not return logprobs (transformers serve does not): use --scoring text or "
                     "samples:N, or score in process with --model FOLDER|FILE.gguf") if params.get("logprobs") else ""
