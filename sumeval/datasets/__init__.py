@@ -25,6 +25,8 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_faithbench_unjoined()``              the 50 rows of FaithBench.csv in no released batch
 ``load_storysumm()``                        StorySumm: 96 LLM story summaries, labels, 11 evaluator columns
 ``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
+``load_summhay()``                          SummHay: 200 LLM / RAG summaries, coverage, 6 evaluator columns
+``load_summhay_insights()``                 SummHay's 1,419 (summary, insight) coverage labels
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

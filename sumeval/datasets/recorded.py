@@ -441,6 +441,20 @@ DATASETS: dict[str, DatasetInfo] = {
                 "storysumm/predicted_labels/unieval.json": ("b5d2414388ecb8e49e14c7ec603c3c2a1d0188f670cc934337a94e850a0ba7ac", 5928),
             },
         ),
+        DatasetInfo(
+            name="summhay",
+            description="Summary of a Haystack's judge-validation set: 200 bullet-point summaries by 9 LLMs (alone "
+            "or after 5 retrievers) for 29 subtopics, 1,419 manual (summary, reference insight) coverage labels and "
+            "6 LLM evaluators' predictions on the same pairs. No haystack documents.",
+            source="https://github.com/salesforce/summary-of-a-haystack/tree/43531729 (data/eval_benchmark_data.json)",
+            license="Apache-2.0",
+            citation="Laban, Fabbri, Xiong & Wu 2024, Summary of a Haystack: A Challenge to Long-Context LLMs and "
+            "RAG Systems, EMNLP",
+            files={
+                "summhay_eval/LICENSE": ("c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4", 11357),
+                "summhay_eval/eval_benchmark_data.json": ("1e19bbbcd5854cd5ac935887b975b471c593ecd4d0ef2d3dc638e193b51a0a81", 2224266),
+            },
+        ),
     ]
 }
 

@@ -101,4 +101,7 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
     ShelfSet("storysumm", "StorySumm", "storysumm:storysumm_judgments", ("storysumm",),
              "short stories, LLM summaries", ("faithful",), "MIT; stories' terms not stated",
              exports=("load_storysumm", "load_storysumm_sentences"), column_titles=(("faithful", "Faithful"),)),
+    ShelfSet("summhay", "SummHay", "summhay:summhay_judgments", ("summhay",),
+             "haystacks of conversations / news, LLM and RAG summaries", ("coverage",), "Apache-2.0",
+             exports=("load_summhay", "load_summhay_insights"), column_titles=(("coverage", "Coverage"),)),
 ]}
