@@ -27,6 +27,8 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
 ``load_summhay()``                          SummHay: 200 LLM / RAG summaries, coverage, 6 evaluator columns
 ``load_summhay_insights()``                 SummHay's 1,419 (summary, insight) coverage labels
+``load_tofueval()``                         TofuEval: 1,777 topic-focused LLM summaries, consistent (no sources)
+``load_tofueval_sentences()``               TofuEval's 4,946 summary sentences with labels and explanations
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

@@ -104,4 +104,8 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
     ShelfSet("summhay", "SummHay", "summhay:summhay_judgments", ("summhay",),
              "haystacks of conversations / news, LLM and RAG summaries", ("coverage",), "Apache-2.0",
              exports=("load_summhay", "load_summhay_insights"), column_titles=(("coverage", "Coverage"),)),
+    ShelfSet("tofueval", "TofuEval", "tofueval:tofueval_judgments", ("tofueval",),
+             "interviews, meetings (MediaSum, MeetingBank), topic-focused LLM summaries", ("consistent",),
+             "MIT-0; evaluation only, not for training; MediaSum research use",
+             exports=("load_tofueval", "load_tofueval_sentences"), column_titles=(("consistent", "Consistent"),)),
 ]}
