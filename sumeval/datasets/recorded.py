@@ -478,6 +478,20 @@ DATASETS: dict[str, DatasetInfo] = {
                 "tofueval/factual_consistency/meetingbank_factual_eval_test.csv": ("9c7f3e03a01c3d077e891f6b7f5b75af9cf517d2b395f6ddf159b5ac9e84746d", 189918),
             },
         ),
+        DatasetInfo(
+            name="fables",
+            description="FABLES: 130 LLM summaries of 26 books published in 2023-24 (5 models), 3,158 claims "
+            "labelled Yes / PartialSupport / No / Inapplicable by annotators who had read the books, with evidence, "
+            "reasons and a comment per summary. The zip is kept as released. No book texts (copyrighted).",
+            source="https://github.com/mungg/FABLES/tree/7b1270b0 (data/FABLES.json.zip)",
+            license="MIT (Copyright (c) 2024 Yekyung Kim); the canary asks that the data stay out of training corpora",
+            citation="Kim et al. 2024, FABLES: Evaluating faithfulness and content selection in book-length "
+            "summarization, COLM",
+            files={
+                "fables/FABLES.json.zip": ("3946896755a473912dea5ac809b0872d8cb64d93cba5bd0b4a7612f914fff285", 1215194),
+                "fables/LICENSE": ("7eb7ef9925ec4aa06d4dbe74848e9a0d7e59ba4daa776db413076b54fcc77c19", 1068),
+            },
+        ),
     ]
 }
 

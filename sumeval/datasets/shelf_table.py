@@ -108,4 +108,7 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              "interviews, meetings (MediaSum, MeetingBank), topic-focused LLM summaries", ("consistent",),
              "MIT-0; evaluation only, not for training; MediaSum research use",
              exports=("load_tofueval", "load_tofueval_sentences"), column_titles=(("consistent", "Consistent"),)),
+    ShelfSet("fables", "FABLES", "fables:fables_judgments", ("fables",), "novels (2023-24), LLM book summaries",
+             ("faithful",), "MIT; keep out of training corpora (canary)",
+             exports=("load_fables", "load_fables_claims"), column_titles=(("faithful", "Faithful"),)),
 ]}
