@@ -28,6 +28,12 @@ Loaders (imported lazily: ``import sumeval.datasets`` reads no data and imports 
 ``load_storysumm_sentences()``              StorySumm's 579 summary sentences with their labels
 ``load_summedits()``                        SummEdits: 4,681 seed / edited summaries, 8 domains, label 1/0
 ``load_summedits_published()``              SummEdits' README table: balanced accuracy of 19 models per domain
+``load_summhay()``                          SummHay: 200 LLM / RAG summaries, coverage, 6 evaluator columns
+``load_summhay_insights()``                 SummHay's 1,419 (summary, insight) coverage labels
+``load_tofueval()``                         TofuEval: 1,777 topic-focused LLM summaries, consistent (no sources)
+``load_tofueval_sentences()``               TofuEval's 4,946 summary sentences with labels and explanations
+``load_fables()``                           FABLES: 130 LLM book summaries, share of faithful claims (no books)
+``load_fables_claims()``                    FABLES's 3,158 claims with their labels, evidence and reasons
 ``load_builtin(name)``                      any built-in judged set as a ``Judgments`` (the shelf)
 ==========================================  ====================================================
 

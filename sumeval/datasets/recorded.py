@@ -494,6 +494,57 @@ DATASETS: dict[str, DatasetInfo] = {
                     "b4d359277bafa11587505f0332797266b69c316c713db17376f0d99413e4b350", 780134),
             },
         ),
+        DatasetInfo(
+            name="summhay",
+            description="Summary of a Haystack's judge-validation set: 200 bullet-point summaries by 9 LLMs (alone "
+            "or after 5 retrievers) for 29 subtopics, 1,419 manual (summary, reference insight) coverage labels and "
+            "6 LLM evaluators' predictions on the same pairs. No haystack documents.",
+            source="https://github.com/salesforce/summary-of-a-haystack/tree/43531729 (data/eval_benchmark_data.json)",
+            license="Apache-2.0",
+            citation="Laban, Fabbri, Xiong & Wu 2024, Summary of a Haystack: A Challenge to Long-Context LLMs and "
+            "RAG Systems, EMNLP",
+            files={
+                "summhay_eval/LICENSE": ("c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4", 11357),
+                "summhay_eval/eval_benchmark_data.json": ("1e19bbbcd5854cd5ac935887b975b471c593ecd4d0ef2d3dc638e193b51a0a81", 2224266),
+            },
+        ),
+        DatasetInfo(
+            name="tofueval",
+            description="TofuEval: 1,777 topic-focused summaries of MediaSum interviews and MeetingBank meetings by 6 "
+            "anonymised LLMs, 4,947 sentence rows labelled factually consistent or not by experts (explanations, "
+            "error types), dev / test split; topic key points (completeness/). No source documents.",
+            source="https://github.com/amazon-science/tofueval/tree/ade0f385 (factual_consistency/, completeness/, "
+            "document_ids_dev_test_split.json)",
+            license="MIT-0 (Copyright Amazon.com, Inc. or its affiliates); an evaluation benchmark, not to be used "
+            "to train models (README); sources' terms in THIRD-PARTY-LICENSES (MediaSum research purpose only)",
+            citation="Tang et al. 2024, TofuEval: Evaluating Hallucinations of LLMs on Topic-Focused Dialogue "
+            "Summarization, NAACL",
+            files={
+                "tofueval/LICENSE": ("3177f983b5cee2b5406de23fcb894dd002a29582d54306064ece5ab8a37a7f5b", 926),
+                "tofueval/THIRD-PARTY-LICENSES": ("8f02873330be60fc5f1845fb03b8abf1467fb2794257d5eee686d2147eb0ee95", 3144),
+                "tofueval/completeness/mediasum_completeness_final.csv": ("98c23c0062d128f16647bb7d70337332746254f4efb3de4911e3cda798aab3e3", 60136),
+                "tofueval/completeness/meetingbank_completeness_final.csv": ("abec541fc307e4b1a4ae90843ba92b2fd056b8bed9d8449b7ee61a45fc4fc61f", 69673),
+                "tofueval/document_ids_dev_test_split.json": ("24c6cef4315e32bc6db7f27589b05a3cb7b67f09cf2d10d3cf157cb204a7a334", 3824),
+                "tofueval/factual_consistency/mediasum_factual_eval_dev.csv": ("6bbd3140eb64dfe4dd9f889f9e0b3817634ac2acdb5968e3634267f3b4aca296", 387891),
+                "tofueval/factual_consistency/mediasum_factual_eval_test.csv": ("ee76f057edb865b2bc206bd371ebe5bc3ddd959d152e06cada95d09efe9a588e", 162916),
+                "tofueval/factual_consistency/meetingbank_factual_eval_dev.csv": ("f5923a9bf98503bee3eccc44cf4a9c31a6773d2a0a5c8c434f5670f5f0703f1d", 398385),
+                "tofueval/factual_consistency/meetingbank_factual_eval_test.csv": ("9c7f3e03a01c3d077e891f6b7f5b75af9cf517d2b395f6ddf159b5ac9e84746d", 189918),
+            },
+        ),
+        DatasetInfo(
+            name="fables",
+            description="FABLES: 130 LLM summaries of 26 books published in 2023-24 (5 models), 3,158 claims "
+            "labelled Yes / PartialSupport / No / Inapplicable by annotators who had read the books, with evidence, "
+            "reasons and a comment per summary. The zip is kept as released. No book texts (copyrighted).",
+            source="https://github.com/mungg/FABLES/tree/7b1270b0 (data/FABLES.json.zip)",
+            license="MIT (Copyright (c) 2024 Yekyung Kim); the canary asks that the data stay out of training corpora",
+            citation="Kim et al. 2024, FABLES: Evaluating faithfulness and content selection in book-length "
+            "summarization, COLM",
+            files={
+                "fables/FABLES.json.zip": ("3946896755a473912dea5ac809b0872d8cb64d93cba5bd0b4a7612f914fff285", 1215194),
+                "fables/LICENSE": ("7eb7ef9925ec4aa06d4dbe74848e9a0d7e59ba4daa776db413076b54fcc77c19", 1068),
+            },
+        ),
     ]
 }
 
