@@ -112,12 +112,18 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
         sub = sub.assign(corpus="")
     metrics = list(dict.fromkeys(sub["metric"]))
     groups = list(dict.fromkeys(zip(sub["corpus"], sub["text"])))
-    names = [f"{display(c)}, {t}" if c else t for c, t in groups]
+    # a collection given as a path by its file name (the folders say nothing in a figure), unless two share it
+    short = {c: str(c).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] for c, _ in groups}
+    if len(set(short.values())) < len(short):
+        short = {c: c for c in short}
+    names = [f"{display(short[c])}, {t}" if c else t for c, t in groups]
     # a column wide, a row of 0.17 in per (variant, collection, text) (less past a page's height); the
     # legend below
     n_rows = len(metrics) * (max(len(groups), 1) + 1.3)
     step = row_step(int(n_rows), overhead_in=1.4, hi=0.17)
-    fig, ax = plt.subplots(figsize=(COLUMN_IN, step * n_rows + 1.1), layout="constrained")
+    longest = max([len(n) for n in names] + [len(display(m)) for m in metrics])  # 7 pt: about 0.05 in a character
+    fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.05 * longest < 1.5 else PAGE_IN, max(step * n_rows, 0.9) + 1.1),
+                           layout="constrained")
     y = 0.0
     ticks, labels, headings = [], [], []
     for m in metrics:

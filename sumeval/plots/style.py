@@ -139,7 +139,8 @@ MAX_HEIGHT_IN = 9.0
 
 def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -> str:
     """``text`` wrapped to lines no wider than ``width_in`` (default: the figure's width less 0.1 in),
-    measured by the renderer at ``fontsize``."""
+    measured by the renderer at ``fontsize``; lines of about equal length (no last line of a word or
+    two: "alpha =" / "0.05")."""
     import textwrap
 
     from matplotlib.text import Text
@@ -151,8 +152,15 @@ def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -
         lines = textwrap.wrap(text, chars) or [""]
         probe = Text(0, 0, "\n".join(lines), fontsize=fontsize, figure=fig)
         if probe.get_window_extent(renderer).width / fig.dpi <= width_in or chars <= 20:
-            return "\n".join(lines)
+            break
         chars -= 4
+    # balanced: the narrowest wrap with as many lines (narrower lines stay inside the width)
+    while len(lines) > 1 and chars > 10:
+        narrower = textwrap.wrap(text, chars - 2)
+        if len(narrower) != len(lines):
+            break
+        lines, chars = narrower, chars - 2
+    return "\n".join(lines)
 
 
 def footer(fig, *, caption: str | None = None, handles: list | None = None, ncol: int | None = None,
