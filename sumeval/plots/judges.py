@@ -104,7 +104,8 @@ def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
         cov.axhline(MIN_COVERAGE, color=colour(3), lw=0.8, ls=":")
         ax.set_title(display(human))
 
-    fig.supxlabel("human-labelled summaries per system", fontsize=8)
+    for cov in axes[1]:  # under each panel: a figure's own x label sits below the legend the footer adds
+        cov.set_xlabel("human-labelled\nsummaries per system")
     axes[0, 0].set_ylabel("mean interval width")
     axes[1, 0].set_ylabel(f"measured coverage\n(nominal {1 - first['alpha']:.2f}; dotted {MIN_COVERAGE:.2f})")
     method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
