@@ -32,6 +32,7 @@ NAMES: dict[str, str] = {
     "estime": "ESTIME (negated)", "estime-soft": "ESTIME-soft", "similarity-order": "Similarity order",
     "estime_alarms": "ESTIME (negated)", "estime_soft": "ESTIME-soft", "similarity_order": "Similarity order",
     "blanc": "BLANC", "supert": "SUPERT", "summaqa": "SummaQA", "moverscore": "MoverScore",
+    "meteor": "METEOR",
     # human columns (qualities and protocols)
     "consistency": "Consistency", "relevance": "Relevance", "coherence": "Coherence", "fluency": "Fluency",
     "overall": "Overall", "informativeness": "Informativeness", "factuality": "Factuality",
@@ -68,6 +69,10 @@ NAMES: dict[str, str] = {
     **{column: title for s in SHELF.values() for column, title in s.column_titles},
     # ordering (paper 002): data sets, quantities
     "nips": "NIPS", "sind": "SIND", "roc": "ROCStories", "wikipedia": "Wikipedia", "bbc": "BBC", "reuters": "Reuters",
+    "sentence": "Sentence", "paragraph": "Paragraph",
+    # retrieval collections (sumeval.datasets.corpora) and paper 001's CNN/DM index
+    "cnndm": "CNN/DM", "news": "News", "wikipedia-2015": "Wikipedia 2015", "wikipedia-2018": "Wikipedia 2018",
+    "reuters21578": "Reuters-21578", "20newsgroups": "20 Newsgroups", "bbc2005": "BBC 2005",
     "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "acc": "Accuracy", "tau": "Kendall tau",
     # the AltTest release's judges (sumeval.judges) and the alt-test's alignment score
     "gemini_flash": "Gemini Flash", "gemini_pro": "Gemini Pro", "gpt-4o": "GPT-4o", "gpt-4o-mini": "GPT-4o mini",

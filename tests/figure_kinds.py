@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sumeval.plots import core, judges, meta_eval, ordering, retrieval, shelf, similarity
+from sumeval.plots import core, judges, meta_eval, ordering, retrieval, sentinels, shelf, similarity
 
 # a meta-evaluation of SummEval as the study runs it: 13 measures, 3 annotators and their mean, 4 qualities, 3 levels
 MEASURES = ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "bleu", "js-2 (negated)", "bertscore-f", "estime",
@@ -168,6 +168,23 @@ def _across():
     return cells, summary
 
 
+def _sentinels(cells):
+    """The shelf's sentinel rows for the across cells' correlation tasks (input level): length, the
+    source-overlap sentinels, and the random one with the central range of its draws."""
+    from sumeval.meta_eval.sentinels import BIGRAMS, COVERAGE, DENSITY, LENGTH, RANDOM
+
+    rng = _rng(6)
+    rows = []
+    tasks = cells[cells["kind"] == "correlation"][["dataset", "human"]].drop_duplicates()
+    for d, h in tasks.itertuples(index=False):
+        for m in (LENGTH, COVERAGE, DENSITY, BIGRAMS, RANDOM):
+            v = 0.0 if m == RANDOM else float(rng.uniform(-0.1, 0.5))
+            rows.append({"dataset": d, "human": h, "level": "input", "coefficient": "kendall_b", "measure": m,
+                         "value": v, "ci_low": -0.08 if m == RANDOM else np.nan,
+                         "ci_high": 0.08 if m == RANDOM else np.nan, "n": 100})
+    return pd.DataFrame(rows)
+
+
 def _judges():
     rng = _rng(5)
     alt = pd.DataFrame([{"judge": j, "human": h, "alignment": "neg_rmse", "epsilon": 0.2, "q": 0.05,
@@ -254,6 +271,8 @@ def kinds():
         "ranking_grid": lambda: meta_eval.ranking_grid(rank, coefficient="kendall_b", **HOW)[0],
         "across_heatmap": lambda: shelf.across_heatmap(cells, coefficient="kendall_b", level="input", **HOW)[0],
         "across_ranking": lambda: shelf.across_ranking(summary, coefficient="kendall_b", **HOW)[0],
+        "sentinel_bands": lambda: sentinels.sentinel_bands(cells, _sentinels(cells), coefficient="kendall_b",
+                                                           level="input", measures=MEASURES[:3], ci=0.9)[0],
         "table2_bars": lambda: ordering.table2_bars(t2, ("pmr", "wlcs_l"), random=random2,
                                                     title="Paper 002 Table 2: in-domain ordering")[0],
         "cross_domain": lambda: ordering.cross_domain(_t3(), metric="tau",

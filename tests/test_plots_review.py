@@ -57,7 +57,8 @@ def test_fig5_title_clear_of_the_panel_title_and_layers_ticked_at_integers():
         ticks = _integer_ticks(axis, 0, 12)
         assert ticks and all(float(t).is_integer() for t in ticks), ticks
     _title_clear_of_panel_titles(fig, axes)
-    assert ax.get_title().startswith("Similarity order / Coherence\nmax")  # readable names
+    assert ax.get_title().startswith("Coherence\nmax")  # readable names: the quality on top, the measure at the right
+    assert [t.get_text() for t in ax.texts] == ["Similarity order"]
 
 
 def test_a_panel_without_a_defined_correlation_says_so():
@@ -70,7 +71,7 @@ def test_a_panel_without_a_defined_correlation_says_so():
                           for h in ("coherence", "consistency") for k in range(13) for d in range(1, 41)])
     fig, axes = similarity.local_order_grid(local)
     assert axes[1].get_title() == "Consistency" and any("no defined" in t.get_text() for t in axes[1].texts)
-    assert axes[0].get_title() == "Coherence: max 16.00 (layer 12, d=40)"  # by hand: 12 + 40 / 10
+    assert axes[0].get_title() == "Coherence\nmax 16.00 (layer 12, d = 40)"  # by hand: 12 + 40 / 10
     fig.canvas.draw()
     assert all(float(t).is_integer() for t in _integer_ticks(axes[0].yaxis, 0, 12))
     _title_clear_of_panel_titles(fig, axes) if fig._suptitle else None
@@ -83,7 +84,7 @@ def test_a_curves_figure_keeps_its_own_title():
                              "metric": m, "mean": 0.1 * n} for n in (16, 32) for m in ("wlcs_l", "acc")])
     fig, axes = ordering.curves(summary, "size", ("wlcs_l", "acc"), title="Paper 002 Fig.1: learnability")
     assert fig.get_suptitle() == "Paper 002 Fig.1: learnability"
-    assert [ax.get_title() for ax in axes[0]] == ["sentence / WLCS-l", "sentence / Acc"]
+    assert [ax.get_title() for ax in axes[0]] == ["Sentence / WLCS-l", "Sentence / Acc"]
 
 
 def test_cross_domain_title_clear_of_the_model_names_and_sets_named():

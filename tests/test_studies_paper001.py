@@ -212,8 +212,9 @@ def test_seed_spread_over_several_collections(corpus, tmp_path):
         warnings.simplefilter("error")  # the layout fits (a tight_layout warning once meant clipped margins)
         fig, ax = seed_spread_strip(both, paper=summary)
         fig.canvas.draw()
-    assert len(ax.get_yticks()) == 2  # one row per (variant, collection, text form)
-    # the labels and the legend beside it leave the plot its 3.5 inches (it was squeezed to about 1 inch)
-    assert ax.get_position().width * fig.get_figwidth() > 3.0
+    assert len(ax.get_yticks()) == 3  # the variant's name, then one row per (collection, text form)
+    # a column wide, the legend below: the labels leave the plot most of the column (it was once squeezed to
+    # about 1 inch)
+    assert fig.get_figwidth() == pytest.approx(3.15) and ax.get_position().width * fig.get_figwidth() > 1.6
     with pytest.raises(InputError, match="at least one collection"):
         iss.seed_spread([], len(DOCS), [0], ["sera-10"])

@@ -27,13 +27,14 @@ def _spa_intervals(result) -> pd.DataFrame:
 
 
 def draw(result, folder: Path) -> None:
-    """Draw and save every figure of ``result`` into ``folder`` (module docstring)."""
+    """Draw and save every figure of ``result`` into ``folder`` (module docstring). Each figure is
+    drawn and saved in the house style (:mod:`sumeval.plots.style`); the caller's matplotlib
+    settings are left as they were."""
     import matplotlib.pyplot as plt
 
     from sumeval import figures
     from sumeval.plots import meta_eval as mplots
 
-    figures.apply_style()
     s = result.settings
     humans = list(s.humans)
     order = result.labels + result.annotators

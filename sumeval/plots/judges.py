@@ -41,15 +41,15 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
         offset = (k - (len(humans) - 1) / 2) * width
         passed = sub["passed"].fillna(False).to_numpy(bool)
         omega = sub["winning_rate"].to_numpy(float)
-        bars = axes[0].bar(x + offset, omega, width, color=f"C{k}")
+        bars = axes[0].bar(x + offset, omega, width, color=colour(k))
         for bar, ok, value in zip(bars, passed, omega):
             if ok:
                 bar.set_hatch("///")
                 bar.set_edgecolor("black")
             if value == 0:  # an empty bar is easy to miss: mark the zero
-                axes[0].plot(bar.get_x() + bar.get_width() / 2, 0.0, marker="_", ms=8, mew=2, color=f"C{k}",
+                axes[0].plot(bar.get_x() + bar.get_width() / 2, 0.0, marker="_", ms=8, mew=2, color=colour(k),
                              clip_on=False)
-        axes[1].bar(x + offset, sub["advantage_probability"].to_numpy(float), width, color=f"C{k}")
+        axes[1].bar(x + offset, sub["advantage_probability"].to_numpy(float), width, color=colour(k))
     axes[0].axhline(0.5, color="black", lw=1, ls="--")
     axes[0].set_ylabel("winning rate $\\omega$")
     axes[0].set_ylim(0, 1.05)
@@ -104,7 +104,8 @@ def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
         cov.axhline(MIN_COVERAGE, color=colour(3), lw=0.8, ls=":")
         ax.set_title(display(human))
 
-    fig.supxlabel("human-labelled summaries per system", fontsize=8)
+    for cov in axes[1]:  # under each panel: a figure's own x label sits below the legend the footer adds
+        cov.set_xlabel("human-labelled\nsummaries per system")
     axes[0, 0].set_ylabel("mean interval width")
     axes[1, 0].set_ylabel(f"measured coverage\n(nominal {1 - first['alpha']:.2f}; dotted {MIN_COVERAGE:.2f})")
     method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
@@ -283,13 +284,14 @@ def shelf_ceilings(frame: pd.DataFrame, *, level_order: Sequence[str] | None = N
             ax.plot(ann["value"], [y] * len(ann), "x", ms=5, color=colour(3), zorder=3)
             ceil = g[g["kind"] == "human ceiling"]
             if len(ceil):
-                ax.plot(ceil["value"], [y], "|", ms=14, mew=2.2, color="black", zorder=4)
+                ax.plot(ceil["value"], [y], "|", ms=10, mew=2.2, color="black", zorder=4)
             if len(m):
                 best = m.iloc[-1]
                 ax.plot(best["value"], y, "*", ms=9, color=colour(1), zorder=5)
                 name = str(best["measure"]).split(".", 1)[-1] if "." in str(best["measure"]) else best["measure"]
                 ax.annotate(name, (best["value"], y), xytext=(0, 6), textcoords="offset points", fontsize=6.5,
-                            ha="center", color="0.2")
+                            ha="center", color="0.2", zorder=6,  # above the ceiling's bar, which ends 5 pt up
+                            bbox=dict(boxstyle="square,pad=0.05", fc="white", ec="none", alpha=0.8))
             if len(ceil) and "n" in ceil and pd.notna(ceil["n"].iloc[0]):
                 ax.annotate(f"n={int(ceil['n'].iloc[0])}", (1.0, y), xycoords=("axes fraction", "data"),
                             xytext=(-2, 0), textcoords="offset points", ha="right", va="center", fontsize=6.5,

@@ -360,7 +360,7 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
                   & (ranking["coefficient"] == coefficient)].sort_values("value", ascending=False)
     if ax is None:
         longest = max((len(display(m)) for m in sub["measure"]), default=0) + 13  # and "  [not ranked]"
-        fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.055 * longest < 1.4 else PAGE_IN / 2 + 0.6,
+        fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.055 * longest < 1.6 else PAGE_IN,
                                         row_step(len(sub), overhead_in=1.0) * len(sub) + 0.8), layout="constrained")
     else:
         fig = ax.figure
@@ -369,7 +369,7 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     ranked = ~np.isnan(clusters) & ~np.isnan(values)
     outside = (sub["role"] != "measure").to_numpy(bool) & ~ranked & ~np.isnan(values) if "role" in sub else \
         np.zeros(len(sub), dtype=bool)
-    colours = [f"C{(int(c) - 1) % 10}" for c in clusters[ranked]]
+    colours = [colour(int(c) - 1) for c in clusters[ranked]]
     y = np.arange(len(sub))
     ax.barh(y[ranked], values[ranked], color=colours)
     ax.barh(y[outside], values[outside], color="0.75")

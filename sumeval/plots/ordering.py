@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import COLUMN_IN, MAX_HEIGHT_IN, PAGE_IN, colour, footer, house_style, suptitle
 
 MODEL_ORDER = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
 METRIC_LABELS = {"pmr": "PMR", "acc": "Acc", "tau": "Kendall τ", "wlcs_l": "WLCS-l"}
@@ -40,8 +40,8 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
     datasets = list(dict.fromkeys(sub["dataset"]))
     models = _models(sub)
     labels = dict(zip(sub["model"], sub["label"]))
-    fig, axes = plt.subplots(1, len(metrics), figsize=(max(4.0, 1.3 * len(datasets) + 1.5) * len(metrics), 3.4),
-                             squeeze=False)
+    # a page wide, the legend below the panels (never over a bar)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(PAGE_IN, 2.4), squeeze=False, layout="constrained")
     width = 0.8 / max(1, len(models))
     x = np.arange(len(datasets))
     for ax, metric in zip(axes[0], metrics):
@@ -58,11 +58,11 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
             ax.hlines(r, x - 0.45, x + 0.45, color="0.5", lw=2, label="random order")
         ax.set_xticks(x, [display(d) for d in datasets])
         ax.set_ylabel(METRIC_LABELS.get(metric, metric))
-    # beside the bars, never over them
-    axes[0, -1].legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.grid(axis="x", visible=False)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        suptitle(fig, title)
+    handles, names = axes[0, 0].get_legend_handles_labels()
+    footer(fig, handles=[h for h, _ in sorted(zip(handles, names), key=lambda hn: hn[1] in ("paper", "random order"))])
     return fig, axes
 
 
@@ -74,8 +74,9 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
     models = _models(t3)
     labels = dict(zip(t3["model"], t3["label"]))
     sets = list(dict.fromkeys(list(t3["train_set"]) + list(t3["test_set"])))
-    # constrained layout: the figure's title never sits on a panel's title
-    fig, axes = plt.subplots(1, len(models), figsize=(2.4 * len(models) + 1.0, 0.45 * len(sets) + 1.9), squeeze=False,
+    # a page wide, the panels sharing the training sets' names; constrained layout: the figure's title
+    # never sits on a panel's title
+    fig, axes = plt.subplots(1, len(models), figsize=(PAGE_IN, 0.3 * len(sets) + 1.7), squeeze=False, sharey=True,
                              layout="constrained")
     vals = t3[metric].to_numpy(float)
     vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if len(vals) else (0, 1)
@@ -83,19 +84,20 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
         mat = t3[t3["model"] == m].pivot_table(index="train_set", columns="test_set", values=metric)
         mat = mat.reindex(index=[s for s in sets if s in mat.index], columns=[s for s in sets if s in mat.columns])
         im = ax.imshow(mat.to_numpy(float), cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto")
-        ax.set_xticks(range(mat.shape[1]), [display(c) for c in mat.columns], rotation=45, ha="right")
+        ax.set_xticks(range(mat.shape[1]), [display(c) for c in mat.columns], rotation=90,
+                      va="top")
         ax.set_yticks(range(mat.shape[0]), [display(r) for r in mat.index])
         for (i, j), v in np.ndenumerate(mat.to_numpy(float)):
             if not np.isnan(v):
                 ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=7,
                         color="w" if v < (vmin + vmax) / 2 else "k")
-        ax.set_title(labels.get(m, m), fontsize=9)
+        ax.set_title(labels.get(m, m), fontsize=8)
         ax.grid(False)
         ax.set_xlabel("test set")
     axes[0, 0].set_ylabel("training set")
-    fig.colorbar(im, ax=list(axes[0]), label=METRIC_LABELS.get(metric, metric), shrink=0.8)
+    fig.colorbar(im, ax=list(axes[0]), label=METRIC_LABELS.get(metric, metric), shrink=0.8, aspect=15)
     if title:
-        fig.suptitle(title)
+        suptitle(fig, title)
     return fig, axes
 
 
@@ -115,8 +117,10 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
     models = _models(summary)
     labels = dict(zip(summary["model"], summary["label"]))
     ycol = "mean" if "mean" in summary else "value"
-    fig, axes = plt.subplots(len(facets), len(metrics), figsize=(3.3 * len(metrics), 2.8 * len(facets)),
-                             squeeze=False)
+    # a page wide (a column for one metric), the legend below the panels
+    fig, axes = plt.subplots(len(facets), len(metrics), figsize=(PAGE_IN if len(metrics) > 1 else COLUMN_IN,
+                                                                 min(MAX_HEIGHT_IN - 0.6, 2.0 * len(facets) + 0.3)),
+                             squeeze=False, sharex=True, layout="constrained")
     for i, f in enumerate(facets):
         sub_f = summary if f is None else summary[summary[facet] == f]
         for j, metric in enumerate(metrics):
@@ -140,15 +144,21 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
             if logx:
                 ax.set_xscale("log")
             # the panel's own title (the figure's ``title`` stays the figure's)
-            heading = " / ".join(str(v) for v in (f, METRIC_LABELS.get(metric, metric)) if v is not None)
-            ax.set_title(heading, fontsize=9)
-            ax.set_xlabel(xlabel or x)
+            heading = " / ".join(display(v) if v == f else v for v in (f, METRIC_LABELS.get(metric, metric))
+                                 if v is not None)
+            ax.set_title(heading, fontsize=8)
+            if i == len(facets) - 1:
+                ax.set_xlabel(xlabel or x)
             if j == 0:
                 ax.set_ylabel("score")
-    axes[0, -1].legend(frameon=False, fontsize=7)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        suptitle(fig, title)
+    handles, names = axes[0, 0].get_legend_handles_labels()
+    for h, n in zip(*axes[0, -1].get_legend_handles_labels()):  # a line only the other metric has
+        if n not in names:
+            handles.append(h)
+            names.append(n)
+    footer(fig, handles=handles)
     return fig, axes
 
 
@@ -158,12 +168,13 @@ def ratings_regression(per_item: pd.DataFrame, metrics: Sequence[str] = ("tau", 
     """Scatter of the items' mean rating against each metric with the least-squares line."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3.0 * len(metrics), 2.8), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(PAGE_IN if len(metrics) > 1 else COLUMN_IN, 2.2), squeeze=False,
+                             sharey=True, layout="constrained")
     y = per_item["mean_rating"].to_numpy(float)
     for ax, m in zip(axes[0], metrics):
         xv = per_item[m].to_numpy(float)
         ok = ~(np.isnan(xv) | np.isnan(y))
-        ax.plot(xv[ok], y[ok], "o", ms=3, alpha=0.7)
+        ax.plot(xv[ok], y[ok], "o", ms=3, alpha=0.7, color=colour(0))
         if ok.sum() >= 2 and np.ptp(xv[ok]) > 0:
             b, a = np.polyfit(xv[ok], y[ok], 1)
             xs = np.linspace(xv[ok].min(), xv[ok].max(), 20)
@@ -171,10 +182,9 @@ def ratings_regression(per_item: pd.DataFrame, metrics: Sequence[str] = ("tau", 
         head = METRIC_LABELS.get(m, m)
         if r2 and f"r2_{m}" in r2:
             head += f"  (R² {r2[f'r2_{m}']:.2f})"
-        ax.set_title(head, fontsize=9)
+        ax.set_title(head, fontsize=8)
         ax.set_xlabel(METRIC_LABELS.get(m, m))
     axes[0, 0].set_ylabel("mean rating")
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        suptitle(fig, title)
     return fig, axes

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, suptitle
+from sumeval.plots.style import (COLUMN_IN, CYCLE, PAGE_IN, colour, footer, house_style, row_step,
+                                 suptitle, wrap)
 
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]
@@ -26,16 +27,18 @@ def pos_bars(pos: pd.DataFrame, *, order: Sequence[str] = ("Nouns", "Verbs", "Ad
 
     sources = list(dict.fromkeys(pos["source"]))
     piv = pos.pivot_table(index="category", columns="source", values="percent").reindex(list(order))[sources]
-    fig, ax = plt.subplots(figsize=(1.3 * len(order) + 0.35 * len(sources) * len(order) / 2 + 2, 3.6))
+    # a column wide (a page past 8 categories), the legend below the bars
+    fig, ax = plt.subplots(figsize=(COLUMN_IN if len(order) <= 8 else PAGE_IN, 2.2), layout="constrained")
     width = 0.8 / max(len(sources), 1)
     x = np.arange(len(order))
     for i, s in enumerate(sources):
-        ax.bar(x + (i - (len(sources) - 1) / 2) * width, piv[s].to_numpy(float), width, label=s)
+        ax.bar(x + (i - (len(sources) - 1) / 2) * width, piv[s].to_numpy(float), width, color=colour(i),
+               label=display(s))
     ax.set_xticks(x, list(order))
+    ax.grid(axis="x", visible=False)
     ax.set_ylabel("% of tokens")
-    ax.set_title(title)
-    ax.legend(fontsize=7, frameon=False, ncol=2)
-    fig.tight_layout()
+    suptitle(fig, title)
+    footer(fig, handles=ax.get_legend_handles_labels()[0])
     return fig, ax
 
 
@@ -52,6 +55,7 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
     corpora = list(dict.fromkeys(sub["corpus"]))
     datasets = [d for d in datasets if d in set(sub["dataset"])]
     metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
+    plain = list(dict.fromkeys(m.replace("-dis-", "-") for m in metrics))
     fig, axes = plt.subplots(len(datasets), len(corpora), figsize=(PAGE_IN if len(corpora) > 1 else COLUMN_IN,
                                                                    2.3 * len(datasets) + 0.4),
                              squeeze=False, sharex="col", layout="constrained")
@@ -62,8 +66,11 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
             for k, m in enumerate(metrics):
                 line = g[g["metric"] == m].sort_values("size")
                 style = "--" if "-dis-" in m else "-"
-                ax.plot(line["size"], line["value"], style, marker="os^v"[k // 8 % 4], ms=3,
-                        color=colour(k), label=display(m))  # Okabe-Ito; past 8 lines, another marker
+                # a colour per variant without its "-dis-" (the dashed line beside its solid twin); past the
+                # palette's colours, another marker
+                hue = plain.index(m.replace("-dis-", "-"))
+                ax.plot(line["size"], line["value"], style, marker="os^v"[hue // len(CYCLE) % 4], ms=3,
+                        color=colour(hue), label=display(m))
             if rouge is not None:
                 rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)].sort_values("value")
                 for v in rr["value"]:
@@ -105,15 +112,25 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
         sub = sub.assign(corpus="")
     metrics = list(dict.fromkeys(sub["metric"]))
     groups = list(dict.fromkeys(zip(sub["corpus"], sub["text"])))
-    names = [f"{c}, {t}" if c else t for c, t in groups]
-    # room for the row labels and the legend beside a 3.5-inch plot (about 0.055 inch per character at 7 pt)
-    label_in = 0.055 * max((len(f"{display(m)} ({n})") for m in metrics for n in names), default=10)
-    legend_in = 0.055 * max([len(n) for n in names] + [5]) + 0.5
-    fig, ax = plt.subplots(figsize=(max(6.0, 3.5 + label_in + legend_in), 0.4 * len(metrics) * max(len(groups), 1) + 1.2),
+    # a collection given as a path by its file name (the folders say nothing in a figure), unless two share it
+    short = {c: str(c).replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] for c, _ in groups}
+    if len(set(short.values())) < len(short):
+        short = {c: c for c in short}
+    names = [f"{display(short[c])}, {t}" if c else t for c, t in groups]
+    # a column wide, a row of 0.17 in per (variant, collection, text) (less past a page's height); the
+    # legend below
+    n_rows = len(metrics) * (max(len(groups), 1) + 1.3)
+    step = row_step(int(n_rows), overhead_in=1.4, hi=0.17)
+    longest = max([len(n) for n in names] + [len(display(m)) for m in metrics])  # 7 pt: about 0.05 in a character
+    fig, ax = plt.subplots(figsize=(COLUMN_IN if 0.05 * longest < 1.5 else PAGE_IN, max(step * n_rows, 0.9) + 1.1),
                            layout="constrained")
     y = 0.0
-    ticks, labels = [], []
+    ticks, labels, headings = [], [], []
     for m in metrics:
+        headings.append(len(ticks))  # the variant's name once, on a row of its own above its rows
+        ticks.append(y)
+        labels.append(display(m))
+        y += 1
         p_val = np.nan
         if paper is not None:
             p = paper[(paper["metric"] == m) & (paper["method"] == method)]
@@ -124,21 +141,25 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
             if not len(vals):
                 continue
             name = names[g_i]
-            ax.plot(vals, np.full_like(vals, y), "o", ms=4, alpha=0.6, color=f"C{g_i % 10}",
+            ax.plot(vals, np.full_like(vals, y), "o", ms=3.5, alpha=0.6, color=colour(g_i),
                     label=name if m == metrics[0] else None)
-            ax.plot([np.mean(vals)], [y], "|", ms=14, mew=2, color=f"C{g_i % 10}")
+            ax.plot([np.mean(vals)], [y], "|", ms=9, mew=2, color=colour(g_i))
             if np.isfinite(p_val):
-                ax.plot([p_val], [y], "D", mfc="none", color=colour(3), ms=6,
+                ax.plot([p_val], [y], "D", mfc="none", color="black", ms=5,
                         label="paper" if (m == metrics[0] and g_i == 0) else None)
             ticks.append(y)
-            labels.append(f"{display(m)} ({name})")
+            labels.append(name)
             y += 1
-        y += 0.5
+        y += 0.3
     ax.set_yticks(ticks, labels, fontsize=7)
+    for k in headings:
+        ax.get_yticklabels()[k].set_fontweight("bold")
+        ax.yaxis.get_major_ticks()[k].tick1line.set_visible(False)
     ax.invert_yaxis()
-    ax.set_xlabel(f"{display(method)} with LitePyramid (system level); bar: mean over the seeds")
-    fig.legend(*ax.get_legend_handles_labels(), fontsize=7, frameon=False, loc="outside right upper")
-    ax.set_title(title or "spread over the seeds of the index shuffle")
+    ax.set_xlabel(f"{display(method)} with LitePyramid\n(system level)")
+    suptitle(fig, title or "spread over the seeds of the index shuffle")
+    handles = sorted(ax.get_legend_handles_labels()[0], key=lambda h: h.get_label() == "paper")  # the paper last
+    footer(fig, handles=handles, ncol=3, caption="a dot per seed; bar: their mean")
     return fig, ax
 
 
@@ -154,21 +175,23 @@ def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
     metrics = list(metrics) if metrics is not None else list(dict.fromkeys(effects["metric"]))
     refs = sorted(effects["reference"].unique())
     labels = [effects[effects["reference"] == r]["label"].iloc[0] for r in refs]
-    fig, axes = plt.subplots(1, len(methods), figsize=(4.0 * len(methods) + 1.5, 3.4), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(methods), figsize=(PAGE_IN if len(methods) > 1 else COLUMN_IN, 2.3), squeeze=False,
+                             sharey=True, layout="constrained")
     width = 0.8 / max(len(metrics), 1)
     x = np.arange(len(refs))
     for j, meth in enumerate(methods):
         ax = axes[0, j]
         for i, m in enumerate(metrics):
             g = effects[(effects["metric"] == m) & (effects["method"] == meth)].set_index("reference").reindex(refs)
-            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, label=display(m))
-        ax.set_xticks(x, labels, rotation=60, fontsize=7)
-        ax.set_title(display(meth))
+            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, color=colour(i),
+                   label=display(m))
+        ax.set_xticks(x, labels, rotation=90, fontsize=7)
+        ax.grid(axis="x", visible=False)
+        ax.set_title(display(meth), fontsize=8)
         ax.axhline(0, color="0.5", lw=0.8)
     axes[0, 0].set_ylabel("correlation with one reference" if value == "alone" else "all - without the reference")
-    axes[0, -1].legend(fontsize=6, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5))
-    fig.suptitle(title or "references as annotators (paper 001 Fig. 3)")
-    fig.tight_layout()
+    suptitle(fig, title or "references as annotators (paper 001 Fig. 3)")
+    footer(fig, handles=axes[0, 0].get_legend_handles_labels()[0])
     return fig, axes
 
 
@@ -179,15 +202,16 @@ def table_figure(frame: pd.DataFrame, *, title: str = "", fmt: str = "{:.3f}"):
 
     cells = [[fmt.format(v) if isinstance(v, (float, np.floating)) else str(v) for v in row]
              for row in frame.itertuples(index=False)]
-    fig, ax = plt.subplots(figsize=(1.3 * len(frame.columns) + 1, 0.28 * len(frame) + 0.9))
+    # a column wide (a page past four columns), a row of 0.2 in
+    fig, ax = plt.subplots(figsize=(COLUMN_IN if len(frame.columns) <= 4 else PAGE_IN, 0.2 * (len(frame) + 1) + 0.45),
+                           layout="constrained")
     ax.axis("off")
-    tab = ax.table(cellText=cells, colLabels=[str(c) for c in frame.columns], loc="center", cellLoc="center")
+    tab = ax.table(cellText=cells, colLabels=[display(c) for c in frame.columns], loc="center", cellLoc="center",
+                   bbox=(0, 0, 1, 1))
     tab.auto_set_font_size(False)
-    tab.set_fontsize(7)
-    tab.scale(1, 1.2)
+    tab.set_fontsize(7.5)
     if title:
-        ax.set_title(title, fontsize=9)
-    fig.tight_layout()
+        ax.set_title(wrap(fig, title, 9), fontsize=9)
     return fig, ax
 
 
@@ -203,20 +227,17 @@ def worker_curves(summary: pd.DataFrame, *, method: str = "pearson", metrics: Se
     metrics = list(metrics) if metrics is not None else list(dict.fromkeys(sub["metric"]))
     ns = sorted(n for n in sub["n_workers"].unique() if n > 0)
     xs = list(range(len(ns))) + [len(ns)]
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    cmap = plt.get_cmap("tab10")
+    fig, ax = plt.subplots(figsize=(COLUMN_IN, 2.4), layout="constrained")
     for k, m in enumerate(metrics):
         g = sub[sub["metric"] == m].set_index("n_workers")
         mean = [g.loc[n, "mean"] for n in ns] + [g.loc[0, "mean"] if 0 in g.index else np.nan]
         lo = [g.loc[n, "min"] for n in ns] + [mean[-1]]
         hi = [g.loc[n, "max"] for n in ns] + [mean[-1]]
-        ax.plot(xs, mean, "-o", ms=3, color=cmap(k % 10), label=display(m))
-        ax.fill_between(xs, lo, hi, color=cmap(k % 10), alpha=0.15)
+        ax.plot(xs, mean, "-o", ms=3, color=colour(k), label=display(m))
+        ax.fill_between(xs, lo, hi, color=colour(k), alpha=0.12, lw=0)
     ax.set_xticks(xs, [str(n) for n in ns] + ["all"])
-    ax.set_xlabel("crowd workers per summary behind LitePyramid")
-    ax.set_ylabel(f"{display(method)} with LitePyramid (system level)")
-    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.02, 0.5),
-              title="line: mean over draws\nband: min-max", title_fontsize=7)
-    ax.set_title(title or "judges as annotators (REALSumm)")
-    fig.tight_layout()
+    ax.set_xlabel("crowd workers per summary\nbehind LitePyramid")
+    ax.set_ylabel(f"{display(method)} with LitePyramid\n(system level)")
+    suptitle(fig, title or "judges as annotators (REALSumm)")
+    footer(fig, handles=ax.get_legend_handles_labels()[0], ncol=3, caption="line: mean over draws; band: min-max")
     return fig, ax

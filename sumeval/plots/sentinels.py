@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, house_style
+from sumeval.plots.style import PAGE_IN, colour, footer, house_style, suptitle
 
 __all__ = ["sentinel_bands"]
 
@@ -23,7 +23,7 @@ _MARKERS = {"length (sentinel)": ("length", "^"), "fragment coverage (sentinel)"
 
 @house_style
 def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient: str, level: str,
-                   measures: Sequence[str] = (), title: str | None = None):
+                   measures: Sequence[str] = (), ci: float | None = None, title: str | None = None):
     """Per task (data set and human column) at one level: the random sentinel's range of draws as a grey band
     (its mean a grey tick), the other sentinels as markers, and every measure's correlation as a dot (the
     measures in ``measures`` coloured, the others grey); the tick label says how many measures lie above the
@@ -34,6 +34,8 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
             correlation tasks with ``status == "ok"`` are drawn.
         sentinels: the sets' sentinel rows (:func:`sumeval.studies.shelf.sentinel_cells`).
         measures: the measures given to the study (coloured; the sets' own columns are grey dots).
+        ci: the share of the random sentinel's draws its band holds (the meta-evaluation's ``--ci``, as
+            the rows were made with); None: the legend says "central range" without a number.
 
     Returns:
         ``(fig, ax)``; tasks without sentinel rows are left out.
@@ -49,7 +51,9 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
                & (cells["kind"] == "correlation")]
     tasks = [t for t in dict.fromkeys(zip(sent["dataset"], sent["human"]))]
     given = [m for m in measures if m in set(ok["measure"])]
-    fig, ax = plt.subplots(figsize=(PAGE_IN if len(given) > 4 else COLUMN_IN + 1.6, 0.42 * max(len(tasks), 1) + 1.5))
+    if ci is not None and not 0 < ci < 1:
+        raise ValueError(f"ci={ci!r}: the share of the random draws the band holds, between 0 and 1 (e.g. 0.95)")
+    fig, ax = plt.subplots(figsize=(PAGE_IN, 0.36 * max(len(tasks), 1) + 1.0), layout="constrained")
     labels = []
     for y, (d, h) in enumerate(tasks):
         s = sent[(sent["dataset"] == d) & (sent["human"] == h)].set_index("measure")
@@ -78,13 +82,12 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
     ax.set_ylim(len(tasks) - 0.5, -0.5)
     ax.axvline(0, color="0.4", lw=0.6)
     ax.set_xlabel(f"{display(coefficient)} with the human column, {display(level).lower()} level")
-    handles = [Patch(color="0.85", label="random: 95% of draws")]
+    share = f"central {100 * ci:g}% of its draws" if ci is not None else "central range of its draws"
+    handles = [Patch(color="0.85", label=f"random: {share}")]
     handles += [Line2D([], [], ls="", marker=mk, mfc="none", mec="black", label=text)
                 for label, (text, mk) in _MARKERS.items() if label in set(sent["measure"])]
     handles += [Line2D([], [], ls="", marker="o", color=colour(k), label=display(g)) for k, g in enumerate(given)]
     handles += [Line2D([], [], ls="", marker="o", color="0.6", label="other measures")]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.suptitle(title or "Measures against the sentinels\n(inside the grey band: no better than a random measure)",
-                 x=0.01, ha="left")
-    fig.tight_layout()
+    suptitle(fig, title or "Measures against the sentinels (inside the grey band: no better than a random measure)")
+    footer(fig, handles=handles, ncol=4)
     return fig, ax

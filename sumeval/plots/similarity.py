@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import colour, house_style
+from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, suptitle, wrap
 
 _PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"$\cos(e^{k+1}, e^k)$"}
 _UNDEFINED = "no defined correlation\n(constant scores or too few summaries)"
@@ -24,6 +24,20 @@ def _integer_ticks(axis) -> None:
     from matplotlib.ticker import MaxNLocator
 
     axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _title(fig, ax, title: str) -> None:
+    """``title`` above ``ax``, each line wrapped to the figure's width (a figure of its own) or to the
+    axes' (an axes of the caller's)."""
+    if not title:
+        return
+    own = len(fig.axes) <= 2 and fig.get_layout_engine() is not None  # the axes and perhaps its colour bar
+    width = fig.get_figwidth() - 0.1 if own else ax.get_position().width * fig.get_figwidth()
+    text = "\n".join(wrap(fig, line, 9, width_in=width) for line in title.split("\n"))
+    if own:  # centred on the figure: an axes' title is centred on the axes, and a long one runs past the edge
+        fig.suptitle(text, fontsize=9)
+    else:
+        ax.set_title(text, fontsize=9)
 
 
 def _say_undefined(ax) -> None:
@@ -43,7 +57,7 @@ def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = 
     import matplotlib.pyplot as plt
 
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4.6, 3.2))
+        fig, ax = plt.subplots(figsize=(COLUMN_IN, 2.4), layout="constrained")
     else:
         fig = ax.figure
     styles = {"text": "-", "summary": "--"}
@@ -57,10 +71,8 @@ def layer_profiles(profiles: pd.DataFrame, value: str = "norm", *, title: str = 
     ax.set_xlabel("layer k")
     _integer_ticks(ax.xaxis)
     ax.set_ylabel(_PROFILE_LABELS.get(value, value))
-    ax.legend(frameon=False)
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
+    ax.legend(frameon=False, fontsize=7, handlelength=2.5)
+    _title(fig, ax, title)
     return fig, ax
 
 
@@ -77,19 +89,17 @@ def cosine_histogram(edges: np.ndarray, shares: np.ndarray, *, title: str = "", 
     used = np.flatnonzero(np.nansum(shares, axis=0) > 0)
     lo, hi = (int(used[0]), int(used[-1]) + 1) if used.size else (0, shares.shape[1])
     if ax is None:
-        fig, ax = plt.subplots(figsize=(5, 3.6))
+        fig, ax = plt.subplots(figsize=(COLUMN_IN, 2.6), layout="constrained")
     else:
         fig = ax.figure
     im = ax.imshow(shares[:, lo:hi], origin="lower", aspect="auto", cmap="viridis",
                    extent=(edges[lo], edges[hi], -0.5, shares.shape[0] - 0.5), interpolation="nearest")
-    ax.set_xlabel("cosine between two masked-token embeddings")
+    ax.set_xlabel("cosine between two masked-token\nembeddings")
     ax.set_ylabel("layer")
     _integer_ticks(ax.yaxis)
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="share of pairs (per layer)")
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
+    _title(fig, ax, title)
     return fig, ax
 
 
@@ -115,8 +125,12 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
             mats[m, h] = g.pivot(index="summary_layer", columns="text_layer", values="value").sort_index()
     vals = np.concatenate([v.to_numpy(float).ravel() for v in mats.values()]) if mats else np.zeros(1)
     vmin, vmax = (np.nanmin(vals), np.nanmax(vals)) if shared_scale and np.isfinite(vals).any() else (None, None)
-    # constrained layout: the figure's title, the panels' titles and the colour bar never overlap
-    fig, axes = plt.subplots(len(measures), len(humans), figsize=(2.6 * len(humans) + 0.9, 2.4 * len(measures) + 0.7),
+    # a page wide (a column for one panel); constrained layout: the figure's title, the panels' titles and
+    # the colour bar never overlap. The qualities named once on top, the measures once at the right; each
+    # panel's title its maximum
+    width = PAGE_IN if len(humans) > 1 else COLUMN_IN
+    side = min(1.5, (width - 1.0) / max(len(humans), 1))
+    fig, axes = plt.subplots(len(measures), len(humans), figsize=(width, (side + 0.45) * len(measures) + 0.5),
                              squeeze=False, sharex=True, sharey=True, layout="constrained")
     im = None
     for i, m in enumerate(measures):
@@ -127,13 +141,14 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
             im = ax.imshow(arr, origin="lower", aspect="auto", cmap="viridis", vmin=vmin, vmax=vmax,
                            extent=(mat.columns.min() - 0.5, mat.columns.max() + 0.5,
                                    mat.index.min() - 0.5, mat.index.max() + 0.5) if arr.size else None)
+            heading = [display(h)] if i == 0 else []
             if mark_best and np.isfinite(arr).any():
                 r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
                 ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
-                ax.set_title(f"{labels.get(m, display(m))} / {display(h)}\nmax {arr[r, c]:.2f} "
-                             f"(summary {mat.index[r]}, text {mat.columns[c]})", fontsize=8)
-            else:
-                ax.set_title(f"{labels.get(m, display(m))} / {display(h)}", fontsize=8)
+                heading.append(f"max {arr[r, c]:.2f} (s {mat.index[r]}, t {mat.columns[c]})")
+            ax.set_title("\n".join(heading), fontsize=7)
+            if i == 0:  # the quality a size above the maximum's line
+                ax.set_title(ax.get_title(), fontsize=7, linespacing=1.4)
             if not np.isfinite(arr).any():
                 _say_undefined(ax)
             _integer_ticks(ax.xaxis)
@@ -143,10 +158,16 @@ def layer_pair_grid(corr: pd.DataFrame, *, measures: Sequence[str], humans: Sequ
                 ax.set_xlabel("text layer")
             if j == 0:
                 ax.set_ylabel("summary layer")
+            if j == len(humans) - 1:
+                ax.annotate(labels.get(m, display(m)), (1.0, 0.5), xycoords="axes fraction", xytext=(4, 0),
+                            textcoords="offset points", rotation=270, ha="left", va="center", fontsize=8,
+                            fontweight="bold")
     if im is not None and shared_scale:
-        fig.colorbar(im, ax=axes, shrink=0.8, label=display(method))
+        fig.colorbar(im, ax=axes, shrink=0.8, aspect=25, label=display(method))
     if title:
-        fig.suptitle(title)
+        suptitle(fig, title)
+    if mark_best:
+        footer(fig, caption="circle: the panel's maximum (s: summary layer, t: text layer)")
     return fig, axes
 
 
@@ -161,7 +182,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
     import matplotlib.pyplot as plt
 
     sub = local_corr[local_corr["method"] == method]
-    fig, axes = plt.subplots(1, len(humans), figsize=(3.6 * len(humans) + 0.6, 3.3), squeeze=False,
+    fig, axes = plt.subplots(1, len(humans), figsize=(PAGE_IN if len(humans) > 1 else COLUMN_IN, 2.6), squeeze=False,
                              layout="constrained")
     for j, h in enumerate(humans):
         ax = axes[0, j]
@@ -173,7 +194,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
         if np.isfinite(arr).any():
             r, c = np.unravel_index(np.nanargmax(arr), arr.shape)
             ax.plot(mat.columns[c], mat.index[r], "o", mfc="none", mec="white", ms=6)
-            ax.set_title(f"{display(h)}: max {arr[r, c]:.2f} (layer {mat.index[r]}, d={mat.columns[c]})", fontsize=8)
+            ax.set_title(f"{display(h)}\nmax {arr[r, c]:.2f} (layer {mat.index[r]}, d = {mat.columns[c]})", fontsize=8)
         else:
             ax.set_title(display(h), fontsize=8)
             _say_undefined(ax)
@@ -185,7 +206,7 @@ def local_order_grid(local_corr: pd.DataFrame, *, humans: Sequence[str] = ("cohe
         if np.isfinite(arr).any():
             fig.colorbar(im, ax=ax, label=display(method))
     if title:
-        fig.suptitle(title)
+        suptitle(fig, title)
     return fig, axes[0]
 
 
@@ -198,14 +219,14 @@ def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str
 
     labels = measure_labels or {}
     if ax is None:
-        fig, ax = plt.subplots(figsize=(4.4, 3.0))
+        fig, ax = plt.subplots(figsize=(COLUMN_IN, 2.4), layout="constrained")
     else:
         fig = ax.figure
     sub = corr[(corr["method"] == method) & (corr["human"] == human)
                & (corr["summary_layer"] == corr["text_layer"])]
-    for m in measures:
+    for k, m in enumerate(measures):
         g = sub[sub["measure"] == m].sort_values("summary_layer")
-        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, label=labels.get(m, display(m)))
+        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, color=colour(k), label=labels.get(m, display(m)))
     if not sub["value"].notna().any():
         _say_undefined(ax)
         if len(sub):  # the layers on the x axis even with nothing to draw
@@ -213,8 +234,6 @@ def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str
     ax.set_xlabel("layer (summary = text)")
     _integer_ticks(ax.xaxis)
     ax.set_ylabel(f"{display(method)} with {display(human)}")
-    ax.legend(frameon=False)
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
+    ax.legend(frameon=False, fontsize=7)
+    _title(fig, ax, title)
     return fig, ax

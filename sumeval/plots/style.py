@@ -9,14 +9,17 @@ colours and the type is 8-9 pt whatever the notebook's own settings.
 Sizes: ACL's column is 7.7 cm (:data:`COLUMN_IN` = 3.15 in), its text 16 cm (:data:`PAGE_IN` =
 6.5 in, a ``figure*``); a figure drawn wider is scaled down when pasted, and its type with it.
 Palette: Okabe & Ito (2008), "Color Universal Design", the eight colours distinguishable under
-protanopia, deuteranopia and tritanopia (black moved last: it is the text's colour).
+protanopia, deuteranopia and tritanopia (black moved last: it is the text's colour). Their yellow is
+left out of the cycle that lines, dots and bars take (:func:`palette_cycle`): on white paper it is
+too faint for a line or a marker (contrast 1.3:1; the others at least 2.2:1).
 """
 from __future__ import annotations
 
 import functools
 from typing import Callable
 
-__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "HOUSE_STYLE", "colour", "house_style", "layout_problems"]
+__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "CYCLE", "HOUSE_STYLE", "colour", "contrast_on_white", "house_style",
+           "layout_problems"]
 
 #: ACL's column width (7.7 cm) in inches
 COLUMN_IN = 3.15
@@ -45,16 +48,32 @@ HOUSE_STYLE = {
 }
 
 
+#: the colours lines, dots and bars take, in order: blue, orange, bluish green, vermillion, sky blue,
+#: reddish purple, black (Okabe-Ito without its yellow, too faint on white)
+CYCLE = tuple(OKABE_ITO[i] for i in (4, 0, 2, 5, 1, 6, 7))
+
+
 def palette_cycle():
     from cycler import cycler
 
-    return cycler(color=[OKABE_ITO[i] for i in (4, 0, 2, 5, 1, 6, 3, 7)])  # blue, orange, green, vermillion, ...
+    return cycler(color=list(CYCLE))
 
 
 def colour(i: int) -> str:
-    """The ``i``-th colour of the house cycle (Okabe-Ito), as a hex string: fixed when drawn, not
-    resolved later against whatever colour cycle is set when the figure is saved (as ``"C0"`` is)."""
-    return palette_cycle().by_key()["color"][i % 8]
+    """The ``i``-th colour of the house cycle (:data:`CYCLE`, Okabe-Ito; it repeats after
+    ``len(CYCLE)``), as a hex string: fixed when drawn, not resolved later against whatever colour
+    cycle is set when the figure is saved (as ``"C0"`` is)."""
+    return CYCLE[i % len(CYCLE)]
+
+
+def contrast_on_white(c) -> float:
+    """WCAG 2.1's contrast ratio of colour ``c`` against white, ``(1 + 0.05) / (L + 0.05)`` with ``L``
+    the relative luminance of the sRGB colour (W3C, Web Content Accessibility Guidelines 2.1,
+    "contrast ratio" and "relative luminance" definitions)."""
+    from matplotlib.colors import to_rgb
+
+    r, g, b = (x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in to_rgb(c))
+    return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05)
 
 
 def house_style(function: Callable) -> Callable:
@@ -71,13 +90,18 @@ def house_style(function: Callable) -> Callable:
 
 def _texts(fig) -> list:
     """The figure's visible, non-empty text artists that are drawn (titles, labels, tick labels,
-    legends, annotations): a tick label of a tick outside its axis' view limits is an artist that
-    matplotlib keeps but does not draw, and is left out."""
+    legends, annotations): a tick label of a tick outside its axis' view limits, or of an axes whose
+    axis lines are off (``ax.axis("off")``), is an artist that matplotlib keeps but does not draw, and
+    is left out."""
     from matplotlib.axis import Axis
     from matplotlib.text import Text
 
     undrawn = set()
     for axis in fig.findobj(Axis):
+        if axis.axes is not None and not axis.axes.axison:  # ax.axis("off"): none of its ticks is drawn
+            undrawn |= {id(t) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                        for t in (tick.label1, tick.label2)}
+            continue
         drawn = {id(t) for tick in axis._update_ticks() for t in (tick.label1, tick.label2)}
         undrawn |= {id(t) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
                     for t in (tick.label1, tick.label2) if id(t) not in drawn}
@@ -115,7 +139,8 @@ MAX_HEIGHT_IN = 9.0
 
 def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -> str:
     """``text`` wrapped to lines no wider than ``width_in`` (default: the figure's width less 0.1 in),
-    measured by the renderer at ``fontsize``."""
+    measured by the renderer at ``fontsize``; lines of about equal length (no last line of a word or
+    two: "alpha =" / "0.05")."""
     import textwrap
 
     from matplotlib.text import Text
@@ -127,8 +152,15 @@ def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -
         lines = textwrap.wrap(text, chars) or [""]
         probe = Text(0, 0, "\n".join(lines), fontsize=fontsize, figure=fig)
         if probe.get_window_extent(renderer).width / fig.dpi <= width_in or chars <= 20:
-            return "\n".join(lines)
+            break
         chars -= 4
+    # balanced: the narrowest wrap with as many lines (narrower lines stay inside the width)
+    while len(lines) > 1 and chars > 10:
+        narrower = textwrap.wrap(text, chars - 2)
+        if len(narrower) != len(lines):
+            break
+        lines, chars = narrower, chars - 2
+    return "\n".join(lines)
 
 
 def footer(fig, *, caption: str | None = None, handles: list | None = None, ncol: int | None = None,
