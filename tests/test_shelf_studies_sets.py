@@ -134,3 +134,20 @@ def test_across_tables_name_the_tasks_they_leave_out(tmp_path):
     written = pd.read_csv(tmp_path / "out" / "tasks.csv")
     assert set(written.loc[written["status"] == "not run", "dataset"]) == {"qags-x", "summedits"}
     assert np.isclose(written["weight"].sum(), 1.0)
+
+
+@needs_shelf
+def test_bench_shelf_benchmarks_every_shelf_set_smallest_texts_first():
+    import importlib.util
+    from pathlib import Path
+
+    from sumeval.datasets.shelf_table import SHELF
+
+    spec = importlib.util.spec_from_file_location("bench_shelf", Path(__file__).parents[1] / "benchmarks" /
+                                                  "bench_shelf.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    order = bench.order()
+    assert sorted(order) == sorted(SHELF) and order[0] == "frank"  # FRANK has no texts: 0 characters
+    sizes = [bench.text_size(load_judgments(n)) for n in order]
+    assert sizes == sorted(sizes) and sizes[order.index("storysumm")] < sizes[order.index("summedits")]
