@@ -31,21 +31,37 @@ OFFLINE = ["rouge-1", "rouge-2", "rouge-l", "bleu", "js-2", "bertscore", "estime
 CHEAP = OFFLINE[:6]
 #: the ESTIME family: its first measure on a set pays for the extraction of the set's texts
 ESTIME = OFFLINE[6:]
-#: smallest texts first, so that a cold run reports early
-ORDER = ["rank19", "qags-x", "qags-c", "newsroom", "dialsummeval", "rose", "summeval", "realsumm", "xsumfaith",
-         "frank"]
 OPTIONS = {"precision": "bf16"}
 
 
-def scoring(sets=ORDER, measures=OFFLINE, log=print) -> list[dict]:
-    """Score each measure on each set (one at a time); one dict per (set, measure)."""
+def text_size(judgments) -> int:
+    """The characters a set's measures read: its distinct source texts and summaries (0 for a set without them)."""
+    f = judgments.frame
+    return sum(len(t) for c in ("text", "summary") if c in judgments.fields
+               for t in dict.fromkeys(f[c].dropna().astype(str)))
+
+
+def order(sets=None) -> list[str]:
+    """The built-in sets (:data:`sumeval.datasets.shelf_table.SHELF`, every one, or ``sets``) smallest texts first
+    (:func:`text_size`), so that a cold run reports early; a set added to the shelf is benchmarked without a list
+    here to keep."""
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.datasets.shelf_table import SHELF
+
+    names = list(SHELF) if sets is None else list(sets)
+    return sorted(names, key=lambda n: text_size(load_judgments(n)))
+
+
+def scoring(sets=None, measures=OFFLINE, log=print) -> list[dict]:
+    """Score each measure on each set (``None``: every built-in set, :func:`order`; one at a time); one dict per
+    (set, measure)."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.errors import InputError
     from sumeval.metrics.judgment_scores import score_judgments
     from sumeval.metrics.sources import resolve_measures
 
     rows = []
-    for name in sets:
+    for name in order() if sets is None else sets:
         judgments = load_judgments(name)
         for m in measures:
             try:
@@ -66,10 +82,11 @@ def scoring(sets=ORDER, measures=OFFLINE, log=print) -> list[dict]:
     return rows
 
 
-def token_forwards(sets=ORDER[:8], model: str = "all-mpnet-base-v2") -> dict[str, dict]:
+def token_forwards(sets=None, model: str = "all-mpnet-base-v2") -> dict[str, dict]:
     """The work of the ESTIME family's extraction per set, without running the model: the distinct
     texts and summaries, and the token-forwards of the passes that mask every word once
-    (:func:`sumeval.lm.words.plan_passes` with the engine's defaults)."""
+    (:func:`sumeval.lm.words.plan_passes` with the engine's defaults); ``sets`` None: every built-in set with
+    source texts and summaries (the ESTIME family reads both)."""
     from transformers import AutoTokenizer
 
     from sumeval.datasets.judgments import load_judgments
@@ -78,8 +95,10 @@ def token_forwards(sets=ORDER[:8], model: str = "all-mpnet-base-v2") -> dict[str
 
     tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
     out = {}
-    for name in sets:
+    for name in order() if sets is None else sets:
         j = load_judgments(name)
+        if sets is None and not {"text", "summary"} <= set(j.fields):
+            continue
         texts = list(dict.fromkeys([*j.frame["text"], *j.frame["summary"]]))
         n = sum(p.end - p.begin + 2 for t in texts
                 for p in plan_passes(word_pieces(t, tok)["word_starts"], window=450, margin=50, min_distance=8))
@@ -100,7 +119,8 @@ def main() -> dict:
     if "scoring" in part:  # scoring: both passes; scoring-cheap, scoring-estime: one of them
         passes = {"scoring-cheap": [CHEAP], "scoring-estime": [ESTIME]}
         todo = next((v for k, v in passes.items() if k in part), [CHEAP, ESTIME])
-        sets = os.environ.get("SUMEVAL_BENCH_SETS", ",".join(ORDER)).split(",")
+        given = os.environ.get("SUMEVAL_BENCH_SETS")
+        sets = given.split(",") if given else None
         out["scoring"] = [row for measures in todo for row in scoring(sets=sets, measures=measures, log=log)]
     if "across" in part:
         from pathlib import Path

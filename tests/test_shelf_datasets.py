@@ -159,7 +159,18 @@ def test_a_changed_qags_file_is_refused_with_its_line(tmp_path, monkeypatch):
 MANIFEST = {  # name: (records, documents, systems)
     "summeval": (1600, 100, 16), "realsumm": (2500, 100, 25), "dialsummeval": (1400, 100, 14),
     "frank": (2246, 499, 9), "qags-c": (235, 235, 1), "qags-x": (239, 239, 1), "xsumfaith": (2500, 500, 5),
-    "newsroom": (420, 60, 7), "rank19": (746, 373, 2), "rose": (1200, 100, 12)}
+    "newsroom": (420, 60, 7), "rank19": (746, 373, 2), "rose": (1200, 100, 12),
+    # issue 34's sets (MANIFEST "Added sets"): FaithBench 75 sources x 10 LLMs; StorySumm 32 stories, 5 models;
+    # SummEdits 163 seeds (documents) and their edits, systems = the record suffixes (og or the edit's number);
+    # SummHay 29 subtopics, 53 (retriever, LLM) summkeys; TofuEval 300 (document, topic) inputs of 6 models;
+    # FABLES 26 books x 5 models
+    "faithbench": (750, 75, 10), "storysumm": (96, 32, 5), "summedits": (4681, 163, 40), "summhay": (200, 29, 53),
+    "tofueval": (1777, 300, 6), "fables": (130, 26, 5)}
+
+
+def test_every_shelf_set_has_its_manifest_counts_here():
+    """`data list` is checked against these counts for every row of the shelf: a set added without them fails."""
+    assert list(MANIFEST) == list(shelf.SHELF)
 
 
 @pytest.mark.parametrize("name", list(MANIFEST))

@@ -81,7 +81,7 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
     ShelfSet("qags-x", "QAGS-X", "qags:qags_x_judgments", ("qags",), "news (XSum)", ("factuality",), "research use",
              exports=("load_qags",)),
     ShelfSet("xsumfaith", "XSumFaith", "xsumfaith:xsumfaith_judgments", ("xsumfaith",), "news (XSum)",
-             ("factuality",), "CC BY 4.0", exports=("load_xsumfaith",),
+             ("faithful", "factual"), "CC BY 4.0", exports=("load_xsumfaith",),
              column_titles=(("no_hallucination", "No hallucination"),)),
     ShelfSet("newsroom", "Newsroom", "newsroom:newsroom_judgments", ("newsroom", "newsroom_raters"),
              "news (Newsroom)", ("coherence", "fluency", "informativeness", "relevance"),

@@ -48,7 +48,7 @@ from sumeval.meta_eval.manifest import add_writing_time
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
 __all__ = ["MANIFEST_KIND", "check_across_out", "set_folders", "across_table", "ranking_table", "ranking_caption",
-           "caption", "write_across", "parse_weights", "parse_humans"]
+           "caption", "not_run", "write_across", "parse_weights", "parse_humans"]
 
 MANIFEST_KIND = "sumeval meta-eval across"
 #: the hidden folder inside --out where versions before issue 30 wrote the top files (removed when its run is gone)
@@ -168,11 +168,37 @@ def ranking_caption(result: AcrossResult, coefficient: str) -> str:
             "mean score ((r + 1) / 2, an accuracy as is) and mean correlation (correlation tasks only) over the tasks "
             f"each measure has ({result.settings.missing}); coverage: the share of the tasks' total weight it has; "
             "every data set weighs "
-            + ("as given" if result.settings.weights else "the same") + ", split over its human columns, then levels")
+            + ("as given" if result.settings.weights else "the same") + ", split over its human columns, then levels"
+            + (f"; tasks not run: {'; '.join(skipped)}" if (skipped := not_run(result)) else ""))
+
+
+def _short(reason: str) -> str:
+    """A task's reason in a caption: its first clause (``tasks.csv`` keeps it whole)."""
+    text = re.sub(r"^the \w+ level does not apply to [^:]+: ", "", str(reason or "not run"))
+    return re.split(r"[:;(]\s", text, maxsplit=1)[0].strip().rstrip(".")
+
+
+def not_run(result: AcrossResult, level: str | None = None) -> list[str]:
+    """The tasks not run (at ``level``, or at any level), one line per (data set, reason): ``"summedits
+    consistency, system: SummEdits has no summarisation systems"``, the human columns and levels it covers
+    named; the captions carry them, so a table says which set and level it leaves out and why (``tasks.csv`` has
+    the reasons whole)."""
+    t = result.tasks[result.tasks["status"] != "run"]
+    if level is not None:
+        t = t[t["level"] == level]
+    groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
+    for r in t.itertuples():
+        humans, levels = groups.setdefault((r.dataset, _short(r.reason)), ({}, {}))
+        humans[r.human] = levels[r.level] = None
+    return [f"{d} {', '.join(h)}" + ("" if level is not None else f" ({', '.join(lv)})") + f": {why}"
+            for (d, why), (h, lv) in groups.items()]
 
 
 def caption(result: AcrossResult, coefficient: str, level: str, letters: list[str]) -> str:
+    """The caption of :func:`across_table` at ``level``: what its cells are, its blank cells' letters, and the
+    tasks of this level not run (:func:`not_run`)."""
     st = result.settings
+    skipped = not_run(result, level)
     blank = "; ".join(f"{k}: {REASON_LETTERS[k]}" for k in letters)
     acc = result.cells[(result.cells["level"] == level) & (result.cells["kind"] == "accuracy")]["dataset"].unique()
     return (f"{coefficient} with the human scores at the {level} level on each data set"
@@ -180,7 +206,8 @@ def caption(result: AcrossResult, coefficient: str, level: str, letters: list[st
             f"superscript: significance cluster on that task ({st.test}, {st.correction} correction, alpha {st.alpha}; "
             f"1 = not significantly worse than the best); bold: best per column; mean rank (lower is better) and mean "
             f"score ((r + 1) / 2, accuracy as is) weighted over the level's tasks each measure has ({st.missing})"
-            + (f"; blank cells: {blank}" if blank else "") + "; a blank without a letter: another set's own column")
+            + (f"; blank cells: {blank}" if blank else "") + "; a blank without a letter: another set's own column"
+            + (f"; not run at the {level} level: {'; '.join(skipped)}" if skipped else ""))
 
 
 def write_across(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool = True,

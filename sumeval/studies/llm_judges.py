@@ -22,11 +22,21 @@ new is estimated here; this module arranges):
 - **how many labels a judge saves** (:func:`sumeval.judges.ppi.label_curve`, per quality, the 16
   systems).
 
-Then, on every shelf set with annotator columns (:data:`SHELF_SETS`), the human ceiling beside the
-set's precomputed measure columns (those sets have no LLM judge, so no alt-test).
+Then, on the other shelf sets (which ones: :func:`shelf_sets`, derived from :data:`sumeval.datasets.shelf_table.SHELF`
+and each loaded set's columns, never a hand-kept list):
+
+- every set with individual annotators (``<human>/<annotator>`` columns: DialSummEval, QAGS-C/X, XSumFaith,
+  Newsroom's raters): the human ceiling beside the set's precomputed measure columns (:func:`shelf_set`; no judge
+  of the set's own there, so no alt-test: ``sumeval alt-test newsroom --judges module:Class`` tests a judge of
+  yours against Newsroom's raters);
+- every set that ships judges' or detectors' predictions (``<judge>.<human>`` columns: FaithBench, StorySumm,
+  SummHay): the judges' correlations with the set's human labels, their soft pairwise accuracy, the PPI curve and
+  the judge audit (verbosity, close pairs, calibration) (:func:`judge_set`); what does not apply to a set (one
+  summary per input, too few systems, no summary texts) is a note with the reason.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -36,13 +46,16 @@ from sumeval.datasets.summeval import QUALITIES  # noqa: F401 (the notebook's lj
 from sumeval.errors import InputError
 from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the notebook's lj.split)
 
-__all__ = ["PARAMETER_RANGES", "QUALITIES", "SHELF_SETS", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
+__all__ = ["PARAMETER_RANGES", "QUALITIES", "SET_KINDS", "AUTO", "shelf_sets", "judge_predictions", "judge_set",
+           "by_set", "judge_set_summary", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
            "score_measures", "correlations", "sentinel_rows", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
            "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
            "key_results", "explorer_frame", "correlation_table", "write_frames"]
 
-#: the shelf's judged sets with annotator columns (besides SummEval)
-SHELF_SETS: tuple[str, ...] = ("dialsummeval", "qags-c", "qags-x", "xsumfaith")
+#: the kinds of shelf set :func:`shelf_sets` finds: with individual annotators, with judges' predictions
+SET_KINDS: tuple[str, ...] = ("annotators", "judges")
+#: the notebook's ``shelf_sets`` / ``judge_sets`` value that means "every shelf set of that kind" (:func:`shelf_sets`)
+AUTO = "auto"
 SHELF_COLUMNS = ["dataset", "measure", "kind", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
                  "rank", "cluster", "test"]
 #: ``human`` label of a measure's correlations averaged over the qualities
@@ -384,6 +397,178 @@ def shelf_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
     return out, notes
 
 
+def judge_predictions(judgments) -> dict[str, dict[str, str]]:
+    """``{human: {judge: column}}``: the judges' and detectors' predictions a set ships, its opt-in measure columns
+    named ``<judge>.<human>`` for one of its human columns (SummEval's ``gpt-4o.coherence``, FaithBench's
+    ``hhem-2.1.consistent``); empty when it has none."""
+    out: dict[str, dict[str, str]] = {}
+    own = set(judgments.default_measures)
+    for col in judgments.measures:
+        if col in own:
+            continue
+        for h in judgments.humans:
+            if col.endswith("." + h) and len(col) > len(h) + 1:
+                out.setdefault(h, {})[col[: -len(h) - 1]] = col
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _kinds(name: str) -> frozenset[str]:
+    """The :data:`SET_KINDS` built-in set ``name`` has (loaded once per process)."""
+    from sumeval.datasets.judgments import load_judgments
+
+    j = load_judgments(name)
+    has = {"annotators": any(len(j.annotators.get(h, ())) >= 2 for h in j.humans), "judges": bool(judge_predictions(j))}
+    return frozenset(k for k, v in has.items() if v)
+
+
+def shelf_sets(kind: str, given: str = AUTO, *, exclude: Sequence[str] = ("summeval",)) -> list[str]:
+    """The shelf sets the study asks ``kind`` questions of: ``given`` as the notebook names them (comma-separated;
+    :data:`AUTO`: every built-in set in :data:`~sumeval.datasets.shelf_table.SHELF` order, ``exclude`` left out,
+    that has ``kind``; empty: none).
+
+    kind: ``annotators`` (a human column with 2 or more ``<human>/<annotator>`` columns: the human ceiling) or
+    ``judges`` (judges' or detectors' predictions, :func:`judge_predictions`: SPA, PPI, the judge audit). Read from
+    each loaded set's columns, so a set added to the shelf with raters or predictions is asked without a list here
+    to keep. A set named that lacks ``kind`` is asked anyway and answers with a note (:func:`shelf_set`,
+    :func:`judge_set`).
+    """
+    from sumeval.datasets.shelf_table import SHELF
+
+    if kind not in SET_KINDS:
+        raise InputError(f"kind {kind!r}: choose one of {', '.join(SET_KINDS)}")
+    if given.strip() != AUTO:
+        return list(split(given)) if given.strip() else []
+    return [n for n in SHELF if n not in exclude and kind in _kinds(n)]
+
+
+def judge_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], test: str, n_resamples: int,
+              seed: int, alpha: float, n_permutations: int = 1000, spa_resamples: int = 0, ppi_repeats: int = 200,
+              n_labels: Sequence[int] = (10, 20, 30, 40, 50, 60, 70, 80),
+              progress: bool = False) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """One shelf set with judges' or detectors' predictions (:func:`judge_predictions`), per human column:
+
+    - ``correlations``: the judges' correlations with the human column at each level that applies, with
+      intervals and significance clusters (:func:`~sumeval.meta_eval.meta_evaluate`, as :func:`correlations`);
+    - ``spa``: their soft pairwise accuracy over the set's systems (:func:`soft_pairwise_accuracy`);
+    - ``ppi``: the PPI curve (:func:`sumeval.judges.ppi.label_curve`; the ``n_labels`` below the fewest
+      summaries of a system);
+    - ``verbosity``, ``close_pairs``, ``calibration``: the judge audit (:func:`sumeval.judges.audit.judge_audit`).
+
+    Returns ``(frames, notes)``: each frame with a ``dataset`` column (empty frames left out), and a note for each
+    question that does not apply to the set and why (the set's own reason where it states one: one summary per
+    input, no systems, no summary texts).
+    """
+    from sumeval import meta_eval
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.judges.audit import judge_audit
+    from sumeval.judges.ppi import label_curve
+    from sumeval.metrics.judgment_scores import score_judgments
+    from sumeval.metrics.sources import resolve_measures
+    from sumeval.stats.soft_pairwise import soft_pairwise_accuracy
+
+    j = load_judgments(name)
+    preds = judge_predictions(j)
+    if not preds:
+        return {}, [f"{name}: no judges' or detectors' predictions (no <judge>.<human> columns)"]
+    notes: list[str] = []
+    parts: dict[str, list[pd.DataFrame]] = {}
+
+    def add(key: str, frame: pd.DataFrame) -> None:
+        if frame is not None and len(frame):
+            parts.setdefault(key, []).append(frame.assign(dataset=name))
+
+    for h, judges in preds.items():
+        label = {col: judge for judge, col in judges.items()}
+        cols = list(judges.values())
+        ok, skipped = _levels_for(j, h, levels)
+        notes += skipped
+        specs = resolve_measures(cols, j)
+        scores = score_judgments(j, specs, progress=progress)
+        if ok:
+            settings = meta_eval.Settings(humans=(h,), levels=tuple(ok), coefficients=tuple(coefficients), test=test,
+                                          n_resamples=n_resamples, seed=seed, alpha=alpha, annotators=False,
+                                          spa=False, sentinels=False)  # every row read as a judge
+            res = meta_eval.meta_evaluate(j, specs, settings, progress=progress, scores=scores)
+            keys = ["measure", "human", "level", "coefficient"]
+            f = res.correlations.merge(res.ranking[keys + ["rank", "cluster"]].astype({"rank": float,
+                                                                                        "cluster": float}),
+                                       on=keys, how="left")
+            f["measure"] = [label.get(m, m) for m in f["measure"]]
+            add("correlations", f.assign(kind=JUDGE, test=test)[SHELF_COLUMNS[1:]])
+        try:  # SPA and PPI compare systems: a set without them (or one summary per input) says why
+            from sumeval.datasets.judgments_model import check_level
+
+            check_level(j, "system", h)
+        except InputError as exc:
+            notes.append(f"{name}/{h}: no soft pairwise accuracy, PPI curve or judge audit ({exc})")
+            continue
+        try:
+            r = soft_pairwise_accuracy(j.frame, cols, h, n_permutations=n_permutations, n_resamples=spa_resamples,
+                                       seed=seed).rename(columns={"metric": "measure"})
+            r["measure"] = [label[m] for m in r["measure"]]
+            add("spa", r.assign(kind=JUDGE, human=h))
+        except InputError as exc:
+            notes.append(f"{name}/{h}: no soft pairwise accuracy ({exc})")
+        if ppi_repeats > 0:
+            per_system = j.frame.dropna(subset=[h]).groupby("system").size().min()
+            ns = [n for n in n_labels if n < per_system]
+            if not ns:
+                notes.append(f"{name}/{h}: no PPI curve (a system has {per_system} labelled summaries, fewer than "
+                             f"the smallest n_labels {min(n_labels)} + 1)")
+            else:
+                try:
+                    c = label_curve(j.frame, h, cols, n_labels=ns, n_repeats=ppi_repeats, seed=seed)
+                    c["judge"] = c["judge"].map(label)
+                    add("ppi", c)
+                except InputError as exc:
+                    notes.append(f"{name}/{h}: no PPI curve ({exc})")
+        try:
+            audit = judge_audit(j.frame, [h], list(judges), n_resamples=n_resamples, seed=seed,
+                                where=f"data set {name!r}", candidates=list(j.measures))
+            add("verbosity", audit.verbosity)
+            add("close_pairs", audit.close_pairs)
+            add("calibration", audit.calibration)
+            notes += [f"{name}: judge audit: {n}" for n in audit.notes]
+        except InputError as exc:
+            notes.append(f"{name}/{h}: no judge audit ({exc})")
+    return {k: pd.concat(v, ignore_index=True) for k, v in parts.items()}, notes
+
+
+def by_set(frame: pd.DataFrame, column: str = "human") -> pd.DataFrame:
+    """``frame`` with ``column`` read ``"<set's title>: <human>"`` (``FaithBench: consistent``), so that a figure
+    drawn per human column gets one panel per (set, human column)."""
+    from sumeval.display_names import display
+
+    if frame is None or not len(frame):
+        return frame
+    return frame.assign(**{column: [f"{display(d)}: {h}" for d, h in zip(frame["dataset"], frame[column])]})
+
+
+def judge_set_summary(frames: dict[str, pd.DataFrame], coefficient: str) -> pd.DataFrame:
+    """Per (set, human column, judge): its correlation at each level (``coefficient``) with its cluster, its soft
+    pairwise accuracy, its verbosity excess over the humans (Kendall with length, judge minus humans) and its
+    expected calibration error, where the set allows each (NaN where it does not: the notes say why)."""
+    corr = frames.get("correlations")
+    rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def row(d, h, m):
+        return rows.setdefault((d, h, m), {"dataset": d, "human": h, "judge": m})
+
+    if corr is not None:
+        for r in corr[corr["coefficient"] == coefficient].itertuples():
+            row(r.dataset, r.human, r.measure).update({r.level: r.value, f"{r.level} cluster": r.cluster})
+    for r in frames.get("spa", pd.DataFrame(columns=["dataset", "human", "measure", "spa"])).itertuples():
+        row(r.dataset, r.human, r.measure)["spa"] = r.spa
+    verb = frames.get("verbosity")
+    if verb is not None:
+        for r in verb[verb["versus"] == "humans"].itertuples():
+            row(r.dataset, r.human, r.judge)["verbosity excess"] = r.excess
+    for r in frames.get("calibration", pd.DataFrame(columns=["dataset", "human", "judge", "ece"])).itertuples():
+        row(r.dataset, r.human, r.judge)["ece"] = r.ece
+    return pd.DataFrame(list(rows.values()))
+
+
 def shelf_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per (dataset, human, level, coefficient): ``n`` (the ceiling's items, documents or systems), the
     ceiling, the best measure and its value, how many measures lie above the ceiling (``n_measures`` 0:
@@ -403,8 +588,11 @@ def shelf_summary(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def key_results(corr: pd.DataFrame, ceiling: pd.DataFrame, alt, repro: pd.DataFrame, spa_frame: pd.DataFrame,
-                shelf: pd.DataFrame | None = None, curve: pd.DataFrame | None = None) -> dict[str, Any]:
-    """The numbers ``results.json`` keeps (see the notebook's Results section)."""
+                shelf: pd.DataFrame | None = None, curve: pd.DataFrame | None = None,
+                judge_frames: dict[str, pd.DataFrame] | None = None) -> dict[str, Any]:
+    """The numbers ``results.json`` keeps (see the notebook's Results section); ``judge_frames``: the shelf sets
+    with judges' predictions (:func:`judge_set`'s frames, concatenated), summarised per (set, human, judge) by
+    :func:`judge_set_summary` on the first coefficient of ``corr``."""
     res = alt.results
     pooled = res[res["human"] == "pooled"]
     ceil = ceiling[ceiling["kind"] == CEILING]
@@ -433,6 +621,13 @@ def key_results(corr: pd.DataFrame, ceiling: pd.DataFrame, alt, repro: pd.DataFr
         out["shelf"] = {f"{r.dataset}/{r.human}/{r.level}/{r.coefficient}": {
             "ceiling": r.ceiling, "best_measure": r.best_measure, "best_value": r.best_value,
             "n_measures": r.n_measures, "n_above_ceiling": r.n_above_ceiling} for r in shelf_summary(shelf).itertuples()}
+    if judge_frames:
+        coef = corr["coefficient"].iloc[0] if len(corr) else "kendall_b"
+        summary = judge_set_summary(judge_frames, coef)
+        out["judge_sets"] = {f"{r['dataset']}/{r['human']}/{r['judge']}": {k: v for k, v in r.items()
+                                                                         if k not in ("dataset", "human", "judge")
+                                                                         and pd.notna(v)}
+                             for r in summary.to_dict("records")}
     if curve is not None and len(curve):  # {human: {judge: {n labels: effective labels, mean over systems}}}
         eff = curve.groupby(["human", "judge", "n_labels"], sort=False)["effective_n"].mean()
         out["ppi_effective_labels"] = {h: {j: {int(n): float(v) for (_, _, n), v in g2.items()}
