@@ -87,7 +87,11 @@ def test_no_length_sentinel_among_the_studys_measures(tmp_path):
                                     test="permutation-both", n_resamples=10, seed=3, alpha=0.05)
     assert sorted(corr["measure"].unique()) == ["judge_bad", "judge_good", "length"]
     assert set(corr["kind"]) == {lj.OFFLINE, lj.JUDGE} and corr["rank"].notna().all()
-    assert all(r.sentinels == [] for r in results.values())
+    # the sentinels are computed beside them (lj.sentinel_rows, shown under the ceiling) but never read as measures
+    sentinels = lj.sentinel_rows(results)
+    assert set(sentinels["measure"]) == {"length (sentinel)", "constant (sentinel)", "random (sentinel)"}
+    assert set(sentinels["kind"]) == {lj.SENTINEL} and sentinels["rank"].isna().all()
+    assert not set(sentinels["measure"]) & set(corr["measure"])
 
 
 def test_human_ceiling_rows(fixture_run):
