@@ -8,6 +8,9 @@ Same model, same texts, same passes (the engine's own pass plan and masked input
   fp32 and bf16: tokens/s and achieved GFLOP/s, as a fraction of the matmul rate;
 - (c) the engine in fp32 with whole batches against its default on a CPU, slices of about
   ``CPU_FORWARD_TOKENS`` padded positions, on ``SLICE_DOCS`` SummEval articles: rate and equality;
+- (d) the engine in fp32 with the last layer on every position against its default on a CPU, the last
+  layer on the positions read only (``MaskedEmbedder(last_layer_rows=...)``), on the same articles and
+  on ``N_SUMMARIES`` summaries: rate per CPU second and equality;
 - the reference loop as the public reference implementation does it: one window per forward
   pass, batch size 1, ``torch.no_grad()`` (not ``inference_mode``), one layer kept:
   (a) for one layer; (b) for the layer sweep of the studies, where it must run once per layer.
@@ -142,6 +145,28 @@ def main() -> dict:
     out["articles_sliced_equal_bit_for_bit"] = same
     print(f"(c) slices of {CPU_FORWARD_TOKENS} positions: {out['articles_sliced_speedup']:.2f}x whole batches; "
           f"arrays {'equal bit for bit' if same else 'NOT equal'}")
+
+    # (d) the last layer on the positions read only (the CPU fp32 default) against every position, float32 storage
+    for what, batch in (("articles", articles), ("summaries", texts[1:])):
+        last = {}
+        for label, rows_only in (("all_rows", False), ("rows_read", True)):
+            emb = MaskedEmbedder(MODEL, cache=False, memory_items=0, store_dtype="float32", last_layer_rows=rows_only)
+            emb.embed_many(texts[1:2])  # warm-up
+            before = dict(emb.stats)
+            t0 = time.process_time()  # CPU seconds: steadier than the wall clock on a shared machine
+            res = emb.embed_many(batch)
+            dt = time.process_time() - t0
+            last[label] = res
+            out[f"last_layer_{what}_{label}_tokens_per_s"] = round((emb.stats["tokens"] - before["tokens"]) / dt, 1)
+        same = all(np.array_equal(a.emb, b.emb) and np.array_equal(a.cls, b.cls)
+                   for a, b in zip(last["all_rows"], last["rows_read"]))
+        out[f"last_layer_{what}_speedup"] = round(out[f"last_layer_{what}_rows_read_tokens_per_s"]
+                                                  / out[f"last_layer_{what}_all_rows_tokens_per_s"], 3)
+        out[f"last_layer_{what}_equal_bit_for_bit"] = same
+        print(f"(d) {what}: last layer on the rows read {out[f'last_layer_{what}_speedup']:.3f}x every row "
+              f"({out[f'last_layer_{what}_rows_read_tokens_per_s']:.0f} vs "
+              f"{out[f'last_layer_{what}_all_rows_tokens_per_s']:.0f} tokens per CPU second); "
+              f"arrays {'equal bit for bit' if same else 'NOT equal'}")
 
     layer = n_layers - 4
     t0 = time.perf_counter()

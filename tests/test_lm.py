@@ -243,6 +243,75 @@ def test_forward_slices_give_the_whole_batch_bit_for_bit():
 
 
 @needs_minilm
+def test_last_layer_on_the_rows_read_gives_the_full_pass_bit_for_bit():
+    """On a CPU in fp32 the last layer runs on the positions read only (masked words' first pieces, CLS;
+    sumeval.lm.read_rows): the arrays equal the full forward pass exactly (float32 storage: no rounding
+    hides a difference), in batches of many short passes, of long windows and of a tail under MIN_TAIL_ROWS."""
+    sentence = "The committee met again on Tuesday and discussed the budget for next year . "
+    texts = [SHORT, "A short one.", NON_ASCII, "Tottenham drew 0-0 with Burnley on Sunday afternoon at home.",
+             sentence * 12, "Yes.", sentence * 45]
+    runs = {}
+    for rows_only in (False, None, True):  # the full pass; the CPU fp32 default; asked for
+        e = MaskedEmbedder("minilm", device="cpu", cache=False, store_dtype="float32", last_layer_rows=rows_only)
+        ffn = e.loaded.model.encoder.layer[-1].output.dense  # the last layer's feed-forward output
+        seen = []
+        hook = ffn.register_forward_hook(lambda _m, args, _o: seen.append(args[0].numel() // args[0].shape[-1]))
+        try:
+            runs[rows_only] = (e.embed_many(texts), dict(e.stats))
+        finally:
+            hook.remove()
+        # the last layer ran on every padded position, or on the rows read (fewer: words 8 apart)
+        rows = sum(seen)
+        assert rows == e.stats["padded_tokens"] if rows_only is False else rows < e.stats["padded_tokens"] / 2
+    full, full_stats = runs[False]
+    for rows_only in (None, True):
+        got, stats = runs[rows_only]
+        assert stats == full_stats  # the same batches, slices and padding
+        for a, b in zip(full, got):
+            for k, v in a.to_arrays().items():
+                assert np.array_equal(v, b.to_arrays()[k]), (rows_only, k)
+
+
+needs_mpnet = pytest.mark.skipif(not _have("all-mpnet-base-v2"), reason="all-mpnet-base-v2 is not installed")
+
+
+@pytest.mark.parametrize("model", [pytest.param("minilm", marks=needs_minilm),
+                                   pytest.param("all-mpnet-base-v2", marks=needs_mpnet)])
+def test_states_at_the_rows_read_equal_the_full_hidden_states(model):
+    """read_rows.states_at against the model's own output_hidden_states (BERT: MiniLM; MPNet: the default
+    model), on padded batches, one and two threads: every layer's states and CLS equal exactly."""
+    import torch
+
+    from sumeval.lm.read_rows import has_tail, states_at
+
+    loaded = load_model(model, device="cpu")
+    net = loaded.model
+    assert has_tail(net)
+    g = torch.Generator().manual_seed(0)
+    threads = torch.get_num_threads()
+    try:
+        for n_threads in (1, 2):
+            torch.set_num_threads(n_threads)
+            for n_seq, length in ((2, 300), (12, 40), (1, 6)):
+                ids = torch.randint(1000, 20000, (n_seq, length), generator=g)
+                att = torch.ones(n_seq, length, dtype=torch.long)
+                for b in range(1, n_seq):  # padded rows, as in the engine's batches
+                    att[b, length - b * length // (2 * n_seq):] = 0
+                ids[att == 0] = loaded.tokenizer.pad_token_id
+                ids[:, 0] = loaded.tokenizer.cls_token_id
+                r = torch.tensor([b for b in range(n_seq) for _ in range(1, length, 9)])
+                c = torch.tensor([c for _ in range(n_seq) for c in range(1, length, 9)])
+                with torch.inference_mode():
+                    hs = net(input_ids=ids, attention_mask=att, output_hidden_states=True).hidden_states
+                    states, cls = states_at(net, ids, att, r, c)
+                assert states.shape == (len(r), len(hs), net.config.hidden_size)
+                assert torch.equal(states, torch.stack([h[r, c] for h in hs], dim=1)), (n_threads, n_seq)
+                assert torch.equal(cls, torch.stack([h[:, 0] for h in hs], dim=1)), (n_threads, n_seq)
+    finally:
+        torch.set_num_threads(threads)
+
+
+@needs_minilm
 def test_reduced_precision_runs_whole_batches_by_default():
     """bf16's kernels depend on the batch's size, so only fp32 is sliced unless asked."""
     import warnings
