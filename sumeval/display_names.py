@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from sumeval.datasets.shelf_table import SHELF
+from sumeval.stats.coefficients import COEFFICIENTS
 
 __all__ = ["display", "paper_row_label", "NAMES", "LATEX", "PAPER_000_BERTSCORE_MODEL"]
 
@@ -40,9 +41,8 @@ NAMES: dict[str, str] = {
     # levels (sumeval.stats) and the legacy names
     "input": "Input", "system": "System", "global": "Global", "partial": "Partial", "summary": "Summary (pooled)",
     "document": "Input",
-    # coefficients
-    "pearson": "Pearson", "spearman": "Spearman", "kendall": "Kendall tau", "kendall_b": "Kendall tau-b",
-    "kendall_c": "Kendall tau-c",
+    # coefficients (the registry's titles, sumeval.stats.coefficients)
+    "kendall": "Kendall tau", **{c.name: c.title for c in COEFFICIENTS.values()},
     # header words
     "measure": "Measure", "metric": "Measure", "human": "Human", "level": "Level", "method": "Coefficient",
     "coefficient": "Coefficient", "source": "Source", "ours": "Ours", "paper": "Paper",
@@ -80,7 +80,7 @@ NAMES: dict[str, str] = {
 }
 #: LaTeX spellings where the LaTeX differs from escaping :data:`NAMES` (raw LaTeX, not escaped)
 LATEX: dict[str, str] = {
-    "kendall": r"Kendall $\tau$", "kendall_b": r"Kendall $\tau_b$", "kendall_c": r"Kendall $\tau_c$",
+    "kendall": r"Kendall $\tau$", **{c.name: c.latex for c in COEFFICIENTS.values() if c.latex},
     "tau": r"Kendall $\tau$",
 }
 _NEGATED = " (negated)"
@@ -96,6 +96,8 @@ def _measure(name: str) -> str | None:
     """The readable name of a measure or one of its output columns, or None when unknown."""
     if name in NAMES:
         return NAMES[name]
+    if name in COEFFICIENTS:  # one registered after this module was imported
+        return COEFFICIENTS[name].title
     if name.startswith(_ANNOTATOR) and len(name) > len(_ANNOTATOR):
         return f"Annotator {name[len(_ANNOTATOR):]} (vs. others)"
     sera = _SERA.match(name)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from sumeval.errors import InputError
-from sumeval.stats import checks, layout, levels, pooled, resampling, rows
+from sumeval.stats import checks, coefficients, layout, levels, pooled, resampling
 from sumeval.stats import (
     METHODS,
     correlate,
@@ -82,7 +82,7 @@ def test_row_correlations_equal_scipy_with_nan_and_ties():
     x[rng.random(x.shape) < 0.2] = np.nan
     y[rng.random(y.shape) < 0.1] = np.nan
     x[0] = 2.0  # a constant row
-    got = rows.corr_rows(x, y, METHODS)
+    got = coefficients.corr_rows(x, y, METHODS)
     for m in METHODS:
         want = np.array([correlation(x[i], y[i], m) for i in range(len(x))])
         np.testing.assert_allclose(got[m], want, atol=1e-12, equal_nan=True)

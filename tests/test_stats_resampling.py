@@ -14,7 +14,8 @@ from sumeval.errors import InputError
 from sumeval.stats import METHODS, correlate, correlation, kendall_tau_rows, paired_test
 from sumeval.stats import checks, levels, pooled
 from sumeval.stats.layout import frame_layout
-from sumeval.stats.rows import _ranks_rows, corr_rows
+from sumeval.stats.coefficients import corr_rows
+from sumeval.stats.rows import ranks_rows
 
 
 # ------------------------------------------------------------------------------------------
@@ -59,10 +60,10 @@ def test_weighted_rows_equal_scipy_on_the_expanded_rows(monkeypatch, block):
 def test_weighted_mid_ranks():
     # x = [3, 1, 3, nan], w = [2, 1, 1, 5]: expanded sample 3, 3, 1, 3 -> ranks 1 for the 1 and
     # (2 + 3 + 4) / 3 = 3 for each 3; the NaN point has no rank
-    r = _ranks_rows(np.array([[3.0, 1.0, 3.0, np.nan]]), np.array([[2.0, 1.0, 1.0, 5.0]]))
+    r = ranks_rows(np.array([[3.0, 1.0, 3.0, np.nan]]), np.array([[2.0, 1.0, 1.0, 5.0]]))
     np.testing.assert_array_equal(r, [[3.0, 1.0, 3.0, np.nan]])
     x = np.random.default_rng(0).integers(0, 5, size=(7, 9)).astype(float)
-    np.testing.assert_array_equal(_ranks_rows(x), rankdata(x, axis=1))
+    np.testing.assert_array_equal(ranks_rows(x), rankdata(x, axis=1))
 
 
 # ------------------------------------------------------------------------------------------

@@ -188,8 +188,10 @@ class BigramOverlapScorer(_NoModel):
         return {"n": 2, "tokens": _TOKEN.pattern, "lowercase": True}
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
-        return {self.name: np.array([ngram_overlap(s, t, 2) for s, t in zip(batch.summaries, batch.texts)],
-                                    dtype=float)}
+        values = np.array([ngram_overlap(s, t, 2) for s, t in zip(batch.summaries, batch.texts)], dtype=float)
+        self.last_undefined = [(int(j), "the summary has fewer than 2 tokens: no bigram, so no share of them")
+                               for j in np.flatnonzero(np.isnan(values))]
+        return {self.name: values}
 
 
 class ConstantScorer(_NoModel):

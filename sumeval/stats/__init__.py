@@ -9,7 +9,9 @@ state. Everything is vectorised over resamples (no Python loop per resample).
 Conventions
 -----------
 - **Coefficients** (``method``): ``"pearson"``, ``"spearman"``, ``"kendall_b"``, ``"kendall_c"``
-  (scipy's ``pearsonr``, ``spearmanr``, ``kendalltau(variant="b" / "c")``). Paper 000 reports
+  (scipy's ``pearsonr``, ``spearmanr``, ``kendalltau(variant="b" / "c")``), each one entry of
+  :data:`COEFFICIENTS` (:mod:`sumeval.stats.coefficients`: a new one is a callable and
+  :func:`register`). Paper 000 reports
   Spearman and tau-c, paper 001 Pearson, Spearman and tau-b; nlpstats' ``"kendall"`` is tau-b.
 - **Levels** (a frame has one row per (document, system) pair; a document is an *input*):
 
@@ -77,17 +79,23 @@ from __future__ import annotations
 
 from sumeval.stats.agreement import inter_rater_pearson, krippendorff_alpha, r_squared
 from sumeval.stats.binary import binary_detection
-from sumeval.stats.checks import LEVEL_ALIASES, LEVELS, METHODS, RESAMPLINGS
+from sumeval.stats.checks import LEVEL_ALIASES, LEVELS, RESAMPLINGS
 from sumeval.stats.correlation import correlate, paired_test
 from sumeval.stats.multiple import adjust_pvalues, compare_measures, significance_clusters
 from sumeval.stats.pairwise import acc23, pairwise_accuracy, tie_calibration
 from sumeval.stats.permutation import permutation_masks, permutation_test
 from sumeval.stats.resampling import Resamples, resample_indices
-from sumeval.stats.rows import correlation, kendall_tau_rows
+from sumeval.stats.rows import kendall_tau_rows
+# after sumeval.stats.correlation (the module), so that the name is the function
+from sumeval.stats.coefficients import COEFFICIENTS, METHODS, Coefficient, coefficient, correlation, register
 from sumeval.stats.williams import williams_test
 
 __all__ = [
     "METHODS",
+    "COEFFICIENTS",
+    "Coefficient",
+    "coefficient",
+    "register",
     "LEVELS",
     "LEVEL_ALIASES",
     "RESAMPLINGS",

@@ -12,7 +12,7 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.stats.checks import KRIPPENDORFF_LEVELS, float_array, is_constant
-from sumeval.stats.rows import correlation
+from sumeval.stats.coefficients import correlation
 from sumeval.stats.scaling import scale_exponent, unit_scale
 
 __all__ = ["inter_rater_pearson", "krippendorff_alpha", "r_squared", "cohen_kappa", "KAPPA_WEIGHTS"]

@@ -11,8 +11,6 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-#: Correlation coefficients (the ``method`` argument; ``coefficient`` column of the test frames).
-METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall_b", "kendall_c")
 #: Canonical level names.
 LEVELS: tuple[str, ...] = ("input", "system", "global", "partial")
 #: Older level names, still accepted: ``document`` = ``input``, ``summary`` = ``global``.
@@ -26,14 +24,6 @@ KRIPPENDORFF_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio
 # Largest temporary array (elements) built at once by the vectorised kernels; the tests lower it
 # to exercise the chunked paths.
 BLOCK_ELEMENTS = 2_000_000
-
-
-def check_method(method: str) -> str:
-    if method not in METHODS:
-        raise InputError(
-            f"unknown correlation method {method!r}; choose one of {', '.join(METHODS)}"
-        )
-    return method
 
 
 def canonical_level(level: str) -> str:

@@ -33,7 +33,8 @@ from typing import Sequence
 
 import numpy as np
 
-from sumeval.stats.rows import corr_rows, distinct_rows, kendall_finish, pearson_rows
+from sumeval.stats.coefficients import corr_rows
+from sumeval.stats.rows import distinct_rows, kendall_finish, pearson_rows
 from sumeval.stats.ties import snap_ties
 
 __all__ = ["GroupSwaps", "SwapCache", "SystemSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
@@ -279,7 +280,8 @@ class GroupSwaps:
     Args:
         x, y, z: shape (G, n): standardised scores of the two measures and the human score;
             NaN marks an absent cell (absent in all three).
-        method: a coefficient name.
+        method: a registered coefficient; one without a closed form here (:data:`_SWAP_FORMS`)
+            is computed explicitly on each swapped grid (:func:`~sumeval.stats.coefficients.corr_rows`).
         cache: a :class:`SwapCache` shared with other pairs of measures on the same human scores
             (None: nothing is shared).
     """
@@ -292,11 +294,13 @@ class GroupSwaps:
         self.valid = ~np.isnan(z)
         G, n = z.shape
         self.nv = self.valid.sum(axis=1).astype(np.float64)  # (G,)
-        self.explicit = method != "pearson" and _too_large(G, n, 5)
+        form = _SWAP_FORMS.get(method)
+        self.explicit = form is None or (form != "pearson" and _too_large(G, n, 5))
         if self.explicit:
             return
+        self.form = form
         x0, y0, z0 = (np.where(self.valid, v, 0.0) for v in (x, y, z))
-        if method == "pearson":
+        if form == "pearson":
             self.sums = {"x": x0.sum(axis=1), "y": y0.sum(axis=1), "xx": (x0 * x0).sum(axis=1),
                          "yy": (y0 * y0).sum(axis=1), "xz": (x0 * z0).sum(axis=1),
                          "yz": (y0 * z0).sum(axis=1)}
@@ -305,7 +309,7 @@ class GroupSwaps:
             self.z_sums = (z0.sum(axis=1), (zc * zc).sum(axis=1))
             return
         self.classes = _ValueClasses(x, y, self.valid)
-        if method == "spearman":
+        if form == "spearman":
             self._spearman_init(x, y, z, cache)
             return
         zk = _key(z)
@@ -347,9 +351,9 @@ class GroupSwaps:
             m = make()
         # Kendall's sums are integers below 4 n^2 (|Q| <= 4): exact in float32 while that is below 2^24
         n = m.shape[2]
-        m64 = m if self.method.startswith("kendall") and 4 * n * n < 2 ** 24 else m.astype(np.float64)
-        out = {"pearson": self._pearson, "spearman": self._spearman}.get(
-            self.method, self._kendall)(m, m64)
+        m64 = m if self.form == "kendall" and 4 * n * n < 2 ** 24 else m.astype(np.float64)
+        out = {"pearson": self._pearson, "spearman": self._spearman, "kendall": self._kendall}[
+            self.form](m, m64)
         return out[0].T, out[1].T
 
     def _explicit(self, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -453,6 +457,13 @@ class GroupSwaps:
         return out[0], out[1]
 
 
+#: the coefficients with a closed form under swaps (:class:`GroupSwaps`) and under weights
+#: (:func:`weighted_group_corr`), by the form they take; any other registered coefficient is
+#: computed explicitly on each resample
+_SWAP_FORMS = {"pearson": "pearson", "spearman": "spearman", "kendall_b": "kendall",
+               "kendall_c": "kendall"}
+
+
 def weighted_group_corr(x: np.ndarray, y: np.ndarray, weights: np.ndarray,
                         methods: Sequence[str]) -> dict[str, np.ndarray]:
     """Each method's coefficient per (resample, group) with fixed values and varying weights.
@@ -460,10 +471,12 @@ def weighted_group_corr(x: np.ndarray, y: np.ndarray, weights: np.ndarray,
     Args:
         x, y: shape (G, n) values; NaN marks an absent cell.
         weights: shape (b, G, n) non-negative integer multiplicities.
-        methods: coefficient names.
+        methods: registered coefficient names; those without a closed form here
+            (:data:`_SWAP_FORMS`) are computed on each expanded sample
+            (:func:`~sumeval.stats.coefficients.corr_rows`).
 
     Returns:
-        ``{method: shape (b, G)}``: scipy's coefficient on each group's expanded sample
+        ``{method: shape (b, G)}``: the coefficient on each group's expanded sample
         ``np.repeat(x[g], weights[r, g])`` (module docstring), NaN where undefined.
     """
     b, G, n = weights.shape
@@ -471,11 +484,13 @@ def weighted_group_corr(x: np.ndarray, y: np.ndarray, weights: np.ndarray,
     W = np.where(valid[None], weights, 0.0)
     flat = (b * G, n)
     xs, ys = (np.broadcast_to(v, (b, G, n)).reshape(flat) for v in (x, y))
-    if _too_large(G, n, 5):
-        return {k: v.reshape(b, G) for k, v in corr_rows(xs, ys, methods,
-                                                         W.reshape(flat)).items()}
-    Wg = np.ascontiguousarray(np.swapaxes(W, 0, 1), dtype=np.float32)  # (G, b, n)
+    explicit = [m for m in methods if m not in _SWAP_FORMS or _too_large(G, n, 5)]
     out: dict[str, np.ndarray] = {}
+    if explicit:
+        out = {k: v.reshape(b, G) for k, v in corr_rows(xs, ys, explicit, W.reshape(flat)).items()}
+        if len(explicit) == len(methods):
+            return out
+    Wg = np.ascontiguousarray(np.swapaxes(W, 0, 1), dtype=np.float32)  # (G, b, n)
     if "pearson" in methods:
         out["pearson"] = pearson_rows(xs, ys, W.reshape(flat)).reshape(b, G)
     if "spearman" in methods:

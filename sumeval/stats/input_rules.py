@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.stats.checks import is_constant
+from sumeval.stats.coefficients import coefficient
 
 __all__ = ["UNDEFINED_RULES", "InputRule", "SKIP", "document_p_values"]
 
@@ -100,17 +102,19 @@ def document_p_values(gx: np.ndarray, gy: np.ndarray, method: str) -> np.ndarray
 
     Args:
         gx, gy: (n_docs, n_sys) grids, NaN where a pair is absent.
-        method: ``pearson`` (``pearsonr``), ``spearman`` (``spearmanr``), ``kendall_b`` /
-            ``kendall_c`` (``kendalltau``, variant b / c): what REALSumm's ``get_doc_y_val`` calls.
+        method: a registered coefficient with a p-value (its ``p_value``: ``pearson``
+            ``pearsonr``, ``spearman`` ``spearmanr``, ``kendall_b`` / ``kendall_c``
+            ``kendalltau``, variant b / c): what REALSumm's ``get_doc_y_val`` calls.
 
     Returns:
         (n_docs,): NaN where the correlation is undefined (fewer than 2 pairs, a constant side:
         REALSumm's ``return 0, 1`` for a NaN Kendall, so never selected).
     """
-    from scipy import stats as ss
-
-    from sumeval.stats.checks import is_constant
-
+    p_value = coefficient(method).p_value
+    if p_value is None:
+        raise InputError(f"the coefficient {method!r} has no p-value, which REALSumm's selection of "
+                         f"documents (significant inputs) needs; choose a coefficient that has one, "
+                         f"or leave the selection out")
     out = np.full(gx.shape[0], np.nan)
     for d in range(gx.shape[0]):
         keep = ~(np.isnan(gx[d]) | np.isnan(gy[d]))
@@ -119,11 +123,5 @@ def document_p_values(gx: np.ndarray, gy: np.ndarray, method: str) -> np.ndarray
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if method == "pearson":
-                p = ss.pearsonr(x, y).pvalue
-            elif method == "spearman":
-                p = ss.spearmanr(x, y).pvalue
-            else:
-                p = ss.kendalltau(x, y, variant="b" if method == "kendall_b" else "c").pvalue
-        out[d] = float(p)
+            out[d] = float(p_value(x, y))
     return out

@@ -16,7 +16,7 @@ from sumeval.stats.layout import Layout
 from sumeval.stats.partial import Control, partial_estimate
 from sumeval.stats.pooled import pooled_boot
 from sumeval.stats.resampling import Resamples
-from sumeval.stats.rows import corr_rows, scipy_corr
+from sumeval.stats.coefficients import corr_rows, pair_value
 from sumeval.stats.scaling import scale_exponent
 from sumeval.stats.ties import snap_ties
 
@@ -103,7 +103,7 @@ def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods
         xv, yv = x[keep], y[keep]
         n = int(keep.sum())
         boots = _global_boot(lay, keep, xv, yv, methods, draws) if draws is not None else {}
-        return {m: Estimate(scipy_corr(xv, yv, m), n, int(x.size - n), boots.get(m))
+        return {m: Estimate(pair_value(xv, yv, m), n, int(x.size - n), boots.get(m))
                 for m in methods}
     gx = lay.grid(np.where(keep, x, np.nan))
     gy = lay.grid(np.where(keep, y, np.nan))
@@ -138,7 +138,7 @@ def estimate_pair(lay: Layout, x: np.ndarray, y: np.ndarray, level: str, methods
             bx, by = np.repeat(mx, draws.n, axis=0), np.repeat(my, draws.n, axis=0)
         boots = corr_rows(bx, by, methods, weights=draws.systems)
     keep_sys = np.isfinite(mx[0])
-    return {m: Estimate(scipy_corr(mx[0][keep_sys], my[0][keep_sys], m), used,
+    return {m: Estimate(pair_value(mx[0][keep_sys], my[0][keep_sys], m), used,
                         int(lay.n_sys - used), boots.get(m)) for m in methods}
 
 

@@ -41,7 +41,7 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats import checks
-from sumeval.stats.rows import corr_rows, scipy_corr
+from sumeval.stats.coefficients import corr_rows, pair_value
 from sumeval.stats.ties import snap_ties
 
 __all__ = ["CONTROLS", "Control", "frame_control", "grid_control", "residualise", "partial_estimate", "partial_rows"]
@@ -193,7 +193,7 @@ def partial_estimate(x: np.ndarray, y: np.ndarray, control: Control, methods: Se
         one = np.ones((1, n))
         ex, ey = residualise(xv[None], cv, one)[0], residualise(yv[None], cv, one)[0]
         undefined = bool(_vanished(ex[None], xv[None], one)[0] | _vanished(ey[None], yv[None], one)[0])
-        values = {m: math.nan if undefined else scipy_corr(ex, ey, m) for m in methods}
+        values = {m: math.nan if undefined else pair_value(ex, ey, m) for m in methods}
     boots: dict[str, np.ndarray] = {}
     if weights is not None:
         B = weights.shape[0]

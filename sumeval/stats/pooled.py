@@ -15,7 +15,8 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.stats import checks
-from sumeval.stats.rows import kendall_finish, scipy_corr
+from sumeval.stats.coefficients import pair_rows, pair_value
+from sumeval.stats.rows import kendall_finish
 from sumeval.stats.scaling import unit_scale
 
 __all__ = ["pooled_boot"]
@@ -63,77 +64,109 @@ def pooled_boot(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.ndar
         group: shape (n,), group code of each pair, in [0, n_groups) (its document, its system,
             or ``arange(n)``: see the module docstring).
         counts: shape (B, n_groups), how often each group is drawn in resample b.
-        methods: names from :data:`~sumeval.stats.checks.METHODS`.
+        methods: registered coefficient names (:mod:`sumeval.stats.coefficients`); those with
+            a closed form here (:data:`_KERNELS`) use it, any other its callable on each expanded
+            resample.
         kendall_path: ``"matrix"``, ``"loop"`` or None (:func:`_kendall_path` decides).
 
     Returns:
-        ``{method: shape (B,)}``, equal to scipy on the expanded resample
+        ``{method: shape (B,)}``, equal to the coefficient on the expanded resample
         ``np.repeat(x, counts[b, group])``, ``np.repeat(y, counts[b, group])``.
     """
     B, n_groups = counts.shape
     if x.size == 0:
         return {m: np.full(B, np.nan) for m in methods}
-    ranked = any(m in methods for m in ("spearman", "kendall_b", "kendall_c"))
-    kendall = "kendall_b" in methods or "kendall_c" in methods
+    ranked = any(_KERNELS.get(m, (None, False))[1] for m in methods)
+    kendall = any(_KERNELS.get(m, (None,))[0] is _kendall for m in methods)
     gx, ngx = _tie_groups(x) if ranked else (None, 0)
     gy, ngy = _tie_groups(y) if ranked else (None, 0)
     path = (kendall_path or _kendall_path(x.size, n_groups, B)) if kendall else None
     A = _group_concordance(x, y, group, n_groups) if path == "matrix" else None
     # resamples in chunks: the rank arrays are (chunk, n) and (chunk, n_groups)
     step = max(1, checks.BLOCK_ELEMENTS // max(x.size, 1))
-    parts = [_pooled_chunk(x, y, group, counts[s:s + step], methods, gx, ngx, gy, ngy, A)
+    parts = [_pooled_chunk(_Chunk(x, y, group, counts[s:s + step], gx, ngx, gy, ngy, A), methods)
              for s in range(0, B, step)]
     return {m: np.concatenate([p[m] for p in parts]) for m in methods}
 
 
-def _pooled_chunk(x: np.ndarray, y: np.ndarray, group: np.ndarray, counts: np.ndarray,
-                  methods: Sequence[str], gx: np.ndarray | None, ngx: int,
-                  gy: np.ndarray | None, ngy: int,
-                  A: np.ndarray | None) -> dict[str, np.ndarray]:
-    """:func:`pooled_boot` for a chunk of resamples; tie groups and the group concordance
-    matrix A (None: scipy per resample) are computed once by the caller."""
-    n_groups = counts.shape[1]
-    W = counts @ np.bincount(group, minlength=n_groups).astype(np.float64)  # (B,) points drawn
-    undefined = (_constant_in_resample(x, group, counts) | _constant_in_resample(y, group, counts)
-                 | (W < 2))
-    out: dict[str, np.ndarray] = {}
+class _Chunk:
+    """One chunk of resamples of :func:`pooled_boot`: the pairs, the draws (B, n_groups), points
+    drawn per resample ``W`` (B,), and what the rank kernels share -- the tie groups of x and y and
+    their totals per resample ``Tx``, ``Ty`` (B, n_ties) -- and the group concordance matrix A
+    (None: scipy per resample), computed once by the caller."""
 
-    def per_group(v: np.ndarray) -> np.ndarray:
-        return counts @ np.bincount(group, weights=v, minlength=n_groups)
-
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if "pearson" in methods:
-            # centring on the overall mean keeps the one-pass sums well conditioned; the exact
-            # power-of-two scaling keeps them finite and normal (sumeval.stats.scaling)
-            xs, ys = unit_scale(x), unit_scale(y)
-            xc, yc = xs - xs.mean(), ys - ys.mean()
-            sx, sy = per_group(xc), per_group(yc)
-            sxx = per_group(xc * xc) - sx * sx / W
-            syy = per_group(yc * yc) - sy * sy / W
-            sxy = per_group(xc * yc) - sx * sy / W
-            out["pearson"] = sxy / np.sqrt(sxx * syy)
+    def __init__(self, x, y, group, counts, gx, ngx, gy, ngy, A):
+        self.x, self.y, self.group, self.counts, self.A = x, y, group, counts, A
+        self.gx, self.gy = gx, gy
+        self.n_groups = counts.shape[1]
+        self.W = counts @ np.bincount(group, minlength=self.n_groups).astype(np.float64)  # (B,) points drawn
         if gx is not None:
-            Tx = _tie_totals(group, gx, ngx, counts)  # (B, ngx) pairs per tie group
-            Ty = _tie_totals(group, gy, ngy, counts)
-        if "spearman" in methods:
-            # mid-rank of each tie group in each resample; the mean mid-rank is (W + 1) / 2
-            mx = np.cumsum(Tx, axis=1) - Tx + (Tx + 1) / 2
-            my = np.cumsum(Ty, axis=1) - Ty + (Ty + 1) / 2
-            centre = W * ((W + 1) / 2) ** 2
-            sxx = (Tx * mx * mx).sum(axis=1) - centre
-            syy = (Ty * my * my).sum(axis=1) - centre
-            sxy = np.einsum("bn,bn,bn->b", counts[:, group], mx[:, gx], my[:, gy]) - centre
-            out["spearman"] = sxy / np.sqrt(sxx * syy)
-        if "kendall_b" in methods or "kendall_c" in methods:
-            if A is not None:
-                S = np.einsum("bd,bd->b", _exact_product(counts, A), counts) / 2
-                tx = (Tx * (Tx - 1) / 2).sum(axis=1)
-                ty = (Ty * (Ty - 1) / 2).sum(axis=1)
-                m = np.minimum((Tx > 0).sum(axis=1), (Ty > 0).sum(axis=1)).astype(np.float64)
-                tb, tc = kendall_finish(S, W, tx, ty, m)
+            self.Tx = _tie_totals(group, gx, ngx, counts)  # (B, ngx) pairs per tie group
+            self.Ty = _tie_totals(group, gy, ngy, counts)
+
+    def per_group(self, v: np.ndarray) -> np.ndarray:
+        return self.counts @ np.bincount(self.group, weights=v, minlength=self.n_groups)
+
+
+def _pearson(c: _Chunk) -> dict[str, np.ndarray]:
+    # centring on the overall mean keeps the one-pass sums well conditioned; the exact
+    # power-of-two scaling keeps them finite and normal (sumeval.stats.scaling)
+    xs, ys = unit_scale(c.x), unit_scale(c.y)
+    xc, yc = xs - xs.mean(), ys - ys.mean()
+    sx, sy, W = c.per_group(xc), c.per_group(yc), c.W
+    sxx = c.per_group(xc * xc) - sx * sx / W
+    syy = c.per_group(yc * yc) - sy * sy / W
+    sxy = c.per_group(xc * yc) - sx * sy / W
+    return {"pearson": sxy / np.sqrt(sxx * syy)}
+
+
+def _spearman(c: _Chunk) -> dict[str, np.ndarray]:
+    # mid-rank of each tie group in each resample; the mean mid-rank is (W + 1) / 2
+    Tx, Ty, W = c.Tx, c.Ty, c.W
+    mx = np.cumsum(Tx, axis=1) - Tx + (Tx + 1) / 2
+    my = np.cumsum(Ty, axis=1) - Ty + (Ty + 1) / 2
+    centre = W * ((W + 1) / 2) ** 2
+    sxx = (Tx * mx * mx).sum(axis=1) - centre
+    syy = (Ty * my * my).sum(axis=1) - centre
+    sxy = np.einsum("bn,bn,bn->b", c.counts[:, c.group], mx[:, c.gx], my[:, c.gy]) - centre
+    return {"spearman": sxy / np.sqrt(sxx * syy)}
+
+
+def _kendall(c: _Chunk) -> dict[str, np.ndarray]:
+    if c.A is None:
+        tb, tc = _kendall_boot_loop(c.x, c.y, c.counts[:, c.group])
+        return {"kendall_b": tb, "kendall_c": tc}
+    Tx, Ty = c.Tx, c.Ty
+    S = np.einsum("bd,bd->b", _exact_product(c.counts, c.A), c.counts) / 2
+    tx = (Tx * (Tx - 1) / 2).sum(axis=1)
+    ty = (Ty * (Ty - 1) / 2).sum(axis=1)
+    m = np.minimum((Tx > 0).sum(axis=1), (Ty > 0).sum(axis=1)).astype(np.float64)
+    tb, tc = kendall_finish(S, c.W, tx, ty, m)
+    return {"kendall_b": tb, "kendall_c": tc}
+
+
+#: the closed forms, by coefficient: (kernel, needs the tie groups); a kernel may give several
+#: coefficients at once (tau-b and tau-c)
+_KERNELS = {"pearson": (_pearson, False), "spearman": (_spearman, True),
+            "kendall_b": (_kendall, True), "kendall_c": (_kendall, True)}
+
+
+def _pooled_chunk(c: _Chunk, methods: Sequence[str]) -> dict[str, np.ndarray]:
+    """:func:`pooled_boot` for a chunk of resamples."""
+    undefined = (_constant_in_resample(c.x, c.group, c.counts)
+                 | _constant_in_resample(c.y, c.group, c.counts) | (c.W < 2))
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for m in methods:
+            if m in out:
+                continue
+            kernel = _KERNELS.get(m)
+            if kernel is None:  # no closed form: the callable on each expanded resample
+                out[m] = pair_rows(np.broadcast_to(c.x, (c.counts.shape[0], c.x.size)),
+                                   np.broadcast_to(c.y, (c.counts.shape[0], c.y.size)),
+                                   c.counts[:, c.group], m)
             else:
-                tb, tc = _kendall_boot_loop(x, y, counts[:, group])
-            out["kendall_b"], out["kendall_c"] = tb, tc
+                out.update(kernel[0](c))
     for m in methods:
         out[m][undefined] = np.nan
         out[m] = np.clip(out[m], -1.0, 1.0)
@@ -201,6 +234,6 @@ def _kendall_boot_loop(x: np.ndarray, y: np.ndarray,
     tc = np.empty(w.shape[0])
     for b in range(w.shape[0]):
         xb, yb = np.repeat(x, counts[b]), np.repeat(y, counts[b])
-        tb[b] = scipy_corr(xb, yb, "kendall_b")
-        tc[b] = scipy_corr(xb, yb, "kendall_c")
+        tb[b] = pair_value(xb, yb, "kendall_b")
+        tc[b] = pair_value(xb, yb, "kendall_c")
     return tb, tc

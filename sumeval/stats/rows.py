@@ -1,7 +1,6 @@
-"""Correlations of one pair of samples (scipy, the reference) and of many rows at once.
-
-The row kernels compute one coefficient per row of two (R, n) arrays, optionally with integer
-weights: a weight w_i counts point i w_i times, so a weighted row equals scipy on the expanded
+"""The batched kernels of the built-in coefficients: one coefficient per row of two (R, n) arrays
+(registered in :mod:`sumeval.stats.coefficients`, which also holds the one-sample reference),
+optionally with integer weights: a weight w_i counts point i w_i times, so a weighted row equals scipy on the expanded
 sample ``np.repeat(x, w)``, ``np.repeat(y, w)`` (how a bootstrap resample that draws a system or
 a document twice is evaluated). Pearson uses weighted sums, Spearman weighted mid-ranks, Kendall
 the concordance counts of Kendall (1945, "The treatment of ties in ranking problems",
@@ -13,56 +12,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Sequence
-
 import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.stats import checks
-from sumeval.stats.checks import check_method, float_array, is_constant
+from sumeval.stats.checks import is_constant
 from sumeval.stats.scaling import unit_scale
 
-__all__ = ["correlation", "kendall_tau_rows", "corr_rows", "pearson_rows", "distinct_rows", "kendall_finish"]
-
-
-def correlation(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
-                method: str) -> float:
-    """Correlation of two paired samples.
-
-    Args:
-        x, y: shape (n,), paired values; NaN marks a missing value.
-        method: ``"pearson"``, ``"spearman"``, ``"kendall_b"`` or ``"kendall_c"``.
-
-    Returns:
-        The coefficient in [-1, 1], computed by scipy over the pairs where neither value is NaN;
-        NaN when fewer than 2 pairs remain or either side is constant over them.
-    """
-    check_method(method)
-    xa = float_array(x, "x")
-    ya = float_array(y, "y")
-    if xa.shape != ya.shape:
-        raise InputError(f"x and y must have the same length, got {xa.size} and {ya.size}")
-    keep = ~(np.isnan(xa) | np.isnan(ya))
-    return scipy_corr(xa[keep], ya[keep], method)
-
-
-def scipy_corr(x: np.ndarray, y: np.ndarray, method: str) -> float:
-    """scipy's coefficient for complete data x, y (n,); NaN if n < 2 or a side is constant."""
-    if x.size < 2 or is_constant(x) or is_constant(y):
-        return math.nan
-    from scipy import stats as ss
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # near-constant input warnings; the value is still returned
-        if method == "pearson":  # scaled exactly: no overflow or underflow at the range's ends
-            value = ss.pearsonr(unit_scale(x), unit_scale(y)).statistic
-        elif method == "spearman":
-            value = ss.spearmanr(x, y).statistic
-        elif method == "kendall_b":
-            value = ss.kendalltau(x, y, variant="b").statistic
-        else:
-            value = ss.kendalltau(x, y, variant="c").statistic
-    return float(value)
+__all__ = ["kendall_tau_rows", "pearson_rows", "ranks_rows", "distinct_rows", "kendall_finish"]
 
 
 def pearson_rows(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -101,7 +58,7 @@ def _constant_rows(x: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return ~(hi > lo)
 
 
-def _ranks_rows(x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+def ranks_rows(x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
     """Mid-ranks per row in the expanded sample (point i counted w_i times).
 
     Args:
@@ -216,9 +173,19 @@ def _kendall_rows_scipy(x: np.ndarray, y: np.ndarray, nan: np.ndarray,
         if weights is not None:
             reps = weights[i][keep].astype(np.int64)
             xi, yi = np.repeat(xi, reps), np.repeat(yi, reps)
-        tb[i] = scipy_corr(xi, yi, "kendall_b")
-        tc[i] = scipy_corr(xi, yi, "kendall_c")
+        tb[i], tc[i] = _kendall_scipy(xi, yi, "b"), _kendall_scipy(xi, yi, "c")
     return tb, tc
+
+
+def _kendall_scipy(x: np.ndarray, y: np.ndarray, variant: str) -> float:
+    """scipy's tau-b or tau-c of complete data; NaN if n < 2 or a side is constant."""
+    if x.size < 2 or is_constant(x) or is_constant(y):
+        return math.nan
+    from scipy import stats as ss
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(ss.kendalltau(x, y, variant=variant).statistic)
 
 
 def kendall_finish(S: np.ndarray, nv: np.ndarray, tx: np.ndarray, ty: np.ndarray,
@@ -233,34 +200,3 @@ def kendall_finish(S: np.ndarray, nv: np.ndarray, tx: np.ndarray, ty: np.ndarray
     tau_b[undefined] = np.nan
     tau_c[undefined] = np.nan
     return np.clip(tau_b, -1.0, 1.0), np.clip(tau_c, -1.0, 1.0)
-
-
-def corr_rows(x: np.ndarray, y: np.ndarray, methods: Sequence[str],
-              weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """Correlation per row for each method, over the pairs where both entries are non-NaN.
-
-    Args:
-        x, y: shape (R, n).
-        methods: names from :data:`~sumeval.stats.checks.METHODS`.
-        weights: optional shape (R, n) integer multiplicities (None: 1 per point).
-
-    Returns:
-        ``{method: shape (R,)}``.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    nan = np.isnan(x) | np.isnan(y)
-    w = (~nan).astype(np.float64)
-    if weights is not None:
-        w = np.where(nan, 0.0, np.asarray(weights, dtype=np.float64))
-    out: dict[str, np.ndarray] = {}
-    if "pearson" in methods:
-        out["pearson"] = pearson_rows(x, y, w)
-    if "spearman" in methods:
-        rw = None if weights is None else w
-        out["spearman"] = pearson_rows(_ranks_rows(np.where(nan, np.nan, x), rw),
-                                       _ranks_rows(np.where(nan, np.nan, y), rw), w)
-    if "kendall_b" in methods or "kendall_c" in methods:
-        tb, tc = kendall_tau_rows(x, y, weights)
-        out["kendall_b"], out["kendall_c"] = tb, tc
-    return {m: out[m] for m in methods}

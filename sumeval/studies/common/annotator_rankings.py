@@ -121,7 +121,7 @@ def ranking_changes(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.Dat
         :data:`RANKING_COLUMNS`: ``human, level, method, kind, annotator, kept, tau, n_measures,
         top`` (best measure in this ranking), ``top_all`` (best with all annotators), ``same_top``.
     """
-    from sumeval.stats.rows import correlation
+    from sumeval.stats.coefficients import correlation
 
     base = measures[["doc_id", "system", *metrics]]
 
