@@ -102,6 +102,54 @@ def test_read_process_write_is_order_invariant(toy):
     assert torch.allclose(h1, h2, atol=1e-5) and torch.allclose(c1, c2, atol=1e-5)
 
 
+def test_attordernet_pointer_reads_the_sentences_and_ignores_padding(toy):
+    # ATTOrderNet as the authors' release builds it (hwxcby/ATTOrderNet main_file.py add_model):
+    # the pointer attends over the sentence vectors (paper 002 Eq.2, f(s_i, h)), the Transformer's
+    # output, mean-pooled over the real units, is the decoder's start state (h and c), and the
+    # Transformer is pre-norm with a final LayerNorm. The first checks fail on a pointer that reads
+    # the Transformer's output: a Transformer collapsed to one vector for every sentence (what
+    # Adam at lr 1e-3 made of the post-norm encoder on NIPS) then leaves a uniform pointer.
+    train, _, vocab = toy
+    torch.manual_seed(0)
+    model = build_model(_cfg(vocab, "attordernet")).eval()
+    ids, _ = set_token_ids(train, vocab)
+    long_doc = max(ids, key=len)
+    short_doc = min(ids, key=len)
+    assert len(long_doc) > len(short_doc)
+    seen = {}
+    hook = model.doc_enc.register_forward_hook(lambda mod, inp, out: seen.update(out=out))
+    t1, m1 = encode_batch([short_doc])
+    with torch.no_grad():
+        sent1, ctx1, (h1, c1) = model.encode(t1, m1)
+    hook.remove()
+    n = len(short_doc)
+    assert torch.allclose(ctx1, sent1)  # the pointer's memory: the sentence vectors (eval: no dropout)
+    assert torch.allclose(h1, seen["out"][0, :n].mean(0, keepdim=True), atol=1e-6)
+    assert torch.equal(h1, c1)
+    assert model.doc_enc.norm is not None and all(layer.norm_first for layer in model.doc_enc.layers)
+
+    # a collapsed Transformer (the same vector for every sentence) still leaves a pointer that
+    # tells the sentences apart
+    hook = model.doc_enc.register_forward_hook(lambda mod, inp, out: torch.ones_like(out))
+    with torch.no_grad():
+        sent, ctx, state = model.encode(t1, m1)
+        logp, _ = model.step(model.start.expand(1, -1), state, model.w_ctx(ctx), m1)
+    hook.remove()
+    assert float(logp[0, :n].max() - logp[0, :n].min()) > 1e-3, logp
+
+    # padding: the short document batched with a longer one (padded units appended) gets the
+    # same start state, pointer memory and first pointer distribution as alone
+    t2, m2 = encode_batch([short_doc, long_doc])
+    with torch.no_grad():
+        _, ctx2, (h2, c2) = model.encode(t2, m2)
+        lp1, _ = model.step(model.start.expand(1, -1), (h1, c1), model.w_ctx(ctx1), m1)
+        lp2, _ = model.step(model.start.expand(2, -1), (h2, c2), model.w_ctx(ctx2), m2)
+    assert not bool(m2[0, n:].any()) and m2.shape[1] > n
+    assert torch.allclose(h2[:1], h1, atol=1e-5) and torch.allclose(c2[:1], c1, atol=1e-5)
+    assert torch.allclose(ctx2[:1, :n], ctx1, atol=1e-5)
+    assert torch.allclose(lp2[:1, :n], lp1, atol=1e-5)
+
+
 def test_encode_graphs_roles_at_input_positions(toy):
     train, _, vocab = toy
     graphs = set_graphs(train, vocab)

@@ -215,6 +215,10 @@ def train_cached(
         min_count=min_count, train_set=[train_set.name, train_set.split, set_fingerprint(train_set)],
         dev_set=[dev_set.name, dev_set.split, set_fingerprint(dev_set)],
     )
+    from sumeval.ordering.models import MODEL_REVISIONS
+
+    if name in MODEL_REVISIONS:  # only there, so the other models keep their keys
+        key_parts["revision"] = MODEL_REVISIONS[name]
     from sumeval.cache import cache_key
     from sumeval.ordering.train import DamagedCheckpoint, load_best, run_settings
 

@@ -12,9 +12,15 @@ Four encoders share one pointer decoder (:meth:`PointerOrderer.step`):
   and feeds ``[q_t; r_t]`` to the next step. The result does not depend on the input order.
   The decoder starts from ``(tanh(W [q_T; r_T]), c_T)``; the pointer attends over the sentence
   vectors.
-- ``attordernet`` — ATTOrderNet (Cui et al. 2018): BiLSTM sentence encoder; Transformer encoder
-  (``layers`` layers, ``heads`` heads, no positional encoding) over the sentence vectors; the
-  mean-pooled output initialises the decoder.
+- ``attordernet`` — ATTOrderNet (Cui et al. 2018; the authors' release hwxcby/ATTOrderNet,
+  ``main_file.py`` ``add_model`` and ``common.py`` ``transformer_encoder``): BiLSTM sentence
+  encoder; a pre-norm Transformer encoder (``layers`` layers, ``heads`` heads, no positional
+  encoding, a final LayerNorm) over the sentence vectors; its output, mean-pooled over the real
+  units, is the decoder's start state ``(h, c) = (pooled, pooled)``. The pointer attends over the
+  sentence vectors themselves (paper 002 Eq.2, ``f(s_i, h)``), not over the Transformer's output:
+  the Transformer reaches the order only through the start state, as in the release. (Pointing
+  at the output of a post-norm Transformer instead let Adam at lr 1e-3 collapse the output to one
+  vector for all sentences - a uniform pointer, tau ~ 0 on NIPS.)
 - ``se_graph`` — SE-Graph (Yin et al. 2019, NSEG): BiLSTM sentence encoder; a graph of sentence
   nodes, entity nodes (nouns shared by at least two sentences; initialised from their word
   embedding; state size ``entity_hidden``, NSEG's ``--ehid``, default ``hidden``) and one
@@ -49,6 +55,10 @@ MODEL_LABELS = {
     "se_graph": "SE-Graph",
 }
 N_ROLES = 3  # NSEG role ids 1, 2, 3 (0 = no edge)
+#: models whose computation changed under an unchanged :class:`ModelConfig`: the revision joins
+#: the cache key (:func:`sumeval.ordering.experiment.train_cached`), so runs trained before the
+#: change are not reused. attordernet 2: pointer over the sentence vectors, pre-norm Transformer.
+MODEL_REVISIONS = {"attordernet": 2}
 
 
 @dataclass(frozen=True)
@@ -181,9 +191,12 @@ def build_model(config: ModelConfig, embeddings=None):
                 self.process = nn.LSTMCell(2 * H, H)
                 self.write = nn.Linear(2 * H, H)
             elif c.name == "attordernet":
-                layer = nn.TransformerEncoderLayer(H, c.heads, dim_feedforward=2 * H,
-                                                   dropout=c.dropout, batch_first=True)
-                self.doc_enc = nn.TransformerEncoder(layer, c.layers, enable_nested_tensor=False)
+                # pre-norm layers and a final LayerNorm, as the release's tensor2tensor encoder
+                # (layer_preprocess "n", layer_postprocess "da", a last layer_preprocess)
+                layer = nn.TransformerEncoderLayer(H, c.heads, dim_feedforward=2 * H, dropout=c.dropout,
+                                                   batch_first=True, norm_first=True)
+                self.doc_enc = nn.TransformerEncoder(layer, c.layers, norm=nn.LayerNorm(H),
+                                                     enable_nested_tensor=False)
             else:  # se_graph; He = H unless entity_hidden is set
                 He = c.entity_size
                 self.ent_in = nn.Linear(c.emb_dim, He)
@@ -226,10 +239,13 @@ def build_model(config: ModelConfig, embeddings=None):
             if name == "variant_lstm_ptrnet":
                 return (sent, *self._read_process_write(sent, unit_mask))
             if name == "attordernet":
-                ctx = self.doc_enc(self.drop(sent), src_key_padding_mask=~unit_mask)
-                ctx = ctx * unit_mask.unsqueeze(-1)
-                pooled = ctx.sum(1) / unit_mask.sum(1, keepdim=True).clamp(min=1)
-                return sent, ctx, (pooled, torch.zeros_like(pooled))
+                # the pointer attends over the sentence vectors (paper 002 Eq.2, f(s_i, h); the
+                # release's pointer reads the Transformer's *input*); the Transformer's mean-pooled
+                # output is the decoder's start state, h and c both (the release's LSTMStateTuple)
+                x = self.drop(sent)
+                out = self.doc_enc(x, src_key_padding_mask=~unit_mask) * unit_mask.unsqueeze(-1)
+                pooled = out.sum(1) / unit_mask.sum(1, keepdim=True).clamp(min=1)
+                return sent, x, (pooled, pooled)
             if graph is None:
                 from sumeval.errors import InputError
 
