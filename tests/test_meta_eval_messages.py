@@ -16,10 +16,7 @@ from sumeval.errors import InputError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _file(tmp_path, n_docs=10, seed=0) -> Path:
