@@ -97,22 +97,25 @@ def test_a_rare_binary_column_skips_only_the_detection_m23b(tmp_path, capsys):
     ("summary", "'summary' is ambiguous: SummEval and Deutsch et al. (2021) call the per-document correlation"),
     ("document", "'document' is the older name of 'input'"),
 ])
-def test_older_level_names_are_refused_by_meta_eval_m21d(tmp_path, capsys, level, words):
+def test_older_level_names_are_refused_everywhere_with_what_they_meant_m21d(tmp_path, capsys, level, words):
+    """One policy: meta-eval, the statistics and the data sets' level check refuse them alike."""
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.datasets.judgments_model import check_level
+
     assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--level", level) == 2
     err = capsys.readouterr().err
     assert words in err and "name the level as one of input, system, global" in err
     assert not (tmp_path / "out").exists()
-
-
-def test_stats_correlate_keeps_the_older_level_names(tmp_path):
     f = pd.read_csv(_file(tmp_path))
-    kw = dict(methods=["kendall_b"], n_resamples=0)
-    summary = stats.correlate(f, "my_metric", "overall", level="summary", **kw)
-    glob = stats.correlate(f, "my_metric", "overall", level="global", **kw)
-    document = stats.correlate(f, "my_metric", "overall", level="document", **kw)
-    inp = stats.correlate(f, "my_metric", "overall", level="input", **kw)
-    assert summary["value"].item() == glob["value"].item() and summary["level"].item() == "summary"
-    assert document["value"].item() == inp["value"].item()
+    j = load_judgments(_file(tmp_path), human=["overall"])
+    kw = dict(n_resamples=0)
+    for call in (lambda: stats.correlate(f, "my_metric", "overall", level=level, **kw),
+                 lambda: stats.correlate(f, "my_metric", "overall", level=["input", level], **kw),
+                 lambda: stats.paired_test(f, "my_metric", "faithful", "overall", level=level, method="pearson", **kw),
+                 lambda: check_level(j, level)):
+        with pytest.raises(InputError) as exc:
+            call()
+        assert words in str(exc.value) and "name the level as one of input, system, global" in str(exc.value)
 
 
 @pytest.mark.parametrize("cls, words", [

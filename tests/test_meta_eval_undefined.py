@@ -12,6 +12,7 @@ import pytest
 
 from sumeval import stats
 from sumeval.cli import main
+from sumeval.errors import InputError
 from sumeval.stats.undefined import undefined_reason
 
 SYSTEMS = ["s1", "s2", "s3", "s4"]
@@ -186,8 +187,9 @@ def test_undefined_reason_by_hand():
     assert undefined_reason(h, "m", "h", "input") == ("undefined in every one of the 2 inputs (1 with fewer than "
                                                       "2 systems having both 'm' and 'h'; 1 where 'h' is constant "
                                                       "across the systems)")
-    # the older level names are still accepted here
-    assert undefined_reason(g, "m", "h", "document") == undefined_reason(g, "m", "h", "input")
+    # the older level names are refused here too
+    with pytest.raises(InputError, match="'document' is the older name of 'input'"):
+        undefined_reason(g, "m", "h", "document")
 
 
 def test_figures_show_undefined_rows_without_drawing_them(tmp_path):

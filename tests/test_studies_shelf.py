@@ -167,7 +167,7 @@ def test_levels_are_left_out_per_human_column():
     have = levels.groupby("level")["human"].agg(set).to_dict()
     assert have == {"input": {"no_hallucination", "faithful", "factual"}, "system": set(j.humans),
                     "global": set(j.humans)}
-    direct = stats.correlate(scored, ["R1"], ["faithful"], level="document", methods=("kendall_b",), n_resamples=0)
+    direct = stats.correlate(scored, ["R1"], ["faithful"], level="input", methods=("kendall_b",), n_resamples=0)
     assert one_row(levels, human="faithful", level="input", method="kendall_b")["value"] == pytest.approx(
         direct["value"].iloc[0], abs=1e-15)
     # rows in the nesting order metric, human, level, method
