@@ -236,7 +236,7 @@ def test_meta_eval_shows_the_scorings_warning_as_one_line(tmp_path):
     # rows 0, 2, 4, ... of 40: base.csv lines 2, 4, 6, ...
     [warned] = [ln for ln in lines if "gave no number (NaN or None)" in ln]
     assert warned.startswith("warning: measure 'half-nan' (halfnan.HalfNaN) gave no number (NaN or None) for "
-                             f"20 of the 40 rows it was asked to score, without a reason in last_undefined: "
+                             f"20 of the 40 rows it was asked to score, without a reason (Scores' undefined): "
                              f"{data}:2, {data}:4, {data}:6, {data}:8, {data}:10 and 15 more.")
     assert "NotScoredWarning" not in proc.stderr and "judgment_scores.py" not in proc.stderr
     assert not any(ln.startswith("  ") for ln in lines)  # no source line under a warning
