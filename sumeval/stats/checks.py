@@ -57,9 +57,9 @@ def canonical_level(level: str, option: str | None = None) -> str:
               + "; ".join(f"{lv}: {words}" for lv, words in LEVEL_MEANINGS.items()) + ")")
     if isinstance(level, str) and level in OLD_LEVEL_NAMES:
         raise InputError(f"{option or 'level'} {OLD_LEVEL_NAMES[level]}; {choose}")
-    where = f" ({option})" if option else ""
+    what = f"{option} {level!r} is not a level" if option else f"unknown correlation level {level!r}"
     lower = f"; levels are lower case: {level.lower()!r}" if isinstance(level, str) and level.lower() in LEVELS else ""
-    raise InputError(f"unknown correlation level {level!r}{where}{lower}; {choose}")
+    raise InputError(f"{what}{lower}; {choose}")
 
 
 def check_resample(resample: str) -> str:
