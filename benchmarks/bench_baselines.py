@@ -18,7 +18,7 @@ def main() -> dict:
         out[f"{name}_summaries_per_s"] = round(len(records) / dt, 1)
         print(f"{name:<8} {len(records) / dt:8.1f} summaries/s  ({dt:.2f} s for {len(records)} x 11 references)")
         pairs[name] = frame.iloc[:, -1].to_numpy()
-    for level in ("summary", "system"):
+    for level in ("global", "system"):
         t0 = time.perf_counter()
         stats.correlate(pairs, ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "bleu"],
                         ["consistency", "relevance", "coherence", "fluency"], level=level,

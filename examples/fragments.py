@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from sumeval.metrics import Batch, Scorer
+from sumeval.metrics import Batch, Scorer, Scores
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -83,13 +83,13 @@ class ExtractiveFragments(Scorer):
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         n = len(batch)
         coverage, density = np.full(n, np.nan), np.full(n, np.nan)
-        self.last_undefined = []
+        undefined = []  # (row, reason) for each row left NaN: reported as not scored, with the reason
         for row, (summary, text) in enumerate(zip(batch.summaries, batch.texts)):
             s = tokens(summary)
             if not s:
-                self.last_undefined.append((row, "the summary has no word"))
+                undefined.append((row, "the summary has no word"))
                 continue
             lengths = [k for k in fragments(tokens(text), s) if k >= self.min_length]
             coverage[row] = sum(lengths) / len(s)
             density[row] = sum(k * k for k in lengths) / len(s)
-        return {"coverage": coverage, "density": density}
+        return Scores({"coverage": coverage, "density": density}, undefined=undefined)

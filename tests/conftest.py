@@ -27,6 +27,16 @@ def _isolated_outputs(tmp_path_factory):
 
 
 @pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    """A private cache and user data set registry for one test (a file opts in with
+    ``pytestmark = pytest.mark.usefixtures("isolated")``); returns the registry's path."""
+    registry = tmp_path / "reg" / "user_datasets.json"
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(registry))
+    return registry
+
+
+@pytest.fixture
 def fixture_studies(monkeypatch):
     """Make the runner see the tiny fixture study instead of the real notebooks."""
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(FIXTURES / "studies"))

@@ -5,23 +5,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.judges.annotators import HUMAN_CEILING, annotator_correlations, leave_one_out_targets
+from helpers import three_annotators  # tests/ is on the path
 
 N = np.nan
-# 2 documents x 3 systems; annotators a, b, c of human column q (c did not rate d2/s1)
-FRAME = pd.DataFrame({
-    "doc_id": ["d1", "d1", "d1", "d2", "d2", "d2"],
-    "system": ["s1", "s2", "s3"] * 2,
-    "q/a": [1.0, 2, 3, 4, 2, 5],
-    "q/b": [2.0, 2, 5, 3, 1, 4],
-    "q/c": [3.0, 2, 4, N, 2, 5],
-})
-FRAME["q"] = FRAME[["q/a", "q/b", "q/c"]].mean(axis=1)
+FRAME = three_annotators()  # 2 documents x 3 systems, annotators a, b, c of q (c did not rate d2/s1)
 
 
 def test_leave_one_out_targets_by_hand():

@@ -143,10 +143,12 @@ def test_lower_is_better_is_recorded():
 def test_check_level_counts_and_names():
     j = jd.load_judgments(USER_CSV, human=HUMAN, **MAP)
     assert judgments_model.check_level(j, "system") == {"level": "system", "pairs": 12, "documents": 4, "systems": 3}
-    assert judgments_model.check_level(j, "summary")["level"] == "global"
-    assert judgments_model.check_level(j, "document")["level"] == "input"
-    with pytest.raises(InputError, match="level 'pooled' is unknown"):
+    assert judgments_model.check_level(j, "global")["level"] == "global"
+    assert judgments_model.check_level(j, "input")["level"] == "input"
+    with pytest.raises(InputError, match="unknown correlation level 'pooled'; name the level as one of input"):
         judgments_model.check_level(j, "pooled")
+    with pytest.raises(InputError, match="'summary' is ambiguous"):  # the older names: refused, as everywhere
+        judgments_model.check_level(j, "summary")
 
 
 def test_check_level_refuses_what_the_data_cannot_support(tmp_path):

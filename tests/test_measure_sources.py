@@ -108,10 +108,7 @@ def user_file():
     return jd.load_judgments(DATA / "user_judgments.csv", human="faithful,overall", **MAP)
 
 
-@pytest.fixture(autouse=True)
-def _own_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,10 +22,7 @@ MAP = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "out
 FAST = ["--n-resamples", "50", "--no-figures", "-q"]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 @pytest.fixture()

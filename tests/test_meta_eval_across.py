@@ -25,10 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MAP = dict(doc_col="article_id", system_col="model", summary_col="output", text_col="source", references_col="gold")
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 # ------------------------------------------------------------------------------------------------

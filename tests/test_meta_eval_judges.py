@@ -32,25 +32,13 @@ from sumeval.stats.soft_pairwise import soft_pairwise_accuracy, system_pairwise_
 from sumeval.stats.spa_test import spa_permutation_test, spa_swaps
 from sumeval.metrics.sources import resolve_measures
 from sumeval.stats.multiple import adjust_resampled
+from helpers import three_annotators  # tests/ is on the path
 
-N = np.nan
 # 2 documents x 3 systems; annotators a, b, c of human column q (c did not rate d2/s1); q = their mean
-SMALL = pd.DataFrame({
-    "doc_id": ["d1", "d1", "d1", "d2", "d2", "d2"],
-    "system": ["s1", "s2", "s3"] * 2,
-    "q/a": [1.0, 2, 3, 4, 2, 5],
-    "q/b": [2.0, 2, 5, 3, 1, 4],
-    "q/c": [3.0, 2, 4, N, 2, 5],
-    "m": [0.2, 0.1, 0.9, 0.7, 0.3, 0.8],
-    "m2": [0.5, 0.4, 0.1, 0.2, 0.6, 0.3],
-})
-SMALL["q"] = SMALL[["q/a", "q/b", "q/c"]].mean(axis=1)
+SMALL = three_annotators(m=[0.2, 0.1, 0.9, 0.7, 0.3, 0.8], m2=[0.5, 0.4, 0.1, 0.2, 0.6, 0.3])
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _judgments(tmp_path, frame: pd.DataFrame, humans=("q",), name="j.csv"):

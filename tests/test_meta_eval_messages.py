@@ -16,10 +16,7 @@ from sumeval.errors import InputError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _file(tmp_path, n_docs=10, seed=0) -> Path:
@@ -100,22 +97,25 @@ def test_a_rare_binary_column_skips_only_the_detection_m23b(tmp_path, capsys):
     ("summary", "'summary' is ambiguous: SummEval and Deutsch et al. (2021) call the per-document correlation"),
     ("document", "'document' is the older name of 'input'"),
 ])
-def test_older_level_names_are_refused_by_meta_eval_m21d(tmp_path, capsys, level, words):
+def test_older_level_names_are_refused_everywhere_with_what_they_meant_m21d(tmp_path, capsys, level, words):
+    """One policy: meta-eval, the statistics and the data sets' level check refuse them alike."""
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.datasets.judgments_model import check_level
+
     assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--level", level) == 2
     err = capsys.readouterr().err
     assert words in err and "name the level as one of input, system, global" in err
     assert not (tmp_path / "out").exists()
-
-
-def test_stats_correlate_keeps_the_older_level_names(tmp_path):
     f = pd.read_csv(_file(tmp_path))
-    kw = dict(methods=["kendall_b"], n_resamples=0)
-    summary = stats.correlate(f, "my_metric", "overall", level="summary", **kw)
-    glob = stats.correlate(f, "my_metric", "overall", level="global", **kw)
-    document = stats.correlate(f, "my_metric", "overall", level="document", **kw)
-    inp = stats.correlate(f, "my_metric", "overall", level="input", **kw)
-    assert summary["value"].item() == glob["value"].item() and summary["level"].item() == "summary"
-    assert document["value"].item() == inp["value"].item()
+    j = load_judgments(_file(tmp_path), human=["overall"])
+    kw = dict(n_resamples=0)
+    for call in (lambda: stats.correlate(f, "my_metric", "overall", level=level, **kw),
+                 lambda: stats.correlate(f, "my_metric", "overall", level=["input", level], **kw),
+                 lambda: stats.paired_test(f, "my_metric", "faithful", "overall", level=level, method="pearson", **kw),
+                 lambda: check_level(j, level)):
+        with pytest.raises(InputError) as exc:
+            call()
+        assert words in str(exc.value) and "name the level as one of input, system, global" in str(exc.value)
 
 
 @pytest.mark.parametrize("cls, words", [
@@ -236,7 +236,7 @@ def test_meta_eval_shows_the_scorings_warning_as_one_line(tmp_path):
     # rows 0, 2, 4, ... of 40: base.csv lines 2, 4, 6, ...
     [warned] = [ln for ln in lines if "gave no number (NaN or None)" in ln]
     assert warned.startswith("warning: measure 'half-nan' (halfnan.HalfNaN) gave no number (NaN or None) for "
-                             f"20 of the 40 rows it was asked to score, without a reason in last_undefined: "
+                             f"20 of the 40 rows it was asked to score, without a reason (Scores' undefined): "
                              f"{data}:2, {data}:4, {data}:6, {data}:8, {data}:10 and 15 more.")
     assert "NotScoredWarning" not in proc.stderr and "judgment_scores.py" not in proc.stderr
     assert not any(ln.startswith("  ") for ln in lines)  # no source line under a warning

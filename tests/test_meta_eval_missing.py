@@ -23,10 +23,7 @@ N_DOCS, SYSTEMS = 6, ["s1", "s2", "s3", "s4"]
 KEYS = ["measure", "human", "level", "coefficient"]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _frame(seed: int = 0) -> pd.DataFrame:

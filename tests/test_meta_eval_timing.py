@@ -18,10 +18,7 @@ MAP = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "out
 PAUSE = 0.6  # seconds the figures are made to take
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def test_printed_and_recorded_time_include_the_tables_and_figures(tmp_path, capsys, monkeypatch):

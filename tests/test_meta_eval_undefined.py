@@ -12,16 +12,14 @@ import pytest
 
 from sumeval import stats
 from sumeval.cli import main
+from sumeval.errors import InputError
 from sumeval.stats.undefined import undefined_reason
 
 SYSTEMS = ["s1", "s2", "s3", "s4"]
 KEYS = ["measure", "human", "level", "coefficient"]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _frame(n_docs: int = 5, seed: int = 0) -> pd.DataFrame:
@@ -189,8 +187,9 @@ def test_undefined_reason_by_hand():
     assert undefined_reason(h, "m", "h", "input") == ("undefined in every one of the 2 inputs (1 with fewer than "
                                                       "2 systems having both 'm' and 'h'; 1 where 'h' is constant "
                                                       "across the systems)")
-    # the older level names are still accepted here
-    assert undefined_reason(g, "m", "h", "document") == undefined_reason(g, "m", "h", "input")
+    # the older level names are refused here too
+    with pytest.raises(InputError, match="'document' is the older name of 'input'"):
+        undefined_reason(g, "m", "h", "document")
 
 
 def test_figures_show_undefined_rows_without_drawing_them(tmp_path):

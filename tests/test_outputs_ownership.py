@@ -9,7 +9,6 @@ parsing) are in tests/test_outputs_ownership_runs.py.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import signal
@@ -24,6 +23,7 @@ from sumeval import cli
 from sumeval.datasets import judgments as jd
 from sumeval.datasets import user_datasets as ud
 from sumeval.errors import InputError
+from helpers import digest  # tests/ is on the path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -34,16 +34,7 @@ ADD = [*MAP, "--human", "faithful,overall", "--lower-is-better", "my_metric"]
 FAST = ["--n-resamples", "30", "-q"]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "reg" / "user_datasets.json"))
-
-
-def _digest(folder: Path) -> dict[str, str]:
-    """``{relative path: sha256}`` of every file below ``folder`` (hidden ones included)."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 @pytest.fixture()
@@ -263,11 +254,11 @@ def _consistent(out: Path) -> dict:
 def test_rerun_into_an_earlier_result_needs_overwrite_and_leaves_nothing_of_it(uj, tmp_path, capsys):
     out = tmp_path / "m18"
     assert _meta(out, "--measures", "rouge-1", "my_metric", "--coefficient", "kendall_b", "pearson") == 0
-    first = _digest(out)
+    first = digest(out)
     assert "table_pearson.tex" in first and "correlations_pearson.png" in first
     capsys.readouterr()
     assert _meta(out, "--measures", "rouge-2", "--no-figures") == 2
-    assert "holds an earlier meta-evaluation" in capsys.readouterr().err and _digest(out) == first
+    assert "holds an earlier meta-evaluation" in capsys.readouterr().err and digest(out) == first
     assert _meta(out, "--measures", "rouge-2", "--no-figures", "--overwrite") == 0
     manifest = _consistent(out)  # none of run 1's pearson tables or figures is left beside run 2's
     assert [m["label"] for m in manifest["measures"]] == ["rouge-2"]
@@ -279,9 +270,9 @@ def test_overwrite_never_touches_files_the_earlier_run_did_not_write(uj, tmp_pat
     out = tmp_path / "o"
     assert _meta(out, "--measures", "rouge-1", "--no-figures") == 0
     (out / "notes.txt").write_text("mine")
-    before = _digest(out)
+    before = digest(out)
     assert _meta(out, "--measures", "rouge-2", "--overwrite") == 2
-    assert "files it did not write (notes.txt)" in capsys.readouterr().err and _digest(out) == before
+    assert "files it did not write (notes.txt)" in capsys.readouterr().err and digest(out) == before
     papers = tmp_path / "papers"
     papers.mkdir()
     (papers / "draft.tex").write_text("x")
@@ -315,7 +306,7 @@ def _two_runs(out: Path) -> tuple[dict, list[str]]:
     """A first result in ``out``; returns its digest and the arguments of a different second run."""
     assert _meta(out, "--measures", "rouge-1", "my_metric", "--coefficient", "kendall_b", "pearson",
                  "--no-figures") == 0
-    return _digest(out), ["--measures", "rouge-2", "--seed", "5", "--no-figures", "--overwrite"]
+    return digest(out), ["--measures", "rouge-2", "--seed", "5", "--no-figures", "--overwrite"]
 
 
 def test_a_kill_between_the_folder_renames_leaves_the_old_result(uj, tmp_path, monkeypatch):
@@ -340,7 +331,7 @@ def test_a_kill_between_the_folder_renames_leaves_the_old_result(uj, tmp_path, m
     monkeypatch.setattr(os, "replace", real_replace)
     monkeypatch.setattr(staging, "_alive", lambda pid: False)  # as if the crashed process were gone
     staging.check_out_dir(out, overwrite=True)  # the next run repairs first
-    assert _digest(out) == first and not aside.exists()
+    assert digest(out) == first and not aside.exists()
     assert _meta(out, *second) == 0 and _consistent(out)["seed"] == 5
 
 
@@ -364,7 +355,7 @@ def test_a_kill_after_the_exchange_leaves_the_new_result(uj, tmp_path, monkeypat
     assert _meta(out, *second) == 1
     assert _consistent(out)["seed"] == 5  # the exchange is one step: the new result, whole
     (old,) = [p for p in tmp_path.iterdir() if p.name.startswith(".")]
-    assert _digest(old) == first  # the earlier result, whole, in the hidden folder beside
+    assert digest(old) == first  # the earlier result, whole, in the hidden folder beside
     monkeypatch.setattr(shutil, "rmtree", real_rmtree)
     monkeypatch.setattr(staging, "_alive", lambda pid: False)  # as if the crashed process were gone
     staging.check_out_dir(out, overwrite=True)  # the next run removes it
@@ -425,7 +416,7 @@ def test_a_real_kill_9_during_the_move_never_mixes_two_runs(uj, tmp_path):
     from sumeval.meta_eval import staging
 
     staging.check_out_dir(out, overwrite=True)  # the next run's check puts the earlier result back
-    assert _digest(out) == first
+    assert digest(out) == first
     p = subprocess.run([sys.executable, "-m", "sumeval.cli", *args], env=_env(), capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stderr

@@ -10,7 +10,6 @@ then fails or skips when asked.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 from sumeval import argtypes, cli, paths
 from sumeval.running import publish, runner, study_params
 from sumeval.errors import InputError, NotebookFailed
+from helpers import digest  # tests/ is on the path
 
 FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
 
@@ -72,25 +72,20 @@ def studies(tmp_path, monkeypatch):
     return folder
 
 
-def _digest(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 # --------------------------------------------------------------------------------------------
 # 3. figures published only on success (F5), named by data set
 # --------------------------------------------------------------------------------------------
 def test_a_failing_run_leaves_the_published_figures_byte_identical(studies):
     ok = runner.run_study("pub", "smoke", run_id="ok1")
     folder = publish.published_folder("pub")
-    before = _digest(folder)
+    before = digest(folder)
     assert sorted(before) == ["plot.pdf", "plot.png", "tab.csv", "tab.html", "tab.md", "tab.tex"]
-    assert before["plot.png"] == _digest(ok.run_dir / "figures")["plot.png"]  # the run's own copy, published
+    assert before["plot.png"] == digest(ok.run_dir / "figures")["plot.png"]  # the run's own copy, published
     with pytest.raises(NotebookFailed, match="asked to fail after saving, n=7"):
         runner.run_study("pub", "smoke", {"n": 7, "mode": "fail"}, run_id="bad1")
-    assert _digest(folder) == before  # F5: nothing of the failed run reached figures/
+    assert digest(folder) == before  # F5: nothing of the failed run reached figures/
     failed = paths.runs_dir() / "pub" / "bad1"
-    assert _digest(failed / "figures")["plot.png"] != before["plot.png"]  # it did draw its own, n=7
+    assert digest(failed / "figures")["plot.png"] != before["plot.png"]  # it did draw its own, n=7
     assert (failed / "tables" / "tab.csv").read_text().splitlines()[1].endswith(",7")
     manifest = json.loads((failed / "manifest.json").read_text())
     assert manifest["status"] == "failed" and manifest["published"] == {}
@@ -99,17 +94,17 @@ def test_a_failing_run_leaves_the_published_figures_byte_identical(studies):
 def test_a_run_on_another_data_set_never_replaces_summevals_figures(studies, capsys):
     runner.run_study("pub", "smoke", run_id="se1")
     root = publish.published_folder("pub")
-    summeval = _digest(root)
+    summeval = digest(root)
     assert cli.main(["run", "pub", "--params", "smoke", "-p", "dataset=no", "-p", "n=5", "-q"]) == 0  # P8 too
-    assert _digest(root) == {**summeval, **{f"no/{k}": v for k, v in _digest(root / "no").items()}}
-    mine = _digest(root / "no")
+    assert digest(root) == {**summeval, **{f"no/{k}": v for k, v in digest(root / "no").items()}}
+    mine = digest(root / "no")
     assert sorted(mine) == sorted(summeval) and mine["plot.png"] != summeval["plot.png"]
     (run_dir,) = [p for p in (paths.runs_dir() / "pub").iterdir() if p.name != "se1" and not p.name.startswith(".")]
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["overrides"] == {"dataset": "no", "n": 5}  # the text typed, not YAML's false
     assert manifest["published"]["folder"] == str(root / "no")
     runner.run_study("pub", "smoke", {"n": 3}, run_id="se2")  # SummEval again: its folder only
-    assert _digest(root / "no") == mine and _digest(root)["plot.png"] != summeval["plot.png"]
+    assert digest(root / "no") == mine and digest(root)["plot.png"] != summeval["plot.png"]
 
 
 def test_output_label_names_only_changed_data_sets():

@@ -21,10 +21,7 @@ from sumeval.judges.alt_test import alt_test
 FIXTURE = Path(__file__).parent / "fixtures" / "judges" / "judgments_annotators.csv"
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 # --------------------------------------------------------------------------------------------

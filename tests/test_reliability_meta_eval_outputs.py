@@ -19,7 +19,6 @@ Grouped by class of problem:
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -35,6 +34,7 @@ import pytest
 from sumeval import cli
 from sumeval.errors import InputError
 from sumeval.meta_eval import across, across_output
+from helpers import digest  # tests/ is on the path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -42,16 +42,7 @@ MAP = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "out
        "--references-col", "gold"]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "reg" / "user_datasets.json"))
-
-
-def _digest(folder: Path) -> dict[str, str]:
-    """``{relative path: sha256}`` of every file below ``folder`` (hidden ones included)."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,20 +228,20 @@ class TestAcrossOverwriteIsWhole:
         out = tmp_path / "across"
         assert _across(out, "--dataset", "news", "notext") == 0
         (out / "notes.txt").write_text("mine")
-        before = _digest(out)
+        before = digest(out)
         assert _across(out, "--dataset", "news", "notext", "--overwrite") == 2
-        assert "files it did not write (notes.txt)" in capsys.readouterr().err and _digest(out) == before
+        assert "files it did not write (notes.txt)" in capsys.readouterr().err and digest(out) == before
 
     def test_a_kill_while_writing_leaves_the_earlier_result_and_the_next_run_clears_up(self, sets, tmp_path):
         out = tmp_path / "across"
         assert _across(out, "--dataset", "news", "notext") == 0
-        before = _digest(out)
+        before = digest(out)
         args = ["meta-eval", "--dataset", "news", "notext", "--measures", "rouge-1", *FAST, "--seed", "7",
                 "--overwrite", "--out", str(out)]
         p = subprocess.run([sys.executable, "-c", STOP_WRITING, *args], env=_env(), capture_output=True, text=True,
                            timeout=300)
         assert p.returncode == -9, p.stderr
-        assert _digest(out) == before  # the set folders were written, but not into --out
+        assert digest(out) == before  # the set folders were written, but not into --out
         # beside: the killed run's work folder, and its lock file (the system released the lock)
         hidden = sorted(q.name for q in tmp_path.iterdir() if q.name.startswith("."))
         assert len(hidden) == 2 and hidden[0] == ".across.meta-eval-lock"

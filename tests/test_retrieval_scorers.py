@@ -1,5 +1,6 @@
 """SERA scorers: names, hand-checkable retrieval, empty queries, cached lists."""
 import math
+from pathlib import Path
 
 import pytest
 
@@ -55,13 +56,14 @@ def test_sera_dis_on_known_lists(corpus, tmp_path):
 def test_empty_query_is_not_scored_and_empty_references_are_left_out(corpus, tmp_path):
     s = scorer(corpus, tmp_path)
     batch = Batch(summaries=["the of and", "bird", "bird"], references=[["bird"], ["bird", "of the"], ["a is"]])
-    got = s.score_batch(batch)["sera-5"]
+    out = s.score_batch(batch)
+    got = out["sera-5"]
     # row 0: the summary's query is empty -> undefined (NaN, reported), not 0
     # row 1: "of the" has no term -> left out: the mean is over ["bird"] alone, overlap 2 / k=5
     # row 2: every reference's query is empty -> undefined
     assert math.isnan(got[0]) and got[1] == pytest.approx(0.4) and math.isnan(got[2])
-    assert [i for i, _ in s.last_undefined] == [0, 2] and "summary is empty" in s.last_undefined[0][1]
-    assert s.last_notes == [(1, "references with an empty raw query left out of the mean")]
+    assert [i for i, _ in out.undefined] == [0, 2] and "summary is empty" in out.undefined[0][1]
+    assert out.notes == [(1, "references with an empty raw query left out of the mean")]
 
 
 def test_retrieved_lists_are_cached(corpus, tmp_path, monkeypatch):
@@ -106,9 +108,13 @@ def test_backends_agree_on_scores(corpus, tmp_path):
 
 
 def test_realsumm_records_for_the_benchmark():
-    from sumeval.retrieval.bench import realsumm_records
+    import importlib.util
 
-    recs = realsumm_records()
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_retrieval.py"
+    spec = importlib.util.spec_from_file_location("bench_retrieval", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    recs = bench.realsumm_records()
     assert len(recs) == 2500 and len({r["system"] for r in recs}) == 25
     assert not any("<t>" in r["summary"] or "</t>" in r["references"][0] for r in recs)
 

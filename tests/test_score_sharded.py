@@ -4,7 +4,6 @@ order, a worker loads a model once, an interrupted run or a killed worker resume
 shards, shards of another input are never reused, and bad options are refused with their value."""
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -14,8 +13,9 @@ import pytest
 
 import sumeval
 from conftest import model_installed
-from sumeval import cli, sharded
+from sumeval import sharded
 from sumeval.errors import SumevalError
+from helpers import run_cli, score_sharded_counting, score_sharded_interrupted_after, write_jsonl  # tests/ is on the path
 
 distributed = pytest.importorskip("distributed")
 
@@ -52,15 +52,6 @@ def _records(n: int = N_ROWS, *, change: int | None = None) -> list[dict]:
     return recs
 
 
-def _write(path: Path, recs: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
-    return path
-
-
-def _score(*argv) -> int:
-    return cli.main([str(a) for a in argv])
-
-
 def _shard_files(out: Path) -> list[Path]:
     return sorted(out.with_name(out.name + ".shards").glob("*/shard-*.json"))
 
@@ -72,10 +63,10 @@ def _worker_shards(client) -> int:
 @pytest.mark.parametrize("size", [256, 512])
 def test_output_equals_the_local_run_byte_for_byte_in_input_order(cluster, tmp_path, size):
     address, client = cluster
-    inp = _write(tmp_path / "in.jsonl", _records())
-    assert _score("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    inp = write_jsonl(tmp_path / "in.jsonl", _records())
+    assert run_cli("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
     before = _worker_shards(client)
-    assert _score("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "dask.jsonl",
+    assert run_cli("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "dask.jsonl",
                   "--scheduler", address, "--shard-size", size) == 0
     assert _worker_shards(client) - before == -(-(N_ROWS - 2) // size)  # 256 + 256 + 86, or 512 + 86
     for name in ("{}.jsonl", "{}.jsonl.meta.json"):
@@ -89,42 +80,25 @@ def test_output_equals_the_local_run_byte_for_byte_in_input_order(cluster, tmp_p
     assert not (tmp_path / "dask.jsonl.shards").exists()  # the work folder goes once the output is written
 
 
-def _interrupt_after(k: int):
-    """A score_sharded whose on_shard hook fails once ``k`` shards are saved (an interrupted run)."""
-    calls = []
-
-    def hook(i):
-        calls.append(i)
-        if len(calls) >= k:
-            raise KeyboardInterrupt("interrupted for the test")
-
-    return functools.partial(sharded.score_sharded, on_shard=hook), calls
-
-
-def _counting():
-    calls = []
-    return functools.partial(sharded.score_sharded, on_shard=calls.append), calls
-
-
 def test_interrupted_run_resumes_from_the_finished_shards(cluster, tmp_path, monkeypatch, capsys):
     address, client = cluster
-    inp = _write(tmp_path / "in.jsonl", _records())
+    inp = write_jsonl(tmp_path / "in.jsonl", _records())
     out = tmp_path / "dask.jsonl"
-    assert _score("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
-    interrupted, first = _interrupt_after(1)
+    assert run_cli("score", "rouge-1", "js-2", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    interrupted, first = score_sharded_interrupted_after(1)
     monkeypatch.setattr(sharded, "score_sharded", interrupted)
     capsys.readouterr()
-    assert _score("score", "rouge-1", "js-2", "-i", inp, "-o", out, "--scheduler", address,
+    assert run_cli("score", "rouge-1", "js-2", "-i", inp, "-o", out, "--scheduler", address,
                   "--shard-size", 256) == 130
     err = capsys.readouterr().err
     assert "1 finished shard(s) of 3 are saved in" in err and "run the same command again" in err, err
     assert not out.exists() and len(first) == 1
     saved = {int(p.stem.split("-")[1]): p.stat().st_mtime_ns for p in _shard_files(out)}
     assert sorted(saved) == sorted(first)
-    counting, second = _counting()
+    counting, second = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     before = _worker_shards(client)
-    assert _score("score", "rouge-1", "js-2", "-i", inp, "-o", out, "--scheduler", address,
+    assert run_cli("score", "rouge-1", "js-2", "-i", inp, "-o", out, "--scheduler", address,
                   "--shard-size", 256) == 0
     assert sorted(second) == sorted(set(range(3)) - set(first))  # only the 2 unfinished shards scored again
     # (the workers may count one more: a task of the interrupted run already running when it was cancelled)
@@ -135,28 +109,28 @@ def test_interrupted_run_resumes_from_the_finished_shards(cluster, tmp_path, mon
 
 def test_shards_of_another_input_are_not_reused(cluster, tmp_path, monkeypatch):
     address, _ = cluster
-    inp = _write(tmp_path / "in.jsonl", _records())
+    inp = write_jsonl(tmp_path / "in.jsonl", _records())
     out = tmp_path / "dask.jsonl"
-    interrupted, first = _interrupt_after(2)
+    interrupted, first = score_sharded_interrupted_after(2)
     monkeypatch.setattr(sharded, "score_sharded", interrupted)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
     old = _shard_files(out)
     assert len(old) == 2
-    _write(inp, _records(change=first[0] * 256 + 100))  # a summary of a finished shard changes
-    assert _score("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
-    counting, second = _counting()
+    write_jsonl(inp, _records(change=first[0] * 256 + 100))  # a summary of a finished shard changes
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    counting, second = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
     assert sorted(second) == list(range(3))  # every shard scored again
     assert out.read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     assert not any(p.exists() for p in old)
     # another shard size is another key too: nothing of a 256-row run is reused by a 512-row run
-    interrupted, _ = _interrupt_after(1)
+    interrupted, _ = score_sharded_interrupted_after(1)
     monkeypatch.setattr(sharded, "score_sharded", interrupted)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
-    counting, third = _counting()
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
+    counting, third = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 512) == 0
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 512) == 0
     assert sorted(third) == list(range(2))
     assert out.read_bytes() == (tmp_path / "local.jsonl").read_bytes()
 
@@ -191,15 +165,15 @@ def test_a_killed_worker_fails_the_run_and_a_rerun_resumes(cluster, tmp_path, mo
     (tmp_path / "killer_mod.py").write_text(KILLER.replace("MARK", repr(str(mark))), encoding="utf-8")
     recs = _records()
     recs[400]["summary"] = "KILL"  # rouge-1: shards 1-3; words (599 rows): shards 4-6, row 400 in shard 5
-    inp = _write(tmp_path / "in.jsonl", recs)
+    inp = write_jsonl(tmp_path / "in.jsonl", recs)
     out = tmp_path / "dask.jsonl"
     measure = ["--measure-class", "killer_mod:Killer", "--module-path", tmp_path]
-    assert _score("score", "rouge-1", *measure, "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    assert run_cli("score", "rouge-1", *measure, "-i", inp, "-o", tmp_path / "local.jsonl") == 0
     mark.write_text("x")
-    counting, first = _counting()
+    counting, first = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     capsys.readouterr()
-    assert _score("score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address,
+    assert run_cli("score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address,
                   "--shard-size", 256) == 2
     err = capsys.readouterr().err
     # the shard with "KILL" (5) kills its worker; any words shard that worker held (4, 5 or 6, as the
@@ -210,9 +184,9 @@ def test_a_killed_worker_fails_the_run_and_a_rerun_resumes(cluster, tmp_path, mo
     assert 4 not in first and sorted(int(p.stem.split("-")[1]) for p in _shard_files(out)) == sorted(first)
     mark.unlink()
     client.wait_for_workers(2, timeout=120)  # the nanny starts a new worker process
-    counting, second = _counting()
+    counting, second = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
-    assert _score("score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address,
+    assert run_cli("score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address,
                   "--shard-size", 256) == 0
     assert sorted(second) == sorted(set(range(6)) - set(first)) and 4 in second
     assert out.read_bytes() == (tmp_path / "local.jsonl").read_bytes()
@@ -253,14 +227,14 @@ def test_a_worker_loads_the_model_once_and_keeps_it(cluster, tmp_path):
     client.wait_for_workers(2, timeout=120)
     try:
         client.run(_count_bertscore_loads)
-        inp = _write(tmp_path / "in.jsonl", _records(300))  # 298 rows scored: shards of 256 and 42
+        inp = write_jsonl(tmp_path / "in.jsonl", _records(300))  # 298 rows scored: shards of 256 and 42
         args = ["bertscore", "--model", MODEL, "-i", inp]
-        assert _score("score", *args, "-o", tmp_path / "local.jsonl") == 0
+        assert run_cli("score", *args, "-o", tmp_path / "local.jsonl") == 0
         before = {w: s["shards"] for w, s in client.run(sharded.worker_state).items()}
-        assert _score("score", *args, "-o", tmp_path / "a.jsonl", "--scheduler", address, "--shard-size", 256) == 0
+        assert run_cli("score", *args, "-o", tmp_path / "a.jsonl", "--scheduler", address, "--shard-size", 256) == 0
         assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
-        other = _write(tmp_path / "other.jsonl", _records(300, change=7))  # another file, the same measure
-        assert _score("score", "bertscore", "--model", MODEL, "-i", other, "-o", tmp_path / "b.jsonl",
+        other = write_jsonl(tmp_path / "other.jsonl", _records(300, change=7))  # another file, the same measure
+        assert run_cli("score", "bertscore", "--model", MODEL, "-i", other, "-o", tmp_path / "b.jsonl",
                       "--scheduler", address, "--shard-size", 256) == 0
         loads = client.run(_bertscore_loads)
     finally:
@@ -272,7 +246,7 @@ def test_a_worker_loads_the_model_once_and_keeps_it(cluster, tmp_path):
 
 
 def test_bad_options_are_refused_with_their_value(tmp_path, capsys, monkeypatch):
-    inp = _write(tmp_path / "in.jsonl", _records()[:3])
+    inp = write_jsonl(tmp_path / "in.jsonl", _records()[:3])
     out = tmp_path / "o.jsonl"
     cases = [(["--scheduler", "tcp://127.0.0.1:9", "--shard-size", "0"], ["--shard-size 0", "multiple of 256"]),
              (["--scheduler", "tcp://127.0.0.1:9", "--shard-size", "300"], ["--shard-size 300", "multiple of 256",
@@ -283,7 +257,7 @@ def test_bad_options_are_refused_with_their_value(tmp_path, capsys, monkeypatch)
     monkeypatch.setattr(sharded, "CONNECT_TIMEOUT_S", 1)
     for extra, words in cases:
         capsys.readouterr()
-        assert _score("score", "rouge-1", "-i", inp, "-o", out, *extra) == 2
+        assert run_cli("score", "rouge-1", "-i", inp, "-o", out, *extra) == 2
         err = capsys.readouterr().err
         assert all(w in err for w in words), err
         assert not out.exists() and not (tmp_path / "o.jsonl.shards").exists()

@@ -6,8 +6,6 @@ the finished shards kept), a bad or unreachable address fails at once with a mes
 traceback, and a TLS cluster is reached with the certificates dask's environment variables give."""
 from __future__ import annotations
 
-import functools
-import json
 import os
 import shutil
 import signal
@@ -21,7 +19,8 @@ from pathlib import Path
 import pytest
 
 import sumeval
-from sumeval import cli, sharded
+from sumeval import sharded
+from helpers import run_cli, score_sharded_counting, score_sharded_interrupted_after, write_jsonl  # tests/ is on the path
 
 distributed = pytest.importorskip("distributed")
 
@@ -113,31 +112,6 @@ def _records(n: int = ROWS, *, change: int | None = None) -> list[dict]:
     return recs
 
 
-def _write(path: Path, recs: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
-    return path
-
-
-def _score(*argv) -> int:
-    return cli.main([str(a) for a in argv])
-
-
-def _counting():
-    calls = []
-    return functools.partial(sharded.score_sharded, on_shard=calls.append), calls
-
-
-def _interrupt_after(k: int):
-    calls = []
-
-    def hook(i):
-        calls.append(i)
-        if len(calls) >= k:
-            raise KeyboardInterrupt("interrupted for the test")
-
-    return functools.partial(sharded.score_sharded, on_shard=hook), calls
-
-
 def _tree(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
 
@@ -148,7 +122,7 @@ def _tree(folder: Path) -> list[str]:
 def test_the_shards_folder_is_sumevals_alone(dask_cluster, tmp_path, monkeypatch, capsys):
     dask_cluster.add_worker()
     address = dask_cluster.address
-    inp = _write(tmp_path / "in.jsonl", _records())
+    inp = write_jsonl(tmp_path / "in.jsonl", _records())
     out = tmp_path / "scored.jsonl"
     root = tmp_path / "scored.jsonl.shards"
 
@@ -159,7 +133,7 @@ def test_the_shards_folder_is_sumevals_alone(dask_cluster, tmp_path, monkeypatch
     (root / "0123456789abcdef01234567" / "shard-000000.json").write_text("{}")
     before = _tree(root)
     capsys.readouterr()
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 2
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 2
     err = capsys.readouterr().err
     assert f"{str(root)!r} is a folder that sumeval did not create" in err, err
     assert "Move or rename it, or choose another --output; nothing was written" in err, err
@@ -168,27 +142,27 @@ def test_the_shards_folder_is_sumevals_alone(dask_cluster, tmp_path, monkeypatch
     shutil.rmtree(root)
     root.write_text("a file of mine")  # a file of that name: refused too
     capsys.readouterr()
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 2
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 2
     assert f"{str(root)!r} is not a folder" in capsys.readouterr().err
     assert root.read_text() == "a file of mine" and not out.exists()
     root.unlink()
 
     # sumeval's folder (an interrupted run) with a user's files put in it: sumeval removes only its own
-    interrupted, first = _interrupt_after(1)
+    interrupted, first = score_sharded_interrupted_after(1)
     monkeypatch.setattr(sharded, "score_sharded", interrupted)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 130
     assert (root / sharded.MARKER).is_file()
     (stale,) = [p for p in root.iterdir() if p.is_dir()]
     ours = sorted(p.name for p in stale.iterdir())
     assert ours == ["job.json", f"shard-{first[0]:06d}.json"]
     (root / "my-notes.txt").write_text("mine")
     (stale / "my-copy.json").write_text("mine too")
-    _write(inp, _records(change=100))  # another input: the interrupted run's shards are stale
-    assert _score("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
-    counting, second = _counting()
+    write_jsonl(inp, _records(change=100))  # another input: the interrupted run's shards are stale
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    counting, second = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     capsys.readouterr()
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
     err = capsys.readouterr().err
     assert sorted(second) == [0, 1, 2] and out.read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     # the user's two files stay (with the marker, so a later run still knows the folder); sumeval's are gone
@@ -197,7 +171,7 @@ def test_the_shards_folder_is_sumevals_alone(dask_cluster, tmp_path, monkeypatch
     # once they are gone, a run leaves no folder behind
     (root / "my-notes.txt").unlink()
     shutil.rmtree(stale)
-    assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
+    assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256) == 0
     assert not root.exists()
 
 
@@ -243,14 +217,14 @@ def test_no_worker_fails_after_the_timeout_and_keeps_the_finished_shards(dask_cl
     (tmp_path / "killer_faults_mod.py").write_text(code, encoding="utf-8")
     recs = _records()
     recs[520]["summary"] = "KILL"  # words (599 rows): shards 4-6; row 520 is in shard 6, the last submitted
-    inp = _write(tmp_path / "in.jsonl", recs)
+    inp = write_jsonl(tmp_path / "in.jsonl", recs)
     measure = ["--measure-class", "killer_faults_mod:Killer", "--module-path", tmp_path]
     run = ["score", "rouge-1", *measure, "-i", inp, "-o", out, "--scheduler", address, "--shard-size", 256]
 
     # no worker at the start: a line while waiting, then the error; nothing written
     capsys.readouterr()
     t0 = time.monotonic()
-    assert _score(*run, "--worker-timeout", 2) == 2
+    assert run_cli(*run, "--worker-timeout", 2) == 2
     took = time.monotonic() - t0
     err = capsys.readouterr().err
     assert f"no worker is connected to the Dask scheduler at {address}; waiting up to 2 s" in err, err
@@ -260,13 +234,13 @@ def test_no_worker_fails_after_the_timeout_and_keeps_the_finished_shards(dask_cl
     assert not out.exists() and not Path(f"{out}.shards").exists()
 
     # the only worker dies mid-run (on shard 6): the same error, the finished shards kept
-    assert _score("score", "rouge-1", *measure, "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+    assert run_cli("score", "rouge-1", *measure, "-i", inp, "-o", tmp_path / "local.jsonl") == 0
     mark.write_text("x")
     worker = dask_cluster.add_worker(nthreads=2)  # the other thread scores shards while shard 6 waits
-    counting, first = _counting()
+    counting, first = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     capsys.readouterr()
-    assert _score(*run, "--worker-timeout", 3) == 2
+    assert run_cli(*run, "--worker-timeout", 3) == 2
     err = capsys.readouterr().err
     assert worker.wait(30) == 1  # it is dead, and no nanny restarts it
     assert f"no worker is connected to the Dask scheduler at {address}; waiting up to 3 s" in err, err
@@ -278,10 +252,10 @@ def test_no_worker_fails_after_the_timeout_and_keeps_the_finished_shards(dask_cl
     # a new worker, the same command: only the other shards are scored, the output is the local run's
     mark.unlink()
     dask_cluster.add_worker()
-    counting, second = _counting()
+    counting, second = score_sharded_counting()
     monkeypatch.setattr(sharded, "score_sharded", counting)
     capsys.readouterr()
-    assert _score(*run, "--worker-timeout", 3) == 0
+    assert run_cli(*run, "--worker-timeout", 3) == 0
     assert sorted(second) == sorted(set(range(6)) - set(first))
     assert out.read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     assert "no worker" not in capsys.readouterr().err
@@ -317,7 +291,7 @@ class _Server:
 
 
 def test_bad_or_unreachable_addresses_fail_at_once(tmp_path, capsys, monkeypatch):
-    inp = _write(tmp_path / "in.jsonl", _records(20))
+    inp = write_jsonl(tmp_path / "in.jsonl", _records(20))
     out = tmp_path / "o.jsonl"
     monkeypatch.setattr(sharded, "CONNECT_TIMEOUT_S", 2)
     for var in ("CA_FILE", "CLIENT__CERT", "CLIENT__KEY"):
@@ -342,7 +316,7 @@ def test_bad_or_unreachable_addresses_fail_at_once(tmp_path, capsys, monkeypatch
         for address, words in cases:
             capsys.readouterr()
             t0 = time.monotonic()
-            assert _score("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address) == 2, address
+            assert run_cli("score", "rouge-1", "-i", inp, "-o", out, "--scheduler", address) == 2, address
             took = time.monotonic() - t0
             err = capsys.readouterr().err
             assert all(w in err for w in words), (address, err)
@@ -355,14 +329,14 @@ def test_bad_or_unreachable_addresses_fail_at_once(tmp_path, capsys, monkeypatch
                          (["--scheduler", refused, "--worker-timeout", "0"], ["--worker-timeout 0 must be a number"]),
                          (["--scheduler", refused, "--worker-timeout", "nan"], ["--worker-timeout nan must be"])):
         capsys.readouterr()
-        assert _score("score", "rouge-1", "-i", inp, "-o", out, *extra) == 2
+        assert run_cli("score", "rouge-1", "-i", inp, "-o", out, *extra) == 2
         err = capsys.readouterr().err
         assert all(w in err for w in words), err
 
 
 def test_a_failed_connection_ends_at_once_without_a_traceback(tmp_path):
     """As a user runs it (its own process): no 60 s wait at exit, no ``Client.__del__`` traceback."""
-    inp = _write(tmp_path / "in.jsonl", _records(20))
+    inp = write_jsonl(tmp_path / "in.jsonl", _records(20))
     for address in ("foo", "http://127.0.0.1:8786", f"tcp://127.0.0.1:{_free_port()}"):
         t0 = time.monotonic()
         proc = subprocess.run([str(SUMEVAL), "score", "rouge-1", "-i", str(inp), "-o",
@@ -386,8 +360,8 @@ def test_a_tls_cluster_is_reached_with_the_environment_variables_of_the_readme(t
     d = Dask(tmp_path, tls)
     try:
         assert d.address.startswith("tls://")
-        inp = _write(tmp_path / "in.jsonl", _records(300))
-        assert _score("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
+        inp = write_jsonl(tmp_path / "in.jsonl", _records(300))
+        assert run_cli("score", "rouge-1", "-i", inp, "-o", tmp_path / "local.jsonl") == 0
         env = _env(DASK_DISTRIBUTED__COMM__TLS__CA_FILE=str(cert), DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT=str(cert),
                    DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY=str(key))
         d.workers.append(d._spawn("worker1", [str(DASK), "worker", d.address, "--nthreads", "1", "--no-nanny",

@@ -25,19 +25,7 @@ from sumeval.datasets.loaders.qags import summary_factuality
 from sumeval.datasets.realsumm import realsumm_frame
 from sumeval.datasets.registry import locate
 from sumeval.errors import DataNotFoundError, InputError
-
-
-def _have(*relpaths: str) -> bool:
-    try:
-        for r in relpaths:
-            locate(r, verify=False)
-        return True
-    except DataNotFoundError:
-        return False
-
-
-def needs(*relpaths: str):
-    return pytest.mark.skipif(not _have(*relpaths), reason=f"{relpaths[0]} not found; see data/README.md")
+from helpers import have_data, needs_data  # tests/ is on the path
 
 
 @pytest.fixture(autouse=True)
@@ -133,7 +121,7 @@ def test_unknown_builtin_and_make_judgments_errors(monkeypatch):
         build.expect("f.jsonl", "the number of pairs", 2, 3)
 
 
-@needs("qags/mturk_xsum.jsonl")
+@needs_data("qags/mturk_xsum.jsonl")
 def test_a_changed_qags_file_is_refused_with_its_line(tmp_path, monkeypatch):
     """The count and worker-order checks, on a copy the checksum check is bypassed for."""
     from sumeval.datasets import registry
@@ -245,7 +233,7 @@ def test_newsroom_rose_rank19_columns(loaded):
 # --------------------------------------------------------------------------------------------
 # SummEval: the experts, the judges, and the frame existing callers read
 # --------------------------------------------------------------------------------------------
-@needs("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/human_annotations.json")
+@needs_data("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/human_annotations.json")
 def test_summeval_experts_mean_equals_the_human_columns_on_all_6400(loaded):
     """Independent of the loader: the release file read here, joined by key, mean compared exactly."""
     from sumeval.datasets.summeval import QUALITIES, load_summeval
@@ -264,7 +252,7 @@ def test_summeval_experts_mean_equals_the_human_columns_on_all_6400(loaded):
     assert n == 6400
 
 
-@needs("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/llm_annotations.json")
+@needs_data("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/llm_annotations.json")
 def test_summeval_frame_unchanged_for_existing_callers_and_judges_opt_in(loaded):
     from sumeval.datasets.summeval import load_summac_consistency_experts, load_summeval
 
@@ -283,7 +271,7 @@ def test_summeval_frame_unchanged_for_existing_callers_and_judges_opt_in(loaded)
     assert set(j.frame[list(j.measures)].stack().unique()) <= {1.0, 2.0, 3.0, 4.0, 5.0}
 
 
-@needs("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/llm_annotations.json")
+@needs_data("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/llm_annotations.json")
 def test_summeval_judges_are_measures_only_when_named(loaded):
     from sumeval.metrics.sources import resolve_measures
     from sumeval.studies.common.baseline_rows import measure_scores
@@ -296,7 +284,7 @@ def test_summeval_judges_are_measures_only_when_named(loaded):
     assert scored.frame["gpt-4o.coherence"].tolist() == j.frame["gpt-4o.coherence"].tolist()
 
 
-@needs("realsumm/realsumm_100x25.jsonl")
+@needs_data("realsumm/realsumm_100x25.jsonl")
 def test_realsumm_unchanged(loaded):
     j = _get(loaded, "realsumm")
     pd.testing.assert_frame_equal(j.frame, realsumm_frame())
@@ -306,7 +294,7 @@ def test_realsumm_unchanged(loaded):
 # --------------------------------------------------------------------------------------------
 # DialSummEval: the joins, checked from the files directly
 # --------------------------------------------------------------------------------------------
-@needs("dialsummeval/human_judgment.jsonl", "dialsummeval/models_eval_new/A/metrics.csv")
+@needs_data("dialsummeval/human_judgment.jsonl", "dialsummeval/models_eval_new/A/metrics.csv")
 def test_dialsummeval_joins_and_human_rule(loaded):
     from sumeval.datasets.loaders.dialsummeval import EVAL_DIR, METRICS, QUALITIES, SYSTEMS
 
@@ -358,7 +346,7 @@ def test_joined_rouge_columns_agree_with_ours_row_by_row(loaded, name, column):
 # --------------------------------------------------------------------------------------------
 # Clear errors for what a set cannot do, through the user's entry points
 # --------------------------------------------------------------------------------------------
-@needs("frank/human_annotations.json", "rank19/rank19_373.jsonl", "xsumfaith/eval_scores_xsum_summaries.csv")
+@needs_data("frank/human_annotations.json", "rank19/rank19_373.jsonl", "xsumfaith/eval_scores_xsum_summaries.csv")
 def test_what_a_set_cannot_do_is_a_clear_error(loaded):
     from sumeval.metrics.sources import resolve_measures
     from sumeval.studies.common import study_data
@@ -385,7 +373,7 @@ def test_what_a_set_cannot_do_is_a_clear_error(loaded):
 # --------------------------------------------------------------------------------------------
 # sumeval data list / export
 # --------------------------------------------------------------------------------------------
-@pytest.mark.skipif(not all(_have(p) for p in ("summeval/summeval_pairs_1600.jsonl", "frank/LICENSE",
+@pytest.mark.skipif(not all(have_data(p) for p in ("summeval/summeval_pairs_1600.jsonl", "frank/LICENSE",
                                                    "rose/protocol-comparison.json")), reason="shelf data not found")
 def test_data_list_shows_every_set_from_its_data(capsys):
     assert cli.main(["data", "list"]) == 0
@@ -399,7 +387,7 @@ def test_data_list_shows_every_set_from_its_data(capsys):
     assert "annotator columns: factuality x3, no_hallucination x3" in out
 
 
-@needs("frank/human_annotations.json", "qags/mturk_xsum.jsonl")
+@needs_data("frank/human_annotations.json", "qags/mturk_xsum.jsonl")
 @pytest.mark.parametrize("name,ext", [("frank", "csv"), ("qags-x", "jsonl")])
 def test_export_writes_a_file_that_reads_back(loaded, tmp_path, name, ext):
     out = tmp_path / f"{name}.{ext}"

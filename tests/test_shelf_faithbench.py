@@ -17,13 +17,10 @@ import pytest
 
 from sumeval.datasets.judgments_model import check_level
 from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError, InputError
+from sumeval.errors import InputError
+from helpers import have_data  # tests/ is on the path
 
-try:
-    locate("faithbench/batch_1.json", verify=False)
-    HAVE = True
-except DataNotFoundError:
-    HAVE = False
+HAVE = have_data("faithbench/batch_1.json")
 needs_data = pytest.mark.skipif(not HAVE, reason="faithbench/ not found; see data/README.md")
 
 

@@ -16,13 +16,10 @@ import pytest
 
 from sumeval.datasets.judgments_model import check_level
 from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError, InputError
+from sumeval.errors import InputError
+from helpers import have_data  # tests/ is on the path
 
-try:
-    locate("storysumm/storysumm.json", verify=False)
-    HAVE = True
-except DataNotFoundError:
-    HAVE = False
+HAVE = have_data("storysumm/storysumm.json")
 pytestmark = pytest.mark.skipif(not HAVE, reason="storysumm/ not found; see data/README.md")
 
 # README table: evaluator, split -> (kappa, % faithful, precision, recall, % easy, % hard, balanced accuracy)

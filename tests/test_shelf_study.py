@@ -12,15 +12,13 @@ import pytest
 from sumeval.errors import InputError
 from sumeval.running import run_context
 from sumeval.studies import shelf
+from helpers import have_data  # tests/ is on the path
 
 DATA = Path(__file__).parent / "data"
 MAP = dict(doc_col="article_id", system_col="model", summary_col="output", text_col="source", references_col="gold")
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 @pytest.fixture()
@@ -74,20 +72,8 @@ def test_key_results_are_the_summarys(two_sets):
     json.dumps(run_context._jsonable(key))  # results.json can hold it
 
 
-def _have(*relpaths: str) -> bool:
-    from sumeval.datasets.registry import locate
-    from sumeval.errors import DataNotFoundError
-
-    try:
-        for r in relpaths:
-            locate(r, verify=False)
-        return True
-    except DataNotFoundError:
-        return False
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not _have("rank19/rank19_373.jsonl", "frank/human_annotations.json"),
+@pytest.mark.skipif(not have_data("rank19/rank19_373.jsonl", "frank/human_annotations.json"),
                     reason="the shelf's data is not here; see data/README.md")
 def test_smoke_run_through_the_runner(tmp_path, monkeypatch):
     from conftest import model_installed

@@ -52,7 +52,7 @@ def test_three_scorers_share_one_embedder_and_score():
     assert (a["estime-alarms"] <= a["estime-alarms-adjusted"] + 1e-9).all()
     assert np.isfinite(s["estime-soft"]).all() and (np.abs(s["estime-soft"]) <= 1 + 1e-6).all()
     assert math.isnan(c["coherence"][1]) and np.isfinite(c["coherence"][[0, 2]]).all()
-    assert co.last_undefined == [(1, "the summary has one word: an order needs at least two")]
+    assert c.undefined == [(1, "the summary has one word: an order needs at least two")]
     assert es.layer == 5 and es.text_layer == 5 and not es.higher_is_better
     # values: summary 0's words all occur in the text (|M| = N), so adjusted = alarms; summary 2
     # has 8 words (Burnley drew 0-0 with Tottenham on Sunday .) of which "drew" is not in the
@@ -85,7 +85,7 @@ def test_layers_options_and_signature():
 def test_empty_text_gives_nan_with_reason_and_score_records_skips_empty_summary():
     sc = EstimeScorer(**OPTS)
     out = sc.score_batch(Batch(summaries=["A summary ."], texts=["  "]))
-    assert math.isnan(out["estime-alarms"][0]) and sc.last_undefined == [(0, "the text has no words")]
+    assert math.isnan(out["estime-alarms"][0]) and out.undefined == [(0, "the text has no words")]
     frame, report = score_records(
         [{"text": TEXT, "summary": ""}, {"text": TEXT, "summary": "Merson angered Townsend ."}],
         [CoherenceScorer(**OPTS)])

@@ -150,21 +150,21 @@ def test_system_level_averages_then_correlates():
     assert set(out["n"]) == {3} and set(out["n_skipped"]) == {0}
 
 
-def test_document_level_averages_per_document_correlations():
+def test_input_level_averages_per_document_correlations():
     # d1: m [1, 2, 6], h [1, 3, 2]: Spearman ranks [1,2,3] vs [1,3,2] -> 0.5;
     #     tau-b: (A,B) C, (A,C) C, (B,C) D -> 1/3
     # d2: m [3, 4, 2], h [2, 4, 4]: ranks m [2, 3, 1], h [1, 2.5, 2.5]; deviations [0, 1, -1]
     #     and [-1, .5, .5] -> sxy = 0 -> Spearman 0; tau-b: (A,B) C, (A,C) D, (B,C) tied in h -> 0
     # mean over documents: Spearman (0.5 + 0) / 2 = 0.25, tau-b (1/3 + 0) / 2 = 1/6
-    out = correlate(TOY, "m", "h", level="document", methods=["spearman", "kendall_b"], n_resamples=0)
+    out = correlate(TOY, "m", "h", level="input", methods=["spearman", "kendall_b"], n_resamples=0)
     assert _value(out, "spearman") == pytest.approx(0.25, abs=1e-12)
     assert _value(out, "kendall_b") == pytest.approx(1 / 6, abs=1e-12)
     assert set(out["n"]) == {2}
 
 
-def test_summary_level_pools_all_pairs():
+def test_global_level_pools_all_pairs():
     # pooled: the 6 (m, h) pairs in one list, the same as correlation() over the columns
-    out = correlate(TOY, "m", "h", level="summary", n_resamples=0)
+    out = correlate(TOY, "m", "h", level="global", n_resamples=0)
     for m in METHODS:
         assert _value(out, m) == pytest.approx(correlation(TOY["m"], TOY["h"], m), abs=1e-12)
     assert set(out["n"]) == {6}
@@ -177,13 +177,13 @@ def test_nan_pairs_and_undefined_documents_are_counted():
         "m": [5.0, 5.0, 5.0],  # constant within d3: its per-document correlation is undefined
         "h": [1.0, 2.0, np.nan],
     })], ignore_index=True)
-    out = correlate(frame, "m", "h", level=["summary", "document", "system"],
+    out = correlate(frame, "m", "h", level=["global", "input", "system"],
                     methods="spearman", n_resamples=0)
     by_level = out.set_index("level")
-    assert by_level.loc["summary", "n"] == 8 and by_level.loc["summary", "n_skipped"] == 1
+    assert by_level.loc["global", "n"] == 8 and by_level.loc["global", "n_skipped"] == 1
     # document level: d3 is skipped, the value is still the d1/d2 average
-    assert by_level.loc["document", "n"] == 2 and by_level.loc["document", "n_skipped"] == 1
-    assert by_level.loc["document", "value"] == pytest.approx(0.25, abs=1e-12)
+    assert by_level.loc["input", "n"] == 2 and by_level.loc["input", "n_skipped"] == 1
+    assert by_level.loc["input", "value"] == pytest.approx(0.25, abs=1e-12)
     # system level: the (d3, C) pair is dropped; means m = [A 3, B 11/3, C 4], h = [A 4/3, B 3,
     # C 3] -> ranks [1, 2, 3] vs [1, 2.5, 2.5] -> Spearman 0.866...
     assert by_level.loc["system", "n"] == 3
@@ -194,7 +194,7 @@ def test_nan_pairs_and_undefined_documents_are_counted():
 
 def test_correlate_tidy_layout():
     frame = TOY.assign(m2=-TOY["m"], h2=TOY["h"] * 2)
-    out = correlate(frame, ["m", "m2"], ["h", "h2"], level=["summary", "system"],
+    out = correlate(frame, ["m", "m2"], ["h", "h2"], level=["global", "system"],
                     methods=["pearson", "kendall_c"], n_resamples=20, seed=1)
     assert list(out.columns) == ["metric", "human", "level", "method", "value", "ci_low",
                                  "ci_high", "n", "n_skipped", "resampling", "n_resamples",
@@ -203,7 +203,7 @@ def test_correlate_tidy_layout():
     assert set(out["seed"]) == {1}
     assert len(out) == 2 * 2 * 2 * 2
     assert list(out[["metric", "human", "level", "method"]].iloc[1]) == [
-        "m", "h", "summary", "kendall_c"]
+        "m", "h", "global", "kendall_c"]
     assert out.attrs["n_resamples"] == 20 and out.attrs["seed"] == 1
     # a negated metric flips the sign (lower-is-better metrics are passed negated)
     v = out.set_index(["metric", "human", "level", "method"])["value"]
@@ -228,7 +228,7 @@ def _random_frame(n_docs=12, n_sys=5, seed=0) -> pd.DataFrame:
 
 def test_bootstrap_is_deterministic_given_the_seed():
     frame = _random_frame()
-    kw = dict(level=["summary", "document", "system"], methods=METHODS, n_resamples=200)
+    kw = dict(level=["global", "input", "system"], methods=METHODS, n_resamples=200)
     a = correlate(frame, ["good", "tied"], "h", seed=5, **kw)
     b = correlate(frame, ["good", "tied"], "h", seed=5, **kw)
     c = correlate(frame, ["good", "tied"], "h", seed=6, **kw)
@@ -245,7 +245,7 @@ def test_single_document_gives_a_degenerate_interval():
     # resampling documents redraws the one document every time: the interval collapses on the
     # value; resampling pairs would have given a spread
     frame = _random_frame(n_docs=1, n_sys=30)
-    out = correlate(frame, "good", "h", level="summary", n_resamples=100)
+    out = correlate(frame, "good", "h", level="global", n_resamples=100)
     np.testing.assert_allclose(out["ci_low"], out["value"], atol=1e-12)
     np.testing.assert_allclose(out["ci_high"], out["value"], atol=1e-12)
 
@@ -258,16 +258,16 @@ def test_bootstrap_resamples_documents_at_every_level():
     docs = frame["doc_id"].unique()
     draws = np.random.default_rng(seed).integers(0, len(docs), size=(n_resamples, len(docs)))
     by_doc = {d: g for d, g in frame.groupby("doc_id", sort=False)}
-    want = {"summary": [], "document": [], "system": []}
+    want = {"global": [], "input": [], "system": []}
     for row in draws:
         parts = [by_doc[docs[i]] for i in row]
         res = pd.concat(parts, ignore_index=True)
-        want["summary"].append(correlation(res["good"], res["h"], "kendall_c"))
+        want["global"].append(correlation(res["good"], res["h"], "kendall_c"))
         per_doc = [correlation(p["good"], p["h"], "kendall_c") for p in parts]
-        want["document"].append(np.nanmean(per_doc))
+        want["input"].append(np.nanmean(per_doc))
         means = res.groupby("system")[["good", "h"]].mean()
         want["system"].append(correlation(means["good"], means["h"], "kendall_c"))
-    out = correlate(frame, "good", "h", level=["summary", "document", "system"],
+    out = correlate(frame, "good", "h", level=["global", "input", "system"],
                     methods="kendall_c", n_resamples=n_resamples, ci=0.9, seed=seed).set_index("level")
     for level, values in want.items():
         lo, hi = np.quantile(values, [0.05, 0.95])
@@ -278,7 +278,7 @@ def test_bootstrap_resamples_documents_at_every_level():
 # ------------------------------------------------------------------------------------------
 # paired test
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("level", ["summary", "document", "system"])
+@pytest.mark.parametrize("level", ["global", "input", "system"])
 def test_paired_test_sign_and_p_value(level):
     frame = _random_frame(n_docs=30, n_sys=8, seed=4)
     ab = paired_test(frame, "good", "bad", "h", level=level, method="spearman", n_resamples=300, seed=1)
@@ -303,17 +303,17 @@ def test_paired_test_of_a_metric_with_itself():
 
 def test_paired_test_uses_the_same_resamples_as_correlate():
     frame = _random_frame()
-    res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
+    res = paired_test(frame, "good", "tied", "h", level="global", method="pearson",
                       n_resamples=0)
     assert math.isnan(res["p_value"]) and math.isnan(res["ci_low"])
     # with the same seed, the paired interval of (a - b) is built from correlate's replicates
     counts = resampling._resample_counts(12, 50, 3)
     lay = layout.frame_layout(frame, "doc_id", "system", need_systems=False)
-    ea = levels.estimate_pair(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "summary",
+    ea = levels.estimate_pair(lay, frame["good"].to_numpy(), frame["h"].to_numpy(), "global",
                               ["pearson"], counts)["pearson"]
-    eb = levels.estimate_pair(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "summary",
+    eb = levels.estimate_pair(lay, frame["tied"].to_numpy(), frame["h"].to_numpy(), "global",
                               ["pearson"], counts)["pearson"]
-    res = paired_test(frame, "good", "tied", "h", level="summary", method="pearson",
+    res = paired_test(frame, "good", "tied", "h", level="global", method="pearson",
                       n_resamples=50, seed=3, ci=0.8)
     lo, hi = np.quantile(ea.boot - eb.boot, [0.1, 0.9])
     assert (res["ci_low"], res["ci_high"]) == pytest.approx((lo, hi))
@@ -325,8 +325,10 @@ def test_paired_test_uses_the_same_resamples_as_correlate():
 def test_unknown_method_and_level_are_named():
     with pytest.raises(InputError, match=r"'tau'.*pearson, spearman, kendall_b, kendall_c"):
         correlate(TOY, "m", "h", level="system", methods=["pearson", "tau"], n_resamples=0)
-    with pytest.raises(InputError, match=r"'pooled'.*input, system, global.*document = input"):
+    with pytest.raises(InputError, match=r"'pooled'.*input, system, global, partial \(input: per document"):
         correlate(TOY, "m", "h", level="pooled", n_resamples=0)
+    with pytest.raises(InputError, match=r"'Input'.*levels are lower case: 'input'"):
+        correlate(TOY, "m", "h", level="Input", n_resamples=0)
     with pytest.raises(InputError, match=r"'corpus'.*input, system, global"):
         paired_test(TOY, "m", "m", "h", level="corpus", method="pearson")
     with pytest.raises(InputError, match=r"'kendall'"):
@@ -335,15 +337,15 @@ def test_unknown_method_and_level_are_named():
 
 def test_missing_columns_are_named():
     with pytest.raises(InputError, match=r"'rouge'.*metric"):
-        correlate(TOY, ["m", "rouge"], "h", level="summary", n_resamples=0)
+        correlate(TOY, ["m", "rouge"], "h", level="global", n_resamples=0)
     with pytest.raises(InputError, match=r"'relevance'.*human"):
-        correlate(TOY, "m", "relevance", level="summary", n_resamples=0)
+        correlate(TOY, "m", "relevance", level="global", n_resamples=0)
     with pytest.raises(InputError, match=r"'topic'"):
-        correlate(TOY, "m", "h", level="summary", doc_col="topic", n_resamples=0)
+        correlate(TOY, "m", "h", level="global", doc_col="topic", n_resamples=0)
     with pytest.raises(InputError, match=r"'system_id'"):
         correlate(TOY, "m", "h", level="system", system_col="system_id", n_resamples=0)
-    # the summary level does not need a system column
-    correlate(TOY, "m", "h", level="summary", system_col="system_id", n_resamples=0)
+    # the global level does not need a system column
+    correlate(TOY, "m", "h", level="global", system_col="system_id", n_resamples=0)
 
 
 def test_other_bad_frames():
@@ -351,16 +353,16 @@ def test_other_bad_frames():
     with pytest.raises(InputError, match=r"'d2'.*'B'.*2 times"):
         correlate(dup, "m", "h", level="system", n_resamples=0)
     with pytest.raises(InputError, match=r"'m'.*infinite"):
-        correlate(TOY.assign(m=[1, 2, np.inf, 4, 5, 6]), "m", "h", level="summary", n_resamples=0)
+        correlate(TOY.assign(m=[1, 2, np.inf, 4, 5, 6]), "m", "h", level="global", n_resamples=0)
     with pytest.raises(InputError, match=r"'doc_id'.*missing document id"):
         correlate(TOY.assign(doc_id=["d1", None, "d1", "d2", "d2", "d2"]), "m", "h",
-                  level="summary", n_resamples=0)
+                  level="global", n_resamples=0)
     with pytest.raises(InputError, match=r"'system'.*not numeric"):
-        correlate(TOY, "system", "h", level="summary", n_resamples=0)
+        correlate(TOY, "system", "h", level="global", n_resamples=0)
     with pytest.raises(InputError, match=r"n_resamples.*-1"):
-        correlate(TOY, "m", "h", level="summary", n_resamples=-1)
+        correlate(TOY, "m", "h", level="global", n_resamples=-1)
     with pytest.raises(InputError, match=r"ci.*95"):
-        correlate(TOY, "m", "h", level="summary", ci=95)
+        correlate(TOY, "m", "h", level="global", ci=95)
 
 
 # ------------------------------------------------------------------------------------------

@@ -19,10 +19,7 @@ from sumeval.errors import InputError
 from sumeval.stats.correlation import _bootstrap_p
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _frame(n_docs=8, n_sys=5, seed=0) -> pd.DataFrame:

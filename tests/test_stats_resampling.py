@@ -226,9 +226,9 @@ def test_global_both_matrix_and_scipy_paths_agree(monkeypatch):
 
 
 def test_correlate_records_the_resampling():
-    out = correlate(_frame(), "good", "h", level=["input", "summary"], methods="pearson",
+    out = correlate(_frame(), "good", "h", level=["input", "global"], methods="pearson",
                     resample="both", n_resamples=30, seed=2)
-    assert list(out["level"]) == ["input", "summary"]  # the names given
+    assert list(out["level"]) == ["input", "global"]  # the names given
     assert set(out["resampling"]) == {"both"} and set(out["n_resamples"]) == {30}
     assert (out["n_resamples_used"] <= 30).all() and set(out["seed"]) == {2}
     assert out.attrs["resample"] == "both"

@@ -24,6 +24,7 @@ from sumeval.studies import metric_correlations as mc
 from sumeval.studies.common import study_data
 
 from conftest import model_installed  # noqa: E402
+from helpers import one_row  # tests/ is on the path
 
 DATA = Path(__file__).parent / "data"
 USER_CSV = DATA / "user_judgments.csv"
@@ -61,14 +62,6 @@ def _tables(res, name):
     return {p.suffix for p in (res.run_dir / "tables").glob(f"{name}.*")}
 
 
-def _row(frame, **where):
-    sub = pd.DataFrame(frame)
-    for k, v in where.items():
-        sub = sub[sub[k] == v]
-    assert len(sub) == 1, (where, sub)
-    return sub.iloc[0]
-
-
 def _system_means(frame, col):
     return frame.groupby("model", sort=False)[col].mean()
 
@@ -94,17 +87,17 @@ def test_metric_correlations_on_a_user_file(registered, user_frame):
 
     # the precomputed column: pooled (global) Spearman and Kendall tau-c as scipy computes them on the file
     for human in ("faithful", "overall"):
-        row = _row(t1, metric="my_metric", human=human, method="spearman")
+        row = one_row(t1, metric="my_metric", human=human, method="spearman")
         assert row["ours"] == pytest.approx(sps.spearmanr(user_frame["my_metric"], user_frame[human])[0], abs=1e-12)
         assert row["n"] == 12
-        row = _row(t1, metric="my_metric", human=human, method="kendall_c")
+        row = one_row(t1, metric="my_metric", human=human, method="kendall_c")
         assert row["ours"] == pytest.approx(
             sps.kendalltau(user_frame["my_metric"], user_frame[human], variant="c")[0], abs=1e-12)
 
     # the user's class: scored here directly through score_records, then correlated by scipy
     cov, _ = score_records([{"summary": s, "text": t} for s, t in zip(user_frame["output"], user_frame["source"])],
                            [load_scorer_class("fragments:ExtractiveFragments", [EXAMPLES])()])
-    row = _row(t1, metric="fragments", human="overall", method="spearman")
+    row = one_row(t1, metric="fragments", human="overall", method="spearman")
     assert row["ours"] == pytest.approx(sps.spearmanr(cov["coverage"], user_frame["overall"])[0], abs=1e-12)
     assert r["measures"]["fragments"].startswith("fragments|") and "class=fragments:ExtractiveFragments" in r["measures"]["fragments"]
 
@@ -112,10 +105,10 @@ def test_metric_correlations_on_a_user_file(registered, user_frame):
     lv = pd.DataFrame(r["levels"])
     assert set(lv["level"]) == {"input", "system", "global"} and r["levels_left_out"] == []
     means = _system_means(user_frame, "my_metric"), _system_means(user_frame, "overall")
-    row = _row(lv, metric="my_metric", human="overall", level="system", method="kendall_b")
+    row = one_row(lv, metric="my_metric", human="overall", level="system", method="kendall_b")
     assert row["value"] == pytest.approx(sps.kendalltau(*means)[0], abs=1e-12) and row["n"] == 3
     per_doc = [sps.spearmanr(g["my_metric"], g["overall"])[0] for _, g in user_frame.groupby("article_id")]
-    row = _row(lv, metric="my_metric", human="overall", level="input", method="spearman")
+    row = one_row(lv, metric="my_metric", human="overall", level="input", method="spearman")
     assert row["value"] == pytest.approx(np.mean(per_doc), abs=1e-12) and row["n"] == 4
 
     # part (b) on the same file: the paper-001 rows at the system level (3 models), ours alone
@@ -126,7 +119,7 @@ def test_metric_correlations_on_a_user_file(registered, user_frame):
         assert (res.run_dir / "figures" / f"{name}.png").is_file()
     csv = pd.read_csv(res.run_dir / "tables" / "table1_mine.csv", header=[0, 1], index_col=0)
     assert csv.loc["my_metric", ("overall", "spearman")] == pytest.approx(
-        _row(t1, metric="my_metric", human="overall", method="spearman")["ours"])
+        one_row(t1, metric="my_metric", human="overall", method="spearman")["ours"])
     tex = (res.run_dir / "tables" / "table1_mine.tex").read_text()
     assert "\\toprule" in tex and "\\textbf{" in tex
 
@@ -148,7 +141,7 @@ def test_estime_layers_on_a_user_file(registered, user_frame):
     assert len(estime) == 2 * 2 * 2 and set(estime["n"]) == {9}
     # the data set's precomputed measure joins the ROUGE rows (first 3 articles, all models: 9 rows)
     first3 = user_frame[user_frame["article_id"].isin(["a1", "a2", "a3"])]
-    row = _row(t1, metric="my_metric", human="overall", method="spearman")
+    row = one_row(t1, metric="my_metric", human="overall", method="spearman")
     assert row["ours"] == pytest.approx(sps.spearmanr(first3["my_metric"], first3["overall"])[0], abs=1e-12)
     assert set(pd.DataFrame(r["diagonal"])["human"]) == {"faithful", "overall"}
     assert _tables(res, "table1_estime") == {".csv", ".tex", ".md", ".html"}
@@ -196,7 +189,7 @@ def test_annotator_impact_on_a_user_file(registered, user_frame):
     assert r["n_pairs"] == 12  # n_docs 0: all of the file's 4 articles
     a1, a2 = user_frame["overall/ann1"].to_numpy(float), user_frame["overall/ann2"].to_numpy(float)
     agree = pd.DataFrame(r["agreement"])
-    row = _row(agree, level="interval")
+    row = one_row(agree, level="interval")
     assert row["items"] == 12 and row["raters"] == 2 and row["data"].startswith("mine: overall")
     assert row["alpha"] == pytest.approx(_krippendorff_interval(a1, a2), abs=1e-12)
     # each rater against the mean of the others: with two raters, against the other one
@@ -205,7 +198,7 @@ def test_annotator_impact_on_a_user_file(registered, user_frame):
     loo = pd.DataFrame(r["annotators"]["overall"]["leave_one_out"])
     m = _system_means(user_frame, "my_metric")
     both = user_frame.assign(mean=(user_frame["overall/ann1"] + user_frame["overall/ann2"]) / 2)
-    row = _row(loo, metric="my_metric", method="pearson", annotator="ann1")
+    row = one_row(loo, metric="my_metric", method="pearson", annotator="ann1")
     assert row["all"] == pytest.approx(sps.pearsonr(m, _system_means(both, "mean"))[0], abs=1e-12)
     assert row["without"] == pytest.approx(sps.pearsonr(m, _system_means(user_frame, "overall/ann2"))[0], abs=1e-12)
     assert row["effect"] == pytest.approx(row["all"] - row["without"]) and row["n"] == 3

@@ -30,6 +30,7 @@ from sumeval.studies.common import study_data
 from sumeval.studies.common.study_data import PartSkipped
 
 from conftest import model_installed  # noqa: E402
+from helpers import one_row  # tests/ is on the path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 needs_minilm = pytest.mark.skipif(not model_installed("all-MiniLM-L6-v2"), reason="MiniLM not installed")
@@ -47,14 +48,6 @@ def _shelf(name: str):
     if isinstance(got, Exception):
         pytest.skip(f"{name} data not found: {got}")
     return got
-
-
-def _row(frame, **where):
-    sub = pd.DataFrame(frame)
-    for k, v in where.items():
-        sub = sub[sub[k] == v]
-    assert len(sub) == 1, (where, sub)
-    return sub.iloc[0]
 
 
 def _run(study: str, **overrides):
@@ -174,8 +167,8 @@ def test_levels_are_left_out_per_human_column():
     have = levels.groupby("level")["human"].agg(set).to_dict()
     assert have == {"input": {"no_hallucination", "faithful", "factual"}, "system": set(j.humans),
                     "global": set(j.humans)}
-    direct = stats.correlate(scored, ["R1"], ["faithful"], level="document", methods=("kendall_b",), n_resamples=0)
-    assert _row(levels, human="faithful", level="input", method="kendall_b")["value"] == pytest.approx(
+    direct = stats.correlate(scored, ["R1"], ["faithful"], level="input", methods=("kendall_b",), n_resamples=0)
+    assert one_row(levels, human="faithful", level="input", method="kendall_b")["value"] == pytest.approx(
         direct["value"].iloc[0], abs=1e-15)
     # rows in the nesting order metric, human, level, method
     assert list(levels["human"].drop_duplicates()) == list(j.humans)
@@ -226,7 +219,7 @@ def test_ranking_changes_by_hand(tmp_path):
     assert rk.loc["all but c", "tau"] == pytest.approx(2 / np.sqrt(6), abs=1e-12) and rk.loc["all but c", "same_top"]
     assert set(rk["n_measures"]) == {3} and set(rk["top_all"]) == {"m1"}
     # leave one out: r(m1) with mean(a, b) = 1.5 / sqrt 3
-    loo = _row(sec["leave_one_out"], metric="m1", method="pearson", annotator="c")
+    loo = one_row(sec["leave_one_out"], metric="m1", method="pearson", annotator="c")
     assert loo["without"] == pytest.approx(1.5 / np.sqrt(3), abs=1e-12) and loo["effect"] == pytest.approx(1 - 0.75 ** 0.5)
     # the ranks: 1 = best, ties share the best rank
     ranks = ai.rank_table(sec["per_annotator"], sec["leave_one_out"])
@@ -254,12 +247,12 @@ def test_qags_agreement_equals_the_definition_and_the_krippendorff_package():
     agree = ai.annotator_agreement(j, ["factuality"])
     r = j.frame[["factuality/worker_1", "factuality/worker_2", "factuality/worker_3"]].to_numpy(float)
     assert not np.isnan(r).any() and r.shape == (235, 3)
-    row = _row(agree, level="interval")
+    row = one_row(agree, level="interval")
     assert row["items"] == 235 and row["raters"] == 3 and row["data"].startswith("qags-c: factuality (worker_1")
     assert row["alpha"] == pytest.approx(_alpha_interval(r), abs=1e-12)
     assert row["alpha"] == pytest.approx(krippendorff.alpha(reliability_data=r.T, level_of_measurement="interval"),
                                          abs=1e-12)
-    assert _row(agree, level="ordinal")["alpha"] == pytest.approx(
+    assert one_row(agree, level="ordinal")["alpha"] == pytest.approx(
         krippendorff.alpha(reliability_data=r.T, level_of_measurement="ordinal"), abs=1e-12)
     # each worker slot against the mean of the other two, averaged
     others = [sps.pearsonr(r[:, k], np.delete(r, k, axis=1).mean(axis=1))[0] for k in range(3)]
@@ -275,18 +268,18 @@ def test_dialsummeval_annotators_against_scipy():
     ann = means[["coherence/annotator_1", "coherence/annotator_2", "coherence/annotator_3"]].mean()
     mea = means[metrics].mean()
     # each measure against one annotator, at the system level (14 systems' means)
-    row = _row(sec["per_annotator"], annotator="annotator_2", metric="dialsummeval.moverscore", method="pearson")
+    row = one_row(sec["per_annotator"], annotator="annotator_2", metric="dialsummeval.moverscore", method="pearson")
     assert row["n"] == 14
     assert row["value"] == pytest.approx(sps.pearsonr(mea["dialsummeval.moverscore"], ann["coherence/annotator_2"])[0],
                                          abs=1e-12)
     # against the mean of all but annotator 1 (per summary), then per system
     two = j.frame[["coherence/annotator_2", "coherence/annotator_3"]].mean(axis=1).groupby(j.frame["system"], sort=False).mean()
-    row = _row(sec["leave_one_out"], annotator="annotator_1", metric="dialsummeval.rouge-1", method="spearman")
+    row = one_row(sec["leave_one_out"], annotator="annotator_1", metric="dialsummeval.rouge-1", method="spearman")
     assert row["without"] == pytest.approx(sps.spearmanr(mea["dialsummeval.rouge-1"], two)[0], abs=1e-12)
     # the ranking with all annotators against the one with annotator 3 alone: Kendall tau-b of the correlations
     full = [sps.pearsonr(mea[m], ann.mean(axis=1))[0] for m in metrics]
     alone = [sps.pearsonr(mea[m], ann["coherence/annotator_3"])[0] for m in metrics]
-    row = _row(sec["rankings"], kept="only annotator_3", method="pearson")
+    row = one_row(sec["rankings"], kept="only annotator_3", method="pearson")
     assert row["tau"] == pytest.approx(sps.kendalltau(full, alone)[0], abs=1e-12) and row["n_measures"] == 3
     assert row["top_all"] == metrics[int(np.argmax(full))]
     # the human column is the paper's rule (the score two annotators share), not always the mean
@@ -308,7 +301,7 @@ def test_metric_correlations_on_dialsummeval():
     t1 = pd.DataFrame(r["table1"])
     assert {"ROUGE-1", "BLEU", "dialsummeval.moverscore", "dialsummeval.ppl (negated)"} <= set(t1["metric"])
     assert "paper" not in t1 and set(t1["human"]) == {"coherence", "consistency", "fluency", "relevance"}
-    row = _row(t1, metric="dialsummeval.moverscore", human="relevance", method="spearman")
+    row = one_row(t1, metric="dialsummeval.moverscore", human="relevance", method="spearman")
     assert row["ours"] == pytest.approx(sps.spearmanr(j.frame["dialsummeval.moverscore"], j.frame["relevance"])[0],
                                         abs=1e-12)
     assert any("the system 'reference' is the reference itself" in n
@@ -363,7 +356,7 @@ def test_paper000_studies_on_shelf_sets(study, dataset, overrides):
         best = soft.sort_values(["value", "summary_layer"], ascending=[False, True]).iloc[0]
         assert r["best_layer"]["ESTIME-soft"] == best["summary_layer"]
         assert r["best_factuality_spearman"]["ESTIME-soft factuality spearman"] == pytest.approx(best["value"])
-        assert _row(t1, metric="ESTIME-soft", method="spearman")["ours"] == pytest.approx(best["value"], abs=1e-12)
+        assert one_row(t1, metric="ESTIME-soft", method="spearman")["ours"] == pytest.approx(best["value"], abs=1e-12)
     else:
         # Rank19's first 3 documents, 2 summaries each (the correct and the incorrect one)
         assert r["n_texts"] == 3 and r["n_summaries"] == 6
@@ -404,7 +397,7 @@ def test_annotator_impact_on_dialsummeval():
     assert [s["section"] for s in r["skipped"]] == ["(a) references as annotators"]
     assert "has 1 reference per summary" in r["skipped"][0]["reason"]
     ratings = j.frame[[f"fluency/annotator_{k}" for k in (1, 2, 3)]].to_numpy(float)
-    row = _row(r["agreement"], data="dialsummeval: fluency (annotator_1, annotator_2, annotator_3)", level="interval")
+    row = one_row(r["agreement"], data="dialsummeval: fluency (annotator_1, annotator_2, annotator_3)", level="interval")
     assert row["items"] == 70 and row["alpha"] == pytest.approx(
         krippendorff.alpha(reliability_data=ratings.T, level_of_measurement="interval"), abs=1e-12)
     sec = r["annotators"]["fluency"]
@@ -428,7 +421,7 @@ def test_annotator_impact_on_qags_at_the_global_level():
     assert sec["level"] == "global" and sec["drawn"] == [1, 2]
     density, _ = score_records([{"summary": s, "text": t} for s, t in zip(j.frame["summary"], j.frame["text"])],
                                [load_scorer_class("fragments:ExtractiveFragments", [EXAMPLES])()])
-    row = _row(sec["per_annotator"], annotator="worker_2", method="spearman")
+    row = one_row(sec["per_annotator"], annotator="worker_2", method="spearman")
     assert row["n"] == 5 and row["value"] == pytest.approx(
         sps.spearmanr(density["density"], j.frame["factuality/worker_2"])[0], abs=1e-12)
     notes = json.loads((res.run_dir / "results.json").read_text())["notes"]

@@ -20,10 +20,7 @@ needs_engine = pytest.mark.skipif(ENGINE is None, reason="no LaTeX engine (pdfla
 FIXTURE = Path(__file__).parent / "fixtures" / "judges" / "judgments_annotators.csv"
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 
 def _ranking_like() -> pd.DataFrame:

@@ -4,7 +4,7 @@
   ``columns()`` or ``options()`` - gives a :class:`UserCodeError` naming the measure, the class, the
   method, the exception, the user's line and the rows; ``sumeval score`` and ``sumeval meta-eval``
   exit 2 with that message and no traceback. sumeval's own scorers raising stay bugs (traceback).
-* NaN or None from a scorer, without a reason in ``last_undefined``, is "not scored": in the
+* NaN or None from a scorer, without a reason (``Scores(..., undefined=...)``), is "not scored": in the
   report, with one warning per measure naming the rows; in ``sumeval score``'s meta and count
   line, and in meta-eval's ``not_scored.csv`` and manifest (from the cache too).
 * A ``--model`` folder whose weights are damaged, incomplete or refused as unsafe: an error naming
@@ -35,7 +35,7 @@ from sumeval.metrics.user_scorers import UserCodeError, build_scorer_class
 MODULE = "i21_badscorers"
 SOURCE = textwrap.dedent('''
     import numpy as np
-    from sumeval.metrics import Batch, Scorer
+    from sumeval.metrics import Batch, Scorer, Scores
 
     class _Base(Scorer):
         needs = ()
@@ -101,9 +101,16 @@ SOURCE = textwrap.dedent('''
         def columns(self): return ["explained"]
         def score_batch(self, batch):
             v = np.array([len(s) for s in batch.summaries], dtype=float)
-            self.last_undefined = [(j, "one word") for j, s in enumerate(batch.summaries) if " " not in s]
-            v[[j for j, _ in self.last_undefined]] = np.nan
-            return {"explained": v}
+            undefined = [(j, "one word") for j, s in enumerate(batch.summaries) if " " not in s]
+            v[[j for j, _ in undefined]] = np.nan
+            return Scores({"explained": v}, undefined=undefined)
+
+    class FormerChannel(_Base):  # the reasons in the attribute sumeval read before Scores
+        name = "former"
+        def columns(self): return ["former"]
+        def score_batch(self, batch):
+            self.last_undefined = [(0, "one word")]
+            return {"former": np.array([np.nan] + [1.0] * (len(batch.summaries) - 1))}
 
     class TwoColumns(_Base):
         name = "two"
@@ -275,6 +282,14 @@ def test_nan_with_a_reason_is_reported_once_and_not_warned(mods):
         frame, report = metrics.score_records(_records(["one", "two words", "x"]), [_scorer(mods, "Explained")])
     assert report.skipped == [(0, "explained", "undefined: one word"), (2, "explained", "undefined: one word")]
     assert frame["explained"].tolist()[1] == 9.0  # len("two words")
+
+
+def test_reasons_left_in_the_former_last_undefined_attribute_are_refused_with_the_fix(mods):
+    with pytest.raises(InputError) as ei:
+        metrics.score_records(_records(["one", "two words"]), [_scorer(mods, "FormerChannel")])
+    assert str(ei.value) == (f"measure 'former' ({MODULE}.FormerChannel): score_batch sets last_undefined, which "
+                             "sumeval no longer reads; return the reasons with the numbers instead: "
+                             "sumeval.metrics.Scores({column: values, ...}, undefined=[(row in batch, reason), ...])")
 
 
 def test_nan_in_one_of_two_columns_names_the_column(mods):
@@ -517,8 +532,8 @@ def test_an_infinite_value_from_a_users_class_names_the_row(mods, tmp_path, caps
                               row_label=lambda i: f"in.jsonl:{i + 1}")
     assert str(ei.value) == (f"measure 'infinite' ({MODULE}.InfiniteValue): score_batch returned 1 infinite "
                              "value(s) for column 'infinite', the first (-inf) for in.jsonl:2; a measure must "
-                             "return finite numbers, or NaN (with the reason in last_undefined) where it cannot "
-                             "score a row")
+                             "return finite numbers, or NaN (with the reason in Scores' undefined) where it "
+                             "cannot score a row")
     # sumeval score: before, exit 0 and a JSONL line with the non-JSON token -Infinity
     inp = tmp_path / "in.jsonl"
     inp.write_text("".join(json.dumps({"summary": s}) + "\n" for s in ("abc", "abcde")), encoding="utf-8")

@@ -31,6 +31,11 @@ def fresh_warning_state(monkeypatch):
     monkeypatch.setattr(cache, "_WRITE_WARNED", set())
 
 
+def _refuse_replace(src, dst):
+    """Stands in for ``os.replace`` where the file system refuses the rename (EPERM)."""
+    raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
+
+
 def test_a_full_cache_disk_warns_once_and_goes_on(tmp_path, monkeypatch, fresh_warning_state):
     store = Store("scores", root=tmp_path / "cache")
     monkeypatch.setattr(Path, "write_bytes", _no_space)
@@ -83,10 +88,7 @@ def test_atomic_path_names_the_target_when_the_rename_is_refused(tmp_path, monke
     target = tmp_path / "immut.jsonl"
     target.write_text("keep me\n")
 
-    def refused(src, dst):
-        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
-
-    monkeypatch.setattr(cache.os, "replace", refused)
+    monkeypatch.setattr(cache.os, "replace", _refuse_replace)
     with pytest.raises(PermissionError) as ei:
         atomic_write_text(target, "new\n")
     assert ei.value.filename == str(target) and ei.value.errno == errno.EPERM
@@ -125,10 +127,7 @@ def test_score_output_that_cannot_be_replaced_names_the_given_path(tmp_path, mon
     out.parent.mkdir()
     out.write_text("old\n")
 
-    def refused(src, dst):
-        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
-
-    monkeypatch.setattr(cache.os, "replace", refused)
+    monkeypatch.setattr(cache.os, "replace", _refuse_replace)
     given = os.path.relpath(out)
     rc = main(["score", "rouge-1", "-i", str(inp), "-o", given])
     err = capsys.readouterr().err
@@ -267,10 +266,7 @@ def test_data_export_that_cannot_write_names_the_path_and_the_fix(tmp_path, monk
     out.parent.mkdir()
     out.write_text("old\n")
 
-    def refused(src, dst):
-        raise PermissionError(errno.EPERM, "Operation not permitted", str(src), str(dst))
-
-    monkeypatch.setattr(cache.os, "replace", refused)
+    monkeypatch.setattr(cache.os, "replace", _refuse_replace)
     rc = main(["data", "export", str(data), "--human", "overall", "-o", str(out)])
     err = capsys.readouterr().err
     # before: "sumeval: error: <out>: Operation not permitted", nothing more

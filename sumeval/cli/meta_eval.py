@@ -17,30 +17,38 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from sumeval.argtypes import scorer_options, split_measures, split_values
 from sumeval.cli.judgments_parser import add_judgments_parser
 from sumeval.errors import InputError
 
-__all__ = ["settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments", "add_commands"]
+__all__ = ["statistics_options", "settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments", "add_commands"]
+
+
+def statistics_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The fields of :class:`~sumeval.meta_eval.analysis.StatisticsOptions` the options ask for:
+    one set's :class:`~sumeval.meta_eval.Settings` and :class:`~sumeval.meta_eval.across.AcrossSettings`
+    are both built from them."""
+    from sumeval.meta_eval import LEVELS
+
+    return dict(levels=tuple(split_values(args.level) or LEVELS),
+                coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
+                ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
+                correction=args.correction, alpha=args.alpha, alternative=args.alternative, ci=args.ci,
+                early_stop=args.early_stop, detection_validation=args.validation, bootstrap_p=args.bootstrap_p,
+                annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
+                meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
+                spa_permutations=args.spa_permutations, item_acc23=args.item_acc23, tune_split=args.tune_split,
+                partial_control=args.partial_control, sentinels=not args.no_sentinels, close_pairs=args.close_pairs,
+                undefined_as=args.undefined_as, significant_inputs=args.significant_inputs)
 
 
 def settings_from_args(args: argparse.Namespace):
     """The :class:`~sumeval.meta_eval.Settings` the options ask for (checked)."""
-    from sumeval.meta_eval import LEVELS, Settings
+    from sumeval.meta_eval import Settings
 
-    settings = Settings(humans=tuple(split_values(args.human)), levels=tuple(split_values(args.level) or LEVELS),
-                        coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
-                        ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
-                        correction=args.correction, alpha=args.alpha, alternative=args.alternative, ci=args.ci,
-                        early_stop=args.early_stop,
-                        detection_validation=args.validation, bootstrap_p=args.bootstrap_p,
-                        annotators=not args.no_annotators, annotators_compete=args.annotators_compete,
-                        meta_metric=tuple(split_values(args.meta_metric) or ("correlation",)), spa=not args.no_spa,
-                        spa_permutations=args.spa_permutations, item_acc23=args.item_acc23,
-                        tune_split=args.tune_split, partial_control=args.partial_control,
-                        sentinels=not args.no_sentinels, close_pairs=args.close_pairs,
-                        undefined_as=args.undefined_as, significant_inputs=args.significant_inputs)
+    settings = Settings(humans=tuple(split_values(args.human)), **statistics_options(args))
     settings.check()
     return settings
 
@@ -122,27 +130,16 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
 
 def run_across(args) -> int:
     """``sumeval meta-eval --dataset A B ...``: run and write; 0 when every result was written."""
-    from sumeval.meta_eval import LEVELS
     from sumeval.meta_eval.across import AcrossSettings
     from sumeval.meta_eval.across_output import check_across_out, parse_weights
     from sumeval.meta_eval.staging import out_lock
 
     if getattr(args, "data", None):
         raise InputError(f"give the data set either as the first argument ({args.data!r}) or with --dataset, not both")
-    meta_metric = tuple(split_values(args.meta_metric) or ("correlation",))
-    settings = AcrossSettings(levels=tuple(split_values(args.level) or LEVELS),
-                              coefficients=tuple(split_values(args.coefficient) or ("kendall_b",)), test=args.test,
-                              ci_resampling=args.ci_resampling, n_resamples=args.n_resamples, seed=args.seed,
-                              correction=args.correction, alpha=args.alpha, alternative=args.alternative, ci=args.ci,
-                              early_stop=args.early_stop, bootstrap_p=args.bootstrap_p, annotators=not args.no_annotators,
-                              annotators_compete=args.annotators_compete, meta_metric=meta_metric,
-                              spa="spa" in meta_metric and not args.no_spa, spa_permutations=args.spa_permutations,
-                              item_acc23=args.item_acc23, tune_split=args.tune_split,
-                              partial_control=args.partial_control, sentinels=not args.no_sentinels,
-                              close_pairs=args.close_pairs, detection_validation=args.validation,
-                              undefined_as=args.undefined_as, significant_inputs=args.significant_inputs,
-                              weights=parse_weights(args.weight),
-                              missing=args.missing, min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
+    options = statistics_options(args)
+    options["spa"] = "spa" in options["meta_metric"] and options["spa"]  # off unless asked for, across sets
+    settings = AcrossSettings(**options, weights=parse_weights(args.weight), missing=args.missing,
+                              min_sets=args.min_sets, ties=args.ties, jobs=args.jobs)
     settings.check()
     with out_lock(args.out):  # one writer per --out, from this check to the last rename
         return _run_across(args, settings, check_across_out(args.out, overwrite=args.overwrite))
@@ -181,14 +178,9 @@ def _run_across(args, settings, out) -> int:
 
 
 def add_across_arguments(parser) -> None:
-    """Add the across options to the ``sumeval meta-eval`` parser: the positional data set and
-    ``--human`` become optional (``--dataset`` names the sets), and ``--dataset``, ``--weight``,
-    ``--missing``, ``--min-sets``, ``--ties``, ``--no-own-columns``, ``--jobs`` are added."""
-    for action in parser._actions:
-        if action.dest == "data":
-            action.nargs, action.required, action.default = "?", False, None
-        if action.dest == "human":
-            action.required = False
+    """Add the across options to the ``sumeval meta-eval`` parser (made with the positional data set
+    and ``--human`` optional, as ``--dataset`` names the sets): ``--dataset``, ``--weight``,
+    ``--missing``, ``--min-sets``, ``--ties``, ``--no-own-columns``, ``--jobs``."""
     parser.add_argument("--dataset", nargs="+", action="extend", metavar="NAME",
                         help="meta-evaluate across these data sets (names or files; `shelf`: every built-in judged "
                              "set): each set's own results in OUT/<set>/, then across.csv and the across tables")
@@ -222,7 +214,7 @@ def add_commands(subparsers) -> None:
                     "and a manifest in --out.",
         data_help="a data set name (summeval, realsumm, one added with `sumeval data add`) or a judgments file "
                   "(.jsonl .csv .tsv .parquet)",
-        human_help="the human columns (space- or comma-separated)")
+        human_help="the human columns (space- or comma-separated)", optional=True)
     me.add_argument("--measures", nargs="+", action="extend", default=[], metavar="M",
                     help="registered measures (sumeval score --list), columns of the data, module:Class, "
                          "entry points; `rouge-2[use_stemmer=false]` sets one measure's options, `col:lower` "

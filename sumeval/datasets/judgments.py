@@ -65,8 +65,8 @@ Levels
 :func:`check_level` refuses a correlation level the data cannot support. The levels are named so
 that no reader confuses them: **input** (per document, across its systems, then averaged;
 SummEval's and Deutsch et al.'s "summary level"), **system** (per-system means) and **global**
-(all pairs pooled; paper 000's "summary level"). ``document`` and ``summary`` - the names
-:func:`sumeval.stats.correlate` uses - are accepted as ``input`` and ``global``.
+(all pairs pooled; paper 000's "summary level"). ``document`` and ``summary`` are refused, as
+everywhere (:data:`sumeval.stats.checks.OLD_LEVEL_NAMES`).
 
 Modules
 -------

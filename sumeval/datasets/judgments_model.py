@@ -15,16 +15,13 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["ROLES", "TEXT_FIELDS", "LEVELS", "MIN_SYSTEMS", "MIN_PAIRS", "MIN_SYSTEMS_PER_DOCUMENT", "ROLE_FLAGS",
-           "ColumnMap", "Judgments", "systems_missing_documents", "canonical_level", "check_level", "classify_frame"]
+__all__ = ["ROLES", "TEXT_FIELDS", "MIN_SYSTEMS", "MIN_PAIRS", "MIN_SYSTEMS_PER_DOCUMENT", "ROLE_FLAGS",
+           "ColumnMap", "Judgments", "systems_missing_documents", "check_level", "classify_frame"]
 
 #: the roles a column can be mapped to, in the frame's column order
 ROLES: tuple[str, ...] = ("doc_id", "system", "summary", "text", "references")
 #: the text fields measures read (besides the ids)
 TEXT_FIELDS: tuple[str, ...] = ("summary", "text", "references")
-#: level names accepted -> the name used here
-LEVELS: dict[str, str] = {"input": "input", "document": "input", "system": "system",
-                          "global": "global", "summary": "global", "partial": "partial"}
 #: the fewest systems / pairs a level needs (2 points give a correlation of +-1 whatever they are)
 MIN_SYSTEMS = 3
 MIN_PAIRS = 3
@@ -241,17 +238,6 @@ def classify_frame(frame: pd.DataFrame, *, name: str, path: Path | None, sha256:
 # --------------------------------------------------------------------------------------------
 # Levels
 # --------------------------------------------------------------------------------------------
-def canonical_level(level: str) -> str:
-    """``input``, ``system``, ``global`` or ``partial`` for any accepted level name (see :data:`LEVELS`)."""
-    key = str(level).strip().lower()
-    if key not in LEVELS:
-        raise InputError(f"level {level!r} is unknown; use input (per document, then averaged), "
-                         "system (per-system means), global (all pairs pooled) or partial (all pairs, the "
-                         "system or the length regressed out); 'document' and "
-                         "'summary' are accepted as input and global")
-    return LEVELS[key]
-
-
 def check_level(judgments: Judgments, level: str, human: str | None = None) -> dict[str, Any]:
     """Refuse a correlation level that ``judgments`` cannot support.
 
@@ -266,6 +252,8 @@ def check_level(judgments: Judgments, level: str, human: str | None = None) -> d
     Returns ``{"level", "pairs", "documents", "systems"}`` (counts of what the level uses);
     raises :class:`InputError` naming the data set, the level and the counts.
     """
+    from sumeval.stats.checks import canonical_level  # the one level policy (sumeval.stats: not at import)
+
     lv = canonical_level(level)
     if lv in judgments.limits:
         raise InputError(f"the {lv} level does not apply to {judgments.name}: {judgments.limits[lv]}")

@@ -66,13 +66,6 @@ META_METRICS = ("correlation", "spa")
 ALTERNATIVES = ("two-sided", "one-sided")
 #: ``--bootstrap-p``: the p-value of the bootstrap tests (see :func:`sumeval.stats.paired_test`)
 BOOTSTRAP_P = ("percentile", "sacrerouge")
-_LEVEL_WORDS = {
-    "summary": "'summary' is ambiguous: SummEval and Deutsch et al. (2021) call the per-document "
-               "correlation, averaged over documents, the 'summary level' (sumeval: input), while paper "
-               "000 (Vasilyev & Bohannon) calls all summaries pooled the 'summary level' (sumeval: global)",
-    "document": "'document' is the older name of 'input' (per document, the correlation across its "
-                "systems, then averaged; the 'summary level' of SummEval and Deutsch et al. 2021)",
-}
 
 
 def parse_test(test: str) -> tuple[str, str | None]:
@@ -87,9 +80,9 @@ class StatisticsOptions:
     """The statistics options of a meta-evaluation, one set's (:class:`Settings`) or across data
     sets' (:class:`~sumeval.meta_eval.across.AcrossSettings`): both are this class with more fields.
 
-    levels: of :data:`LEVELS`. The older names ``document`` / ``summary`` are refused here (they
-        mean different levels in different papers); :func:`sumeval.stats.correlate` still takes
-        them.
+    levels: of :data:`LEVELS` (or ``partial``). The older names ``document`` / ``summary`` are
+        refused, here as everywhere (they mean different levels in different papers:
+        :data:`sumeval.stats.checks.OLD_LEVEL_NAMES`).
     coefficients: of ``pearson, spearman, kendall_b, kendall_c``.
     test: of :data:`TESTS`.
     ci_resampling: what the bootstrap intervals resample: ``inputs``, ``systems`` or ``both``
@@ -183,7 +176,8 @@ class Settings(StatisticsOptions, _HumanColumns):
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""
-        from sumeval.stats import LEVEL_ALIASES, LEVELS as STAT_LEVELS, METHODS, RESAMPLINGS
+        from sumeval.stats import METHODS, RESAMPLINGS
+        from sumeval.stats.checks import canonical_level
 
         if not self.humans:
             raise InputError("name at least one human column (--human COL)")
@@ -194,12 +188,7 @@ class Settings(StatisticsOptions, _HumanColumns):
                 raise InputError(f"{option} names {', '.join(map(repr, twice))} more than once "
                                  f"({' '.join(map(str, values))}); name each once")
         for lv in self.levels:
-            if lv in LEVEL_ALIASES:
-                raise InputError(f"--level {_LEVEL_WORDS[lv]}; name the level as one of {', '.join(LEVELS)} "
-                                 "(input: per document, then averaged; system: per-system means; global: "
-                                 "all summaries pooled)")
-            if lv not in STAT_LEVELS:
-                raise InputError(f"--level {lv!r} is not a level; choose one of {', '.join(LEVELS)} or partial")
+            canonical_level(lv, "--level")
         if not self.levels:
             raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
         for c in self.coefficients:

@@ -18,12 +18,12 @@ This module is the package's face and holds no logic: the interface is
 :mod:`sumeval.metrics.registry`, the scoring of records :mod:`sumeval.metrics.records`. Modules
 inside the package import from those, never from here.
 """
-from sumeval.metrics.base import Batch, MeasureInfo, Scorer
+from sumeval.metrics.base import Batch, MeasureInfo, Scorer, Scores
 from sumeval.metrics.records import NO_NUMBER, NotScoredWarning, ScoreReport, admit_rows, check_records, score_records
 from sumeval.metrics.registry import (accepted_options, available, check_option_types, get_scorer, get_scorers,
                                       register, registered_class)
 
 __all__ = [
-    "Batch", "Scorer", "MeasureInfo", "register", "available", "get_scorer", "score_records",
+    "Batch", "Scorer", "Scores", "MeasureInfo", "register", "available", "get_scorer", "score_records",
     "ScoreReport", "get_scorers", "check_records", "check_option_types", "NotScoredWarning",
     "NO_NUMBER", "admit_rows", "accepted_options", "registered_class"]

@@ -105,6 +105,30 @@ def reference_list(name: str, summary: str, references: str | Sequence[str]) -> 
     return references
 
 
+class Scores(dict):
+    """What :meth:`Scorer.score_batch` returns: ``{column: array of n floats}`` (a dict), and for
+    the rows it could not score or scored with a caveat, why:
+
+    * ``undefined``: ``[(row in batch, reason), ...]``, one for each row left NaN (e.g. the
+      coherence of a one-word summary); :func:`~sumeval.metrics.score_records` reports the row as
+      not scored with that reason;
+    * ``notes``: ``[(row in batch, note), ...]`` for rows scored with a caveat (an empty reference
+      left out of the mean).
+
+    A plain dict is a :class:`Scores` without reasons: its NaN rows are not scored, with a warning.
+
+    >>> out = Scores({"m": [0.5, float("nan")]}, undefined=[(1, "the summary has one word")])
+    >>> out["m"][0], out.undefined
+    (0.5, [(1, 'the summary has one word')])
+    """
+
+    def __init__(self, columns: Mapping[str, Any] | None = None, *,
+                 undefined: Sequence[tuple[int, str]] = (), notes: Sequence[tuple[int, str]] = ()):
+        super().__init__(columns or {})
+        self.undefined = list(undefined)
+        self.notes = list(notes)
+
+
 class Scorer(abc.ABC):
     """Base class of all measures - sumeval's own and a user's.
 
@@ -125,8 +149,9 @@ class Scorer(abc.ABC):
     * :meth:`columns`: the names of its outputs, e.g. ``["rouge-1-p", "rouge-1-r", "rouge-1-f"]``
       (the main output, shown when the measure is named alone, is ``"{name}-f"`` when there is
       one, else the first column);
-    * :meth:`score_batch`: given a :class:`Batch` of n rows, a dict ``{column: array of n
-      floats}`` (NaN where undefined, with the reason in ``last_undefined``);
+    * :meth:`score_batch`: given a :class:`Batch` of n rows, ``{column: array of n floats}``
+      (NaN where undefined): a :class:`Scores`, which says why each NaN row is undefined, or a
+      plain dict;
     * optionally :meth:`options` and :meth:`versions`: what else changes its numbers.
 
     Constructor keyword arguments are its options (``rouge-2[use_stemmer=false]``, or
@@ -140,9 +165,6 @@ class Scorer(abc.ABC):
     description: str = ""
     #: user classes: the version of the measure's code, recorded in the signature
     version: str | None = None
-    #: set by ``score_batch``: ``(row in batch, reason)`` for each NaN the measure leaves undefined
-    #: (e.g. coherence of a one-word summary); reported by ``score_records``
-    last_undefined: list[tuple[int, str]] = []
 
     @abc.abstractmethod
     def columns(self) -> list[str]:
@@ -150,7 +172,8 @@ class Scorer(abc.ABC):
 
     @abc.abstractmethod
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
-        """Score ``batch``; return ``{column: float array of shape (len(batch),)}``."""
+        """Score ``batch``; return ``{column: float array of shape (len(batch),)}``, a
+        :class:`Scores` where some rows are undefined (NaN) or scored with a caveat."""
 
     def options(self) -> dict[str, object]:
         """The options that change this scorer's numbers (recorded in the signature)."""

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, Scores
 from sumeval.metrics.registry import get_scorers
 
 __all__ = ["NO_NUMBER", "NotScoredWarning", "ScoreReport", "check_records", "json_preview", "admit_rows",
@@ -30,7 +30,8 @@ NO_NUMBER = "no number: score_batch returned NaN or None"
 
 
 class NotScoredWarning(UserWarning):
-    """A measure returned NaN or None for some rows without saying why (``last_undefined``): those
+    """A measure returned NaN or None for some rows without saying why (:class:`~sumeval.metrics.base.Scores`'
+    ``undefined``): those
     rows are counted as not scored; one warning per measure and call, naming the first rows."""
 
 
@@ -247,10 +248,11 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
             rows = label(idx[0]) if len(idx) == 1 else f"{label(idx[0])} to {label(idx[-1])}"
             during = f"while scoring {rows}: batch {k} of {-(-len(ok) // batch_size)}, {len(idx)} summaries"
             values = call_user(scorer, "score_batch", scorer.score_batch, batch, during=during)
-            undefined = {j for j, _ in getattr(scorer, "last_undefined", None) or []}
-            for j, why in getattr(scorer, "last_undefined", None) or []:
+            reasons, notes = _reasons(scorer, values)
+            undefined = {j for j, _ in reasons}
+            for j, why in reasons:
                 report.skipped.append((idx[j], scorer.name, f"undefined: {why}"))
-            for j, note in getattr(scorer, "last_notes", None) or []:
+            for j, note in notes:
                 report.notes.append((idx[j], scorer.name, note))
             for c in cols:
                 out[c][idx] = arr = _output_column(scorer, values, c, len(idx))
@@ -267,6 +269,22 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
     return pd.DataFrame(out, index=range(n)), report
 
 
+def _reasons(scorer: Scorer, values: Any) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The ``(row in batch, reason)`` of each undefined row and the ``(row, note)`` of each row
+    scored with a caveat, as ``score_batch`` returned them (:class:`Scores`; a plain dict has none).
+    A measure that still sets the former attribute ``last_undefined`` is refused, with the fix,
+    rather than its reasons dropped."""
+    if vars(scorer).get("last_undefined"):
+        from sumeval.metrics.user_scorers import class_label
+
+        raise InputError(f"measure {scorer.name!r} ({class_label(type(scorer))}): score_batch sets last_undefined, "
+                         "which sumeval no longer reads; return the reasons with the numbers instead: "
+                         "sumeval.metrics.Scores({column: values, ...}, undefined=[(row in batch, reason), ...])")
+    if isinstance(values, Scores):
+        return values.undefined, values.notes
+    return [], []
+
+
 def _refuse_infinite(scorer: Scorer, column: str, arr: np.ndarray, idx: Sequence[int],
                      label: Callable[[int], str]) -> None:
     """InputError for a user's measure that returned an infinite value (sumeval's own measures are
@@ -276,8 +294,8 @@ def _refuse_infinite(scorer: Scorer, column: str, arr: np.ndarray, idx: Sequence
     bad = np.flatnonzero(np.isinf(arr))
     raise InputError(f"measure {scorer.name!r} ({class_label(type(scorer))}): score_batch returned {bad.size} "
                      f"infinite value(s) for column {column!r}, the first ({arr[bad[0]]}) for {label(idx[bad[0]])}; "
-                     "a measure must return finite numbers, or NaN (with the reason in last_undefined) where it "
-                     "cannot score a row")
+                     "a measure must return finite numbers, or NaN (with the reason in Scores' undefined) where "
+                     "it cannot score a row")
 
 
 def _warn_no_number(scorer: Scorer, where: str, rows: Sequence[int], n_scored: int,
@@ -288,6 +306,7 @@ def _warn_no_number(scorer: Scorer, where: str, rows: Sequence[int], n_scored: i
     named = ", ".join(label(i) for i in rows[:show]) + (f" and {len(rows) - show} more" if len(rows) > show else "")
     every = "every one" if len(rows) == n_scored else f"{len(rows)}"
     warnings.warn(f"measure {scorer.name!r} ({where}) gave no number (NaN or None) for {every} of the "
-                  f"{n_scored} rows it was asked to score, without a reason in last_undefined: {named}. "
+                  f"{n_scored} rows it was asked to score, without a reason (Scores' undefined): {named}. "
                   "They are counted as not scored; a measure that cannot score a row should return NaN "
-                  "and say why in last_undefined", NotScoredWarning, stacklevel=3)
+                  "and say why: sumeval.metrics.Scores(columns, undefined=[(row, reason), ...])", NotScoredWarning,
+                  stacklevel=3)

@@ -30,7 +30,7 @@ import numpy as np
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_text
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, Scores
 from sumeval.models import PERCEPTRON_MODEL
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached, tagger_id
 from sumeval.retrieval.variants import measure_name
@@ -169,5 +169,4 @@ class SeraScorer(Scorer):
                 if len(kept) < len(refs):
                     notes.append((i, f"references with an empty {query} left out of the mean"))
                 out[i] = f(by_text[summ][0][: self.k], [by_text[r][0][: self.k] for r in kept], self.k)
-        self.last_undefined, self.last_notes = undefined, notes
-        return {self.name: out}
+        return Scores({self.name: out}, undefined=undefined, notes=notes)

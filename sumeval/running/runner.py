@@ -41,10 +41,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version as _pkg_version
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from sumeval.cache import atomic_write_json
 from sumeval.errors import InputError, NotebookFailed
@@ -269,12 +270,7 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     ``engine_kwargs`` go to papermill's engine (e.g. ``kernel_manager_class`` for IPC kernels
     when several runs share a machine).
     """
-    import papermill
-    from papermill.exceptions import PapermillExecutionError
-
-    from sumeval.running import publish
-    from sumeval.runstate import (Interrupted, finish_manifest, now_iso, owner_record, signal_name,
-                                  signals_interrupt, storage_note)
+    from sumeval.runstate import Interrupted
 
     study = get_study(name)
     run = resolve_run(study, params_name, overrides)  # refuses a notebook edited since its commit
@@ -286,6 +282,43 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
         print(f"note ({name}): {note}", file=sys.stderr, flush=True)
     run_id, run_dir = _claim_run_dir(name, run_id or new_run_id(params_name, params), chosen=run_id is not None)
     executed = run_dir / "executed.ipynb"
+    manifest = _start_manifest(name, study, run, run_id, run_dir, params_name, overrides, kname, notes)
+    outcome = _execute(study, run, run_dir, kname, progress=progress, timeout_s=timeout_s,
+                       engine_kwargs=engine_kwargs)
+    results = _check_results(study, run_dir, outcome)
+    published = _publish(study, params, results, outcome)
+    error = _finish_manifest(manifest, run_dir, outcome, results, published, notes)
+    status = manifest["status"]
+    if outcome.stopped_by is not None:
+        raise Interrupted(f"study {name!r} ({params_name}) stopped by {outcome.stopped_by}; the run is marked "
+                          f"interrupted in {run_dir / 'manifest.json'}", outcome.stopped_by)
+    if status == "skipped":
+        error = f"skipped all its parts, so it wrote no figure and no table: {results.get('skipped_reason')}"
+    result = RunResult(name, run_id, run_dir, status, outcome.duration_s, results.get("results", {}), error,
+                       dict(results.get("skipped_outputs") or {}))
+    if status not in ("ok", "skipped") and raise_on_error:
+        raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
+    return result
+
+
+@dataclass
+class _Outcome:
+    """How a run went so far: its status (``ok``, ``failed``, ``interrupted``, ``skipped``), the
+    error in words, the signal that stopped it and the seconds the notebook ran."""
+
+    status: str
+    error: str | None
+    stopped_by: str | None
+    duration_s: float
+
+
+def _start_manifest(name: str, study, run, run_id: str, run_dir: Path, params_name: str,
+                    overrides: Mapping[str, Any] | None, kname: str, notes: list[str]) -> dict[str, Any]:
+    """The run's manifest, written ``running`` (with its owner) before any work; a full runs disk
+    is said with the path and the free space."""
+    from sumeval.runstate import owner_record, storage_note
+
+    params = run.parameters
     manifest: dict[str, Any] = {
         "study": name,
         "run_id": run_id,
@@ -310,91 +343,138 @@ def run_study(name: str, params_name: str = "default", overrides: Mapping[str, A
     except OSError as exc:  # a full runs disk: say which, before any work
         raise OSError(exc.errno, f"{exc.strerror or exc}{storage_note(exc, run_dir)}",
                       str(run_dir / "manifest.json")) from None
-    old_env = os.environ.get(RUN_DIR_ENV)
-    os.environ[RUN_DIR_ENV] = str(run_dir)
+    return manifest
+
+
+def _execute(study, run, run_dir: Path, kname: str, *, progress: bool, timeout_s: int | None,
+             engine_kwargs: Mapping[str, Any] | None) -> _Outcome:
+    """Papermill executes the committed notebook into ``run_dir/executed.ipynb``, with the run
+    folder in :data:`RUN_DIR_ENV`; a failure, a signal or a full disk becomes the outcome."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    from sumeval.runstate import signal_name, signals_interrupt, storage_note
+
+    executed = run_dir / "executed.ipynb"
     t0 = time.perf_counter()
     error = None
     stopped_by = None
-    source_dir = tempfile.mkdtemp(prefix="sumeval-notebook-")
+    with _run_dir_env(run_dir), _scratch_dir("sumeval-notebook-") as source_dir:
+        try:
+            # papermill's input: the committed notebook, its outputs stripped (never the file a session saved)
+            source = run.source.write(source_dir / study.notebook.name)
+            with signals_interrupt():
+                papermill.execute_notebook(
+                    str(source), str(executed), parameters=run.given, kernel_name=kname,
+                    cwd=str(run_dir), progress_bar=progress, log_output=False,
+                    request_save_on_cell_execute=True, execution_timeout=timeout_s,
+                    **dict(engine_kwargs or {}),
+                )
+            status = "ok"
+        except PapermillExecutionError as exc:
+            status, error = "failed", _failing_cell(executed, exc)
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: papermill has stopped the kernel
+            stopped_by = signal_name(exc)
+            status, error = "interrupted", f"interrupted by {stopped_by}"
+        except Exception as exc:  # kernel died, timeout, a full disk ...
+            status, error = "failed", f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, OSError):
+                error += storage_note(exc, run_dir)
+    if stopped_by is not None:
+        _silence_abandoned_tasks()
+    return _Outcome(status, error, stopped_by, time.perf_counter() - t0)
+
+
+@contextmanager
+def _run_dir_env(run_dir: Path) -> Iterator[None]:
+    """:data:`RUN_DIR_ENV` names ``run_dir`` (the notebook's ``ctx`` writes there), then is restored."""
+    old_env = os.environ.get(RUN_DIR_ENV)
+    os.environ[RUN_DIR_ENV] = str(run_dir)
     try:
-        # papermill's input: the committed notebook, its outputs stripped (never the file a session saved)
-        source = run.source.write(Path(source_dir) / study.notebook.name)
-        with signals_interrupt():
-            papermill.execute_notebook(
-                str(source), str(executed), parameters=run.given, kernel_name=kname,
-                cwd=str(run_dir), progress_bar=progress, log_output=False,
-                request_save_on_cell_execute=True, execution_timeout=timeout_s,
-                **dict(engine_kwargs or {}),
-            )
-        status = "ok"
-    except PapermillExecutionError as exc:
-        status, error = "failed", _failing_cell(executed, exc)
-    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: papermill has stopped the kernel
-        stopped_by = signal_name(exc)
-        status, error = "interrupted", f"interrupted by {stopped_by}"
-    except Exception as exc:  # kernel died, timeout, a full disk ...
-        status, error = "failed", f"{type(exc).__name__}: {exc}"
-        if isinstance(exc, OSError):
-            error += storage_note(exc, run_dir)
+        yield
     finally:
-        shutil.rmtree(source_dir, ignore_errors=True)
         if old_env is None:
             os.environ.pop(RUN_DIR_ENV, None)
         else:
             os.environ[RUN_DIR_ENV] = old_env
-    if stopped_by is not None:
-        _silence_abandoned_tasks()
-    duration = time.perf_counter() - t0
+
+
+@contextmanager
+def _scratch_dir(prefix: str) -> Iterator[Path]:
+    """A temporary folder, removed afterwards (whatever is left in it)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield Path(path)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _check_results(study, run_dir: Path, outcome: _Outcome) -> dict[str, Any]:
+    """The notebook's ``results.json`` (``{}`` when none); a run that finished without it, or
+    without a promised figure or table, becomes ``failed``, one that skipped every part ``skipped``
+    (``outcome`` is updated)."""
+    from sumeval.runstate import storage_note
+
     results_path = run_dir / "results.json"
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
-    if status == "ok" and not results:
-        status, error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
-    if status == "failed" and error and "No space left on device" in error and "free" not in error:
-        error += storage_note(OSError(28, "No space left on device"), run_dir)
+    if outcome.status == "ok" and not results:
+        outcome.status, outcome.error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
+    if outcome.status == "failed" and outcome.error and "No space left on device" in outcome.error \
+            and "free" not in outcome.error:
+        outcome.error += storage_note(OSError(28, "No space left on device"), run_dir)
     for kind in PROMISE_KEYS:
         missing = (study.missing(results.get(kind, []), kind, list(results.get("skipped_outputs") or {}))
-                   if status == "ok" else [])
+                   if outcome.status == "ok" else [])
         if missing:
-            status, error = "failed", (f"the notebook finished without writing the promised {kind[:-1]}(s) "
-                                       f"{', '.join(missing)} (the '{kind}' list of {study.params_file.name})")
-    if status == "ok" and results.get("status") == "skipped":
-        status = "skipped"  # it wrote no figure and no table: every part was skipped, for the reasons given
-    published: dict[str, Any] = {}
-    if status == "ok":  # publish to figures/ only now: a failing run leaves the last successful one's
-        published, error = publish.publish_run(study, params, results)
-        status = "failed" if error else status
+            outcome.status, outcome.error = "failed", (
+                f"the notebook finished without writing the promised {kind[:-1]}(s) "
+                f"{', '.join(missing)} (the '{kind}' list of {study.params_file.name})")
+    if outcome.status == "ok" and results.get("status") == "skipped":
+        outcome.status = "skipped"  # it wrote no figure and no table: every part was skipped, for the reasons given
+    return results
+
+
+def _publish(study, params: Mapping[str, Any], results: dict[str, Any], outcome: _Outcome) -> dict[str, Any]:
+    """Publish a successful run's figures and tables to ``figures/`` (only now: a failing run leaves
+    the last successful one's); a failure to publish fails the run (``outcome`` is updated)."""
+    from sumeval.running import publish
+
+    if outcome.status != "ok":
+        return {}
+    published, error = publish.publish_run(study, params, results)
+    if error:
+        outcome.status = "failed"
+    outcome.error = error
+    return published
+
+
+def _finish_manifest(manifest: dict[str, Any], run_dir: Path, outcome: _Outcome, results: dict[str, Any],
+                     published: dict[str, Any], notes: list[str]) -> str | None:
+    """Say the notes the notebook left (ctx.note) and rewrite the manifest with the outcome, the
+    outputs and the provenance; returns the error (a manifest that could not be written adds one)."""
+    from sumeval.runstate import finish_manifest, now_iso
+
     study_notes = [n for n in results.get("notes", []) if n not in notes]
     for note in study_notes:  # what the notebook said the reader must know (ctx.note): never only in the notebook
-        print(f"note ({name}): {note}", file=sys.stderr, flush=True)
+        print(f"note ({manifest['study']}): {note}", file=sys.stderr, flush=True)
     manifest.update(
-        status=status,
-        error=error,
+        status=outcome.status,
+        error=outcome.error,
         notes=[*notes, *study_notes],
         finished=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
-        duration_s=round(duration, 3),
-        cell_durations_s=_cell_durations(executed),
+        duration_s=round(outcome.duration_s, 3),
+        cell_durations_s=_cell_durations(run_dir / "executed.ipynb"),
         figures=results.get("figures", []),
         tables=results.get("tables", []),
         skipped_outputs=results.get("skipped_outputs", {}),
-        **({"skipped_reason": results.get("skipped_reason")} if status == "skipped" else {}),
+        **({"skipped_reason": results.get("skipped_reason")} if outcome.status == "skipped" else {}),
         published=published,
         provenance=results.get("provenance", {}),
         data_files=results.get("provenance", {}).get("data_files", {}),
     )
-    if stopped_by is not None:
-        manifest.update(interrupted=now_iso(), signal=stopped_by)
-    error = finish_manifest(run_dir, manifest) or error
-    status = manifest["status"]
-    if stopped_by is not None:
-        raise Interrupted(f"study {name!r} ({params_name}) stopped by {stopped_by}; the run is marked "
-                          f"interrupted in {run_dir / 'manifest.json'}", stopped_by)
-    if status == "skipped":
-        error = f"skipped all its parts, so it wrote no figure and no table: {results.get('skipped_reason')}"
-    result = RunResult(name, run_id, run_dir, status, duration, results.get("results", {}), error,
-                       dict(results.get("skipped_outputs") or {}))
-    if status not in ("ok", "skipped") and raise_on_error:
-        raise NotebookFailed(f"study {name!r} ({params_name}) failed: {error}. Executed notebook: {executed}")
-    return result
+    if outcome.stopped_by is not None:
+        manifest.update(interrupted=now_iso(), signal=outcome.stopped_by)
+    return finish_manifest(run_dir, manifest) or outcome.error
 
 
 def prune_stale_figures(study: str, written: Sequence[str], tables: Sequence[str] = (),

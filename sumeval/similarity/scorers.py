@@ -21,8 +21,8 @@ Options (every one recorded in the signature):
 - engine options: ``device``, ``precision``, ``word_splitter``, ``window``, ``margin``,
   ``min_distance``.
 
-Undefined values are NaN; ``scorer.last_undefined`` lists ``(row in batch, reason)`` for the last
-batch.
+Undefined values are NaN; ``score_batch`` returns :class:`~sumeval.metrics.base.Scores`, whose
+``undefined`` lists ``(row in batch, reason)`` for each.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, Scores
 from sumeval.similarity import measures as M
 
 __all__ = ["EstimeScorer", "EstimeSoftScorer", "SimilarityOrderScorer", "CoherenceScorer", "default_estime_layer",
@@ -91,7 +91,6 @@ class _PointsScorer(Scorer):
         self.engine_options = {"device": device, "precision": precision, "word_splitter": word_splitter,
                                "window": window, "margin": margin, "min_distance": min_distance}
         self.progress = progress
-        self.last_undefined: list[tuple[int, str]] = []
         self._embedder = None
 
     def _check_layer(self, value: Any, what: str) -> int:
@@ -155,11 +154,10 @@ class EstimeScorer(_PointsScorer):
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         n = len(batch)
-        out = {c: np.full(n, np.nan) for c in self.columns()}
-        self.last_undefined = []
+        out = Scores({c: np.full(n, np.nan) for c in self.columns()})
         for i, es, et, pts, why in self._points(batch):
             if pts is None:
-                self.last_undefined.append((i, why))
+                out.undefined.append((i, why))
                 continue
             r = M.estime_alarms(es.first_ids, et.first_ids, pts, M.in_text_mask(es.words, et.words))
             out["estime-alarms"][i] = r["alarms"]
@@ -205,14 +203,14 @@ class EstimeSoftScorer(_PointsScorer):
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         out = np.full(len(batch), np.nan)
-        self.last_undefined = []
+        undefined = []
         table = self.table
         for i, es, et, pts, why in self._points(batch):
             if pts is None:
-                self.last_undefined.append((i, why))
+                undefined.append((i, why))
                 continue
             out[i] = M.estime_soft(table[es.first_ids], table[et.first_ids], pts)
-        return {"estime-soft": out}
+        return Scores({"estime-soft": out}, undefined=undefined)
 
 
 class SimilarityOrderScorer(_PointsScorer):
@@ -231,15 +229,15 @@ class SimilarityOrderScorer(_PointsScorer):
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
         out = np.full(len(batch), np.nan)
-        self.last_undefined = []
+        undefined = []
         for i, es, et, pts, why in self._points(batch):
             if pts is None:
-                self.last_undefined.append((i, why))
+                undefined.append((i, why))
                 continue
             out[i] = M.similarity_order(pts)
             if np.isnan(out[i]):
-                self.last_undefined.append((i, M.undefined_reason("similarity_order", len(pts), et.n_words, pts)))
-        return {self.name: out}
+                undefined.append((i, M.undefined_reason("similarity_order", len(pts), et.n_words, pts)))
+        return Scores({self.name: out}, undefined=undefined)
 
 
 class CoherenceScorer(SimilarityOrderScorer):

@@ -16,7 +16,7 @@ Conventions
 - **Levels** (a frame has one row per (document, system) pair; a document is an *input*):
 
   ===========  =====================  ==================================================
-  ``level``    older name (alias)     what is correlated
+  ``level``    older name (refused)   what is correlated
   ===========  =====================  ==================================================
   ``input``    ``document``           within each input, the correlation across its
                                       systems; the mean over inputs. SummEval and Deutsch
@@ -32,7 +32,8 @@ Conventions
                                       ``n`` = pairs used.
   ===========  =====================  ==================================================
 
-  The aliases are accepted everywhere, and result frames repeat the name the caller gave.
+  The older names are refused everywhere (:data:`~sumeval.stats.checks.OLD_LEVEL_NAMES` says why:
+  ``summary`` is the input level in SummEval and the global level in paper 000).
 - **Missing values**: a pair (row) where the metric or the human score is NaN is excluded, at
   every level (at the system level the means are taken over the remaining rows); tests of two
   metrics use the rows where both metrics and the human score are present. Results report what
@@ -79,7 +80,7 @@ from __future__ import annotations
 
 from sumeval.stats.agreement import inter_rater_pearson, krippendorff_alpha, r_squared
 from sumeval.stats.binary import binary_detection
-from sumeval.stats.checks import LEVEL_ALIASES, LEVELS, RESAMPLINGS
+from sumeval.stats.checks import LEVELS, OLD_LEVEL_NAMES, RESAMPLINGS
 from sumeval.stats.correlation import correlate, paired_test
 from sumeval.stats.multiple import adjust_pvalues, compare_measures, significance_clusters
 from sumeval.stats.pairwise import acc23, pairwise_accuracy, tie_calibration
@@ -97,7 +98,7 @@ __all__ = [
     "coefficient",
     "register",
     "LEVELS",
-    "LEVEL_ALIASES",
+    "OLD_LEVEL_NAMES",
     "RESAMPLINGS",
     # correlations and their intervals
     "correlation",

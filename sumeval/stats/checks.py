@@ -13,8 +13,19 @@ from sumeval.errors import InputError
 
 #: Canonical level names.
 LEVELS: tuple[str, ...] = ("input", "system", "global", "partial")
-#: Older level names, still accepted: ``document`` = ``input``, ``summary`` = ``global``.
-LEVEL_ALIASES: dict[str, str] = {"document": "input", "summary": "global"}
+#: What each level correlates (the words of the errors that name the levels).
+LEVEL_MEANINGS: dict[str, str] = {"input": "per document, then averaged", "system": "per-system means",
+                                  "global": "all summaries pooled",
+                                  "partial": "all summaries pooled, the system or the length regressed out"}
+#: Older level names, refused everywhere (:func:`canonical_level`), each with why: they name
+#: different levels in different papers.
+OLD_LEVEL_NAMES: dict[str, str] = {
+    "summary": "'summary' is ambiguous: SummEval and Deutsch et al. (2021) call the per-document "
+               "correlation, averaged over documents, the 'summary level' (sumeval: input), while paper "
+               "000 (Vasilyev & Bohannon) calls all summaries pooled the 'summary level' (sumeval: global)",
+    "document": "'document' is the older name of 'input' (per document, the correlation across its "
+                "systems, then averaged; the 'summary level' of SummEval and Deutsch et al. 2021)",
+}
 #: Resampling axes of bootstrap intervals and permutation tests.
 RESAMPLINGS: tuple[str, ...] = ("inputs", "systems", "both")
 #: Alternative hypotheses of the tests about corr_a - corr_b.
@@ -26,17 +37,19 @@ KRIPPENDORFF_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio
 BLOCK_ELEMENTS = 2_000_000
 
 
-def canonical_level(level: str) -> str:
-    """The canonical name (``input``, ``system``, ``global``, ``partial``) of a level or of its alias."""
-    if level in LEVELS:
+def canonical_level(level: str, option: str | None = None) -> str:
+    """``level`` when it is one of :data:`LEVELS`; else :class:`InputError` naming the value, the
+    ``option`` it came from (e.g. ``--level``) and the levels to choose from. The older names of
+    :data:`OLD_LEVEL_NAMES` are refused with what each meant: one policy for every command and function."""
+    if isinstance(level, str) and level in LEVELS:
         return level
-    if isinstance(level, str) and level in LEVEL_ALIASES:
-        return LEVEL_ALIASES[level]
-    aliases = ", ".join(f"{k} = {v}" for k, v in LEVEL_ALIASES.items())
-    raise InputError(
-        f"unknown correlation level {level!r}; choose one of {', '.join(LEVELS)} "
-        f"(older names still accepted: {aliases})"
-    )
+    choose = (f"name the level as one of {', '.join(LEVELS)} ("
+              + "; ".join(f"{lv}: {words}" for lv, words in LEVEL_MEANINGS.items()) + ")")
+    if isinstance(level, str) and level in OLD_LEVEL_NAMES:
+        raise InputError(f"{option or 'level'} {OLD_LEVEL_NAMES[level]}; {choose}")
+    what = f"{option} {level!r} is not a level" if option else f"unknown correlation level {level!r}"
+    lower = f"; levels are lower case: {level.lower()!r}" if isinstance(level, str) and level.lower() in LEVELS else ""
+    raise InputError(f"{what}{lower}; {choose}")
 
 
 def check_resample(resample: str) -> str:

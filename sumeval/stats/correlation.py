@@ -75,9 +75,10 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
             the input and system levels and by systems resampling), the metric and the human
             columns (numbers, NaN for missing). Lower-is-better metrics must be passed negated.
         metrics, humans: a column name or a sequence of them.
-        level: ``"input"``, ``"system"``, ``"global"`` or ``"partial"`` (or the older
-            ``"document"`` / ``"summary"``), or a sequence of these; the ``level`` column repeats
-            the name given. ``partial``: the global level's pairs after regressing
+        level: ``"input"``, ``"system"``, ``"global"`` or ``"partial"``, or a sequence of these
+            (the older ``"document"`` / ``"summary"`` are refused:
+            :data:`~sumeval.stats.checks.OLD_LEVEL_NAMES`); the ``level`` column repeats the name
+            given. ``partial``: the global level's pairs after regressing
             ``partial_control`` out of both columns (:mod:`sumeval.stats.partial`, FRANK's).
         methods: names from :data:`METHODS` (default: all four).
         doc_col, system_col: the document and system id columns.
@@ -195,7 +196,7 @@ def paired_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str, *
     Args:
         frame: as for :func:`correlate`.
         metric_a, metric_b, human: column names.
-        level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``);
+        level: ``input``, ``system`` or ``global``;
             method: one of :data:`METHODS`.
         n_resamples: resamples (0: only the point estimates; interval and p are NaN).
         ci: coverage of the percentile interval of the difference.

@@ -193,7 +193,7 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         frame: one row per (document, system) pair with ``doc_col``, ``system_col``, the two
             metric columns and the human column; the rows where all three are present are used.
         metric_a, metric_b, human: column names.
-        level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``).
+        level: ``input``, ``system`` or ``global``.
         method: one of :data:`~sumeval.stats.METHODS`.
         resample: what is permuted: ``"systems"``, ``"inputs"`` or ``"both"`` (default, as
             recommended by Deutsch et al. 2021).

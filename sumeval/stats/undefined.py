@@ -118,8 +118,7 @@ def undefined_reason(frame: pd.DataFrame, metric: str, human: str, level: str, *
         frame: one row per (document, system) pair with ``doc_col``, ``system_col``, ``metric``
             and ``human`` (NaN for missing: those rows do not count).
         metric, human: column names.
-        level: ``input``, ``system``, ``global`` or ``partial`` (or the older ``document`` /
-            ``summary``).
+        level: ``input``, ``system``, ``global`` or ``partial``.
         partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`).
 
     Returns:

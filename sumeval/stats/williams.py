@@ -74,7 +74,7 @@ def williams_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: str,
     Args:
         frame: one row per (document, system) pair.
         metric_a, metric_b, human: column names.
-        level: ``input``, ``system`` or ``global`` (or ``document`` / ``summary``).
+        level: ``input``, ``system`` or ``global``.
         method: one of :data:`~sumeval.stats.METHODS`.
         alternative: ``"two-sided"``, ``"greater"`` (|corr A| > |corr B|) or ``"less"``.
         partial_control: the ``partial`` level's control (:func:`~sumeval.stats.correlate`); the

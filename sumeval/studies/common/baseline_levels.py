@@ -10,7 +10,8 @@ from sumeval.errors import InputError
 
 __all__ = ["LEVEL_NAMES", "level_correlations", "all_levels"]
 
-#: the levels of :func:`level_correlations` -> the name :func:`sumeval.stats.correlate` uses
+#: the levels of :func:`level_correlations` -> the label :func:`all_levels` gives each (the explorer's
+#: older words: paper 000's "summary level" is global, "document" the input level)
 LEVEL_NAMES = {"input": "document", "system": "system", "global": "summary"}
 _COLUMNS = ["metric", "human", "level", "method", "value", "ci_low", "ci_high", "n", "n_skipped"]
 
@@ -54,26 +55,27 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_resamples: 
     if not ok:
         return pd.DataFrame(columns=_COLUMNS), skipped
     if all(hs == list(part.humans) for hs in ok.values()):  # one call, every level: as the study always ran
-        out = stats.correlate(part.scored, part.metrics, part.humans, level=[LEVEL_NAMES[lv] for lv in ok],
+        out = stats.correlate(part.scored, part.metrics, part.humans, level=list(ok),
                               methods=methods, n_resamples=n_resamples, seed=seed)
     else:
-        out = pd.concat([stats.correlate(part.scored, part.metrics, hs, level=LEVEL_NAMES[lv], methods=methods,
+        out = pd.concat([stats.correlate(part.scored, part.metrics, hs, level=lv, methods=methods,
                                          n_resamples=n_resamples, seed=seed) for lv, hs in ok.items()], ignore_index=True)
         order = {k: {v: i for i, v in enumerate(vals)} for k, vals in
-                 (("metric", part.metrics), ("human", part.humans), ("level", [LEVEL_NAMES[lv] for lv in ok]),
+                 (("metric", part.metrics), ("human", part.humans), ("level", list(ok)),
                   ("method", list(methods)))}
         out = out.sort_values(list(order), key=lambda col: col.map(order[col.name]), kind="mergesort")
         out = out.reset_index(drop=True)
-    out["level"] = out["level"].map({v: k for k, v in LEVEL_NAMES.items()})
     return out, skipped
 
 
 def all_levels(scored: pd.DataFrame, metrics: list[str], humans: list[str], *,
                methods=("pearson", "spearman", "kendall_b", "kendall_c"), n_resamples: int = 0,
                seed: int = 0) -> pd.DataFrame:
-    """Correlations at every level (summary, document, system), for the explorer."""
+    """Correlations at every level, for the explorer: global, input and system, labelled as
+    :data:`LEVEL_NAMES` (summary, document, system)."""
     from sumeval import stats
 
-    frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_resamples=n_resamples, seed=seed)
-              for level in ("summary", "document", "system")]
+    frames = [stats.correlate(scored, metrics, humans, level=level, methods=methods, n_resamples=n_resamples,
+                              seed=seed).assign(level=LEVEL_NAMES[level])
+              for level in ("global", "input", "system")]
     return pd.concat(frames, ignore_index=True)

@@ -20,7 +20,11 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 
 __all__ = ["Row", "TABLE1_ROWS", "TABLE1_DIAGNOSTIC_ROWS", "BERTSCORE_MODEL", "bertscore_rows", "TABLE2_ROWS",
-           "score_rows", "compare", "table1_rows", "measure_scores"]
+           "TABLE1_LEVEL", "score_rows", "compare", "table1_rows", "measure_scores"]
+
+#: the ``level`` label of paper 000's Table 1 rows: the paper's "summary level", all summaries pooled
+#: (sumeval's global level, the one :func:`sumeval.stats.correlate` is asked for)
+TABLE1_LEVEL = "summary"
 
 
 @dataclass(frozen=True)

@@ -272,7 +272,7 @@ def _layer_correlations(scores, pairs, measures, humans, methods) -> pd.DataFram
                                  values=measure, dropna=False) * SIGNS[measure]
         piv.columns = [f"{s}|{t}" for s, t in piv.columns]
         wide, metrics = _wide(piv.reset_index(), ["doc_id", "system"], pairs, humans)
-        c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_resamples=0)
+        c = stats.correlate(wide, metrics, list(humans), level="global", methods=list(methods), n_resamples=0)
         st = c["metric"].str.split("|", expand=True).astype(int)
         frames.append(pd.DataFrame({"measure": measure, "human": c["human"], "method": c["method"],
                                     "summary_layer": st[0], "text_layer": st[1], "value": c["value"],
@@ -306,7 +306,7 @@ def _local_order_correlations(local, pairs, humans, methods) -> pd.DataFrame:
                             dropna=False)
     piv.columns = [f"{k}|{d}" for k, d in piv.columns]
     wide, metrics = _wide(piv.reset_index(), ["doc_id", "system"], pairs, humans)
-    c = stats.correlate(wide, metrics, list(humans), level="summary", methods=list(methods), n_resamples=0)
+    c = stats.correlate(wide, metrics, list(humans), level="global", methods=list(methods), n_resamples=0)
     kd = c["metric"].str.split("|", expand=True).astype(int)
     return pd.DataFrame({"human": c["human"], "method": c["method"], "layer": kd[0], "d": kd[1],
                          "value": c["value"], "n": c["n"]})
@@ -370,7 +370,7 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         ``paper`` and ``diff`` when ``paper`` is False) plus ``layer`` and ``model``.
     """
     from sumeval import published, stats
-    from sumeval.studies.common.baseline_rows import compare
+    from sumeval.studies.common.baseline_rows import TABLE1_LEVEL, compare
 
     frames = []
     for measure, k in layers.items():
@@ -379,8 +379,9 @@ def table1_rows(scores: pd.DataFrame, pairs: pd.DataFrame, layers: dict[str, int
         vals = sub[["doc_id", "system", measure]].rename(columns={measure: label})
         vals[label] = vals[label] * SIGNS[measure]
         wide, _ = _wide(vals, ["doc_id", "system"], pairs, humans)
-        ours = stats.correlate(wide, [label], list(humans), level="summary",
+        ours = stats.correlate(wide, [label], list(humans), level="global",
                                methods=("spearman", "kendall_c"), n_resamples=n_resamples, seed=seed)
+        ours["level"] = TABLE1_LEVEL  # the paper's words
         cmp = compare(ours, published.paper000_table1() if paper else None)
         cmp["layer"] = k
         frames.append(cmp)

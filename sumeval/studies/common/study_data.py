@@ -184,7 +184,7 @@ def shelf_limit(judgments, needs: Sequence[str] = (), level: str | None = None) 
         if f not in judgments.fields:
             return f"{judgments.name} has no {_PLURAL.get(f, f)}" + (f": {judgments.limits[f]}" if f in judgments.limits else "")
     if level is not None:
-        from sumeval.datasets.judgments_model import canonical_level
+        from sumeval.stats.checks import canonical_level
 
         lv = canonical_level(level)
         if lv in judgments.limits:
