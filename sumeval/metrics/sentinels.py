@@ -32,7 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.errors import InputError
-from sumeval.metrics.base import Batch, Scorer
+from sumeval.metrics.base import Batch, Scorer, Scores
 
 __all__ = ["tokens", "fragments", "fragment_coverage", "fragment_density", "ngram_overlap", "random_scores",
            "ExtractiveFragmentsScorer", "BigramOverlapScorer", "ConstantScorer", "RandomScorer"]
@@ -187,11 +187,11 @@ class BigramOverlapScorer(_NoModel):
     def options(self) -> dict[str, object]:
         return {"n": 2, "tokens": _TOKEN.pattern, "lowercase": True}
 
-    def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
+    def score_batch(self, batch: Batch) -> Scores:
         values = np.array([ngram_overlap(s, t, 2) for s, t in zip(batch.summaries, batch.texts)], dtype=float)
-        self.last_undefined = [(int(j), "the summary has fewer than 2 tokens: no bigram, so no share of them")
-                               for j in np.flatnonzero(np.isnan(values))]
-        return {self.name: values}
+        return Scores({self.name: values},
+                      undefined=[(int(j), "the summary has fewer than 2 tokens: no bigram, so no share of them")
+                                 for j in np.flatnonzero(np.isnan(values))])
 
 
 class ConstantScorer(_NoModel):
