@@ -61,8 +61,8 @@ def _since(start: tuple[float, float]) -> tuple[float, float]:
 def main() -> dict:
     import pandas as pd
 
-    from sumeval.stats.item_pairwise import item_pairwise_accuracy
     from sumeval.judges.ppi import label_curve
+    from sumeval.stats.item_pairwise import item_pairwise_accuracy
     from sumeval.stats.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 
     out: dict = {}

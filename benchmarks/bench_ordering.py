@@ -44,10 +44,10 @@ def _full_vocab(set_name: str, vectors: str | None):
 def _measure(model: str, set_name: str, n_train: int, n_test: int, device: str | None) -> dict:
     import torch
 
+    from sumeval.lm.resolution import default_device
     from sumeval.ordering.decode import predict_orders
     from sumeval.ordering.entities import with_entities
     from sumeval.ordering.experiment import cap, model_config
-    from sumeval.lm.resolution import default_device
     from sumeval.ordering.train import TrainConfig, set_graphs, set_token_ids, train_model
     from sumeval.studies.common.ordering_runs import model_sizes, resolve_sizes
 

@@ -4,7 +4,8 @@ The package computes; notebooks under ``notebooks/`` ask questions of it. Nothin
 imported here: subpackages (``sumeval.metrics``, ``sumeval.stats``, ``sumeval.datasets`` ...)
 are imported by the caller when needed.
 """
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 try:
     __version__ = _version("sumeval")

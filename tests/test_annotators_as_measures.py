@@ -10,6 +10,7 @@ import pytest
 from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.judges.annotators import HUMAN_CEILING, annotator_correlations, leave_one_out_targets
+
 from helpers import three_annotators  # tests/ is on the path
 
 N = np.nan

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import model_installed
 from sumeval import metrics
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch
+
+from conftest import model_installed
 
 MODEL = "all-MiniLM-L6-v2"
 pytestmark = [pytest.mark.slow,

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sumeval.datasets import realsumm, registry, summeval
 from sumeval import hashing
+from sumeval.datasets import realsumm, registry, summeval
 from sumeval.errors import DataNotFoundError, InputError
 
 SMALL = "realsumm/raw/selected_documents.md"  # a small registered file (905 bytes)

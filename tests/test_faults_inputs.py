@@ -17,8 +17,8 @@ import pytest
 
 from sumeval import argtypes, cli, metrics
 from sumeval.cli import score
-from sumeval.running import study_params
 from sumeval.errors import InputError
+from sumeval.running import study_params
 
 GOOD = {"summary": "the cat sat on the mat", "references": ["the cat was on the mat"]}
 

@@ -13,9 +13,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from conftest import model_installed  # noqa: E402
 from sumeval.errors import InputError  # noqa: E402
 from sumeval.lm.engine import check_device  # noqa: E402
+
+from conftest import model_installed  # noqa: E402
 
 MODEL = "all-MiniLM-L6-v2"
 N_DOCS, N_ROWS = 2, 8

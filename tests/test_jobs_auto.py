@@ -5,9 +5,9 @@ import argparse
 
 import pytest
 
-from sumeval.running import executors
-from sumeval.errors import InputError
 from sumeval.cli.run import add_executor_arguments, executor_choice, jobs_arg
+from sumeval.errors import InputError
+from sumeval.running import executors
 from sumeval.running.executors import RunSpec, auto_jobs, thread_env
 
 

@@ -17,8 +17,7 @@ from sumeval.errors import InputError
 from sumeval.judges.audit import HELD_OUT, LENGTH, judge_audit, summary_length
 from sumeval.stats.agreement import cohen_kappa
 from sumeval.stats.binary import brier_score, expected_calibration_error
-from sumeval.stats.pairwise import (close_pair_agreement, close_pair_bins, pair_agreement_rows,
-                                    pairwise_accuracy)
+from sumeval.stats.pairwise import close_pair_agreement, close_pair_bins, pair_agreement_rows, pairwise_accuracy
 
 
 # ------------------------------------------------------------------------------------------------

@@ -131,9 +131,7 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                         "never `playwright install`)")
     from playwright.sync_api import sync_playwright
 
-    from sumeval.running import study_params
-
-    from sumeval.running import lab
+    from sumeval.running import lab, study_params
 
     url, token, root = lab_server
     study = study_params.get_study(LAB_STUDY)
@@ -293,8 +291,7 @@ def _quiet_output_widgets(monkeypatch) -> None:
 def test_every_study_shows_its_explorer_when_interactive(name, tmp_path, monkeypatch):
     import papermill
 
-    from sumeval.running import runner
-    from sumeval.running import study_params
+    from sumeval.running import runner, study_params
 
     study = study_params.get_study(name)
     params = {k: v for k, v in study_params.resolve_parameters(study, "smoke").items() if k != "interactive"}

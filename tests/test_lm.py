@@ -10,12 +10,19 @@ import pytest
 
 from sumeval.cache import Store
 from sumeval.errors import InputError, ModelNotFoundError
-from sumeval.lm import (MaskedEmbedder, VocabularyMismatchError, check_same_vocabulary, group_separated,
-                        load_model, plan_passes, resolve_model, split_words, word_pieces)
-
+from sumeval.lm import (
+    MaskedEmbedder,
+    VocabularyMismatchError,
+    check_same_vocabulary,
+    group_separated,
+    load_model,
+    plan_passes,
+    resolve_model,
+    split_words,
+    word_pieces,
+)
 
 from conftest import model_installed as _have  # noqa: E402
-
 
 needs_minilm = pytest.mark.skipif(not _have("minilm"), reason="all-MiniLM-L6-v2 is not installed (make setup)")
 

@@ -17,8 +17,8 @@ import pytest
 
 from sumeval import meta_eval
 from sumeval.errors import InputError
-from sumeval.stats import pair_ranking
 from sumeval.meta_eval import across, across_output
+from sumeval.stats import pair_ranking
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

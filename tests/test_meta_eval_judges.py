@@ -22,16 +22,17 @@ import pandas as pd
 import pytest
 
 from sumeval import meta_eval
-from sumeval.meta_eval import across
 from sumeval.cli import main
 from sumeval.datasets.judgments import load_judgments
 from sumeval.errors import InputError
 from sumeval.judges.annotators import annotator_correlations, leave_one_out_targets
+from sumeval.meta_eval import across
+from sumeval.metrics.sources import resolve_measures
 from sumeval.stats.item_pairwise import item_pairwise_accuracy
+from sumeval.stats.multiple import adjust_resampled
 from sumeval.stats.soft_pairwise import soft_pairwise_accuracy, system_pairwise_accuracy
 from sumeval.stats.spa_test import spa_permutation_test, spa_swaps
-from sumeval.metrics.sources import resolve_measures
-from sumeval.stats.multiple import adjust_resampled
+
 from helpers import three_annotators  # tests/ is on the path
 
 # 2 documents x 3 systems; annotators a, b, c of human column q (c did not rate d2/s1); q = their mean

@@ -10,8 +10,7 @@ from sumeval import metrics
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch
 from sumeval.metrics.bleu import BleuScorer
-from sumeval.metrics.jensen_shannon import (NLTK_ENGLISH_STOPWORDS, JensenShannonScorer,
-                                            distribution, js_divergence)
+from sumeval.metrics.jensen_shannon import NLTK_ENGLISH_STOPWORDS, JensenShannonScorer, distribution, js_divergence
 from sumeval.metrics.rouge import RougeScorer, split_sentences
 
 SUMMARY = "the cat sat on the mat"

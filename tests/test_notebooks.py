@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sumeval.running import study_params
 from sumeval.paths import project_root
+from sumeval.running import study_params
 
 NOTEBOOKS = sorted((project_root() / "notebooks").glob("*.ipynb"))
 STUDIES = [nb.stem for nb in NOTEBOOKS]

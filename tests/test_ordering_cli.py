@@ -9,9 +9,11 @@ import pytest
 
 pytest.importorskip("torch")
 
+from sumeval.cli import (
+    main,  # noqa: E402
+    ordering,  # noqa: E402
+)
 from sumeval.errors import SumevalError  # noqa: E402
-from sumeval.cli import main  # noqa: E402
-from sumeval.cli import ordering  # noqa: E402
 
 
 def _parser():

@@ -10,12 +10,16 @@ from sumeval.errors import InputError  # noqa: E402
 from sumeval.ordering.decode import beam_search, predict_orders  # noqa: E402
 from sumeval.ordering.documents import OrderingDocument, OrderingSet, shuffle_for  # noqa: E402
 from sumeval.ordering.metrics import kendall_tau  # noqa: E402
-from sumeval.ordering.vocabulary import build_vocabulary, set_tokens  # noqa: E402
 from sumeval.ordering.models import (  # noqa: E402
-    MODEL_NAMES, ModelConfig, build_model, count_parameters, encode_batch, encode_graphs,
+    MODEL_NAMES,
+    ModelConfig,
+    build_model,
+    count_parameters,
+    encode_batch,
+    encode_graphs,
 )
 from sumeval.ordering.train import TrainConfig, load_best, set_graphs, set_token_ids, train_model  # noqa: E402
-
+from sumeval.ordering.vocabulary import build_vocabulary, set_tokens  # noqa: E402
 
 ALL_MODELS = ["lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph"]
 

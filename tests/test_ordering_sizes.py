@@ -12,12 +12,17 @@ import yaml
 torch = pytest.importorskip("torch")
 
 from sumeval import published  # noqa: E402
-from sumeval.errors import InputError  # noqa: E402
 from sumeval.cli import ordering as ordering_cli  # noqa: E402
+from sumeval.errors import InputError  # noqa: E402
 from sumeval.ordering.models import MODEL_NAMES, ModelConfig, build_model, count_parameters, parameter_groups  # noqa: E402
 from sumeval.ordering.sizes import count_sizes, default_heads, paper_sizes, size_table, vocabulary_size  # noqa: E402
-from sumeval.ordering.vocabulary import (load_glove_text, load_spacy_vectors, load_vectors,  # noqa: E402
-                                         vectors_identity, vectors_source)
+from sumeval.ordering.vocabulary import (  # noqa: E402
+    load_glove_text,
+    load_spacy_vectors,
+    load_vectors,
+    vectors_identity,
+    vectors_source,
+)
 from sumeval.studies.common.ordering_runs import model_sizes, resolve_sizes  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"

@@ -23,6 +23,7 @@ from sumeval import cli
 from sumeval.datasets import judgments as jd
 from sumeval.datasets import user_datasets as ud
 from sumeval.errors import InputError
+
 from helpers import digest  # tests/ is on the path
 
 ROOT = Path(__file__).resolve().parents[1]

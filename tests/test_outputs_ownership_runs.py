@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from sumeval import argtypes, cli, paths
-from sumeval.running import publish, runner, study_params
 from sumeval.errors import InputError, NotebookFailed
+from sumeval.running import publish, runner, study_params
+
 from helpers import digest  # tests/ is on the path
 
 FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"

@@ -5,10 +5,10 @@ import warnings
 
 import pytest
 
-from sumeval.running import runner
 from sumeval.errors import InputError
 from sumeval.lm import engine, precision
 from sumeval.lm.precision import SlowPrecisionWarning, native_on_cpu, slow_precision_note
+from sumeval.running import runner
 
 AVX2 = "fpu sse sse2 ssse3 fma avx avx2"
 SAPPHIRE = "fpu sse2 avx avx2 avx512f avx512_bf16 amx_bf16 amx_tile"

@@ -34,6 +34,7 @@ import pytest
 from sumeval import cli
 from sumeval.errors import InputError
 from sumeval.meta_eval import across, across_output
+
 from helpers import digest  # tests/ is on the path
 
 ROOT = Path(__file__).resolve().parents[1]

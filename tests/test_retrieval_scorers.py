@@ -10,7 +10,6 @@ from sumeval.metrics.base import Batch
 from sumeval.retrieval.scorers import SeraScorer
 from sumeval.retrieval.variants import MEASURES, measure_name
 
-
 from conftest import PET_DOCS as DOCS  # noqa: E402  (the shared toy corpus; fixture `corpus`)
 
 
@@ -120,8 +119,8 @@ def test_realsumm_records_for_the_benchmark():
 
 
 def test_retrieved_lists_of_another_tagger_are_not_reused(corpus, tmp_path, monkeypatch):
-    from sumeval.retrieval import scorers as sc
     from sumeval.retrieval import queries
+    from sumeval.retrieval import scorers as sc
     from sumeval.retrieval.index import build_index
 
     ix = build_index(str(corpus), 7, 0, root=tmp_path)

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from sumeval.running import run_context
 from sumeval.errors import InputError
+from sumeval.running import run_context
 
 
 def _cell(namespace: dict) -> run_context.RunContext:

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from sumeval import argtypes, cli, paths
-from sumeval.running import runner, study_params
 from sumeval.errors import InputError, NotebookFailed
-from pathlib import Path
+from sumeval.running import runner, study_params
 
 FIXTURE_NB = Path(__file__).parent / "fixtures" / "studies" / "tiny.ipynb"
 
@@ -196,8 +196,8 @@ def test_stale_tables_are_pruned_with_stale_figures(fixture_studies):
 
 
 def test_run_keeps_its_figures_and_prunes_stale_ones(fixture_studies, tmp_path):
-    from sumeval.running import publish
     from sumeval.paths import figures_dir
+    from sumeval.running import publish
 
     (tmp_path / "from_another_set.png").write_bytes(b"old")
     publish.publish("tiny", [tmp_path / "from_another_set.png"])  # an earlier run's figure (recorded)

@@ -12,10 +12,16 @@ from pathlib import Path
 import pytest
 
 import sumeval
-from conftest import model_installed
 from sumeval import sharded
 from sumeval.errors import SumevalError
-from helpers import run_cli, score_sharded_counting, score_sharded_interrupted_after, write_jsonl  # tests/ is on the path
+
+from conftest import model_installed
+from helpers import (  # tests/ is on the path
+    run_cli,
+    score_sharded_counting,
+    score_sharded_interrupted_after,
+    write_jsonl,
+)
 
 distributed = pytest.importorskip("distributed")
 

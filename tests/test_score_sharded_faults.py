@@ -20,7 +20,13 @@ import pytest
 
 import sumeval
 from sumeval import sharded
-from helpers import run_cli, score_sharded_counting, score_sharded_interrupted_after, write_jsonl  # tests/ is on the path
+
+from helpers import (  # tests/ is on the path
+    run_cli,
+    score_sharded_counting,
+    score_sharded_interrupted_after,
+    write_jsonl,
+)
 
 distributed = pytest.importorskip("distributed")
 

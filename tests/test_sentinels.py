@@ -18,8 +18,14 @@ import pytest
 from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.metrics.base import Batch
-from sumeval.metrics.sentinels import (fragment_coverage, fragment_density, fragments, ngram_overlap, random_scores,
-                                       tokens)
+from sumeval.metrics.sentinels import (
+    fragment_coverage,
+    fragment_density,
+    fragments,
+    ngram_overlap,
+    random_scores,
+    tokens,
+)
 
 
 class TestFormulasByHand:

@@ -25,6 +25,7 @@ from sumeval.datasets.loaders.qags import summary_factuality
 from sumeval.datasets.realsumm import realsumm_frame
 from sumeval.datasets.registry import locate
 from sumeval.errors import DataNotFoundError, InputError
+
 from helpers import have_data, needs_data  # tests/ is on the path
 
 

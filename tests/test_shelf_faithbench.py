@@ -18,6 +18,7 @@ import pytest
 from sumeval.datasets.judgments_model import check_level
 from sumeval.datasets.registry import locate
 from sumeval.errors import InputError
+
 from helpers import have_data  # tests/ is on the path
 
 HAVE = have_data("faithbench/batch_1.json")

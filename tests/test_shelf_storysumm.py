@@ -17,6 +17,7 @@ import pytest
 from sumeval.datasets.judgments_model import check_level
 from sumeval.datasets.registry import locate
 from sumeval.errors import InputError
+
 from helpers import have_data  # tests/ is on the path
 
 HAVE = have_data("storysumm/storysumm.json")

@@ -12,6 +12,7 @@ import pytest
 from sumeval.errors import InputError
 from sumeval.running import run_context
 from sumeval.studies import shelf
+
 from helpers import have_data  # tests/ is on the path
 
 DATA = Path(__file__).parent / "data"
@@ -76,9 +77,9 @@ def test_key_results_are_the_summarys(two_sets):
 @pytest.mark.skipif(not have_data("rank19/rank19_373.jsonl", "frank/human_annotations.json"),
                     reason="the shelf's data is not here; see data/README.md")
 def test_smoke_run_through_the_runner(tmp_path, monkeypatch):
-    from conftest import model_installed
-
     from sumeval.cli import main
+
+    from conftest import model_installed
 
     if not model_installed("all-MiniLM-L6-v2"):
         pytest.skip("all-MiniLM-L6-v2 is not installed")

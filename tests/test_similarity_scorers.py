@@ -13,12 +13,15 @@ import pytest
 from sumeval.errors import InputError
 from sumeval.metrics import Batch, score_records
 from sumeval.similarity import measures as M
-from sumeval.similarity.scorers import (CoherenceScorer, EstimeScorer, EstimeSoftScorer, SimilarityOrderScorer,
-                                        default_estime_layer)
-
+from sumeval.similarity.scorers import (
+    CoherenceScorer,
+    EstimeScorer,
+    EstimeSoftScorer,
+    SimilarityOrderScorer,
+    default_estime_layer,
+)
 
 from conftest import model_installed as _have  # noqa: E402
-
 
 pytestmark = pytest.mark.skipif(not _have("minilm"), reason="all-MiniLM-L6-v2 is not installed")
 

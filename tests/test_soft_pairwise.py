@@ -25,8 +25,13 @@ from sumeval import stats
 from sumeval.errors import InputError
 from sumeval.stats.item_pairwise import item_pairwise_accuracy
 from sumeval.stats.pairwise import acc23_at, acc23_pairs, calibrate_threshold
-from sumeval.stats.soft_pairwise import (pairwise_pvalues, permutation_signs, soft_pairwise_accuracy,
-                                          spa_from_pvalues, system_pairwise_accuracy)
+from sumeval.stats.soft_pairwise import (
+    pairwise_pvalues,
+    permutation_signs,
+    soft_pairwise_accuracy,
+    spa_from_pvalues,
+    system_pairwise_accuracy,
+)
 
 X = np.array([[3, 4, 2, 5, 4, 3, 4, 5, 2, 3, 4, 4],
               [3, 3, 2, 4, 4, 3, 3, 5, 2, 3, 3, 4],

@@ -9,15 +9,20 @@ import pandas as pd
 import pytest
 
 from sumeval.errors import InputError
-from sumeval.stats import checks, coefficients, layout, levels, pooled, resampling
 from sumeval.stats import (
     METHODS,
+    checks,
+    coefficients,
     correlate,
     correlation,
     inter_rater_pearson,
     krippendorff_alpha,
+    layout,
+    levels,
     paired_test,
+    pooled,
     r_squared,
+    resampling,
 )
 
 # ------------------------------------------------------------------------------------------

@@ -10,10 +10,16 @@ import pytest
 
 from sumeval import stats
 from sumeval.errors import InputError
-from sumeval.stats import pairwise
-from sumeval.stats import (acc23, adjust_pvalues, binary_detection, compare_measures,
-                           pairwise_accuracy, significance_clusters, tie_calibration)
-
+from sumeval.stats import (
+    acc23,
+    adjust_pvalues,
+    binary_detection,
+    compare_measures,
+    pairwise,
+    pairwise_accuracy,
+    significance_clusters,
+    tie_calibration,
+)
 
 # ------------------------------------------------------------------------------------------
 # Holm and Benjamini-Hochberg

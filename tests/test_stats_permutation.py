@@ -9,8 +9,7 @@ import pytest
 
 from sumeval import stats
 from sumeval.errors import InputError
-from sumeval.stats import METHODS, correlation, permutation_masks, permutation_test
-from sumeval.stats import grouped
+from sumeval.stats import METHODS, correlation, grouped, permutation_masks, permutation_test
 
 
 def _frame(n_docs=6, n_sys=5, seed=0, nan=True) -> pd.DataFrame:

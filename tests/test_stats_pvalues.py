@@ -18,7 +18,6 @@ from sumeval.cli import main
 from sumeval.errors import InputError
 from sumeval.stats.correlation import _bootstrap_p
 
-
 pytestmark = pytest.mark.usefixtures("isolated")  # a private cache and registry (conftest)
 
 

@@ -11,10 +11,9 @@ from scipy.stats import kendalltau, rankdata
 
 from sumeval import stats
 from sumeval.errors import InputError
-from sumeval.stats import METHODS, correlate, correlation, kendall_tau_rows, paired_test
-from sumeval.stats import checks, levels, pooled
-from sumeval.stats.layout import frame_layout
+from sumeval.stats import METHODS, checks, correlate, correlation, kendall_tau_rows, levels, paired_test, pooled
 from sumeval.stats.coefficients import corr_rows
+from sumeval.stats.layout import frame_layout
 from sumeval.stats.rows import ranks_rows
 
 

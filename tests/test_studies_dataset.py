@@ -18,8 +18,8 @@ import pytest
 from scipy import stats as sps
 
 from sumeval import cli, table_frames
-from sumeval.running import runner
 from sumeval.errors import InputError
+from sumeval.running import runner
 from sumeval.studies import metric_correlations as mc
 from sumeval.studies.common import study_data
 

@@ -204,9 +204,9 @@ def test_seed_spread_over_several_collections(corpus, tmp_path):
     assert len(summary) == 2 * 3  # (collection) x (pearson, spearman, kendall_b), one text, one variant
     a, b = (both[both["corpus"] == c].reset_index(drop=True) for c in both["corpus"].unique())
     assert list(a["seed"]) == list(b["seed"]) and list(a["method"]) == list(b["method"])
-    from sumeval.plots.retrieval import seed_spread_strip
-
     import warnings
+
+    from sumeval.plots.retrieval import seed_spread_strip
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the layout fits (a tight_layout warning once meant clipped margins)

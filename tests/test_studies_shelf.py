@@ -21,9 +21,9 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from sumeval.running import runner
 from sumeval.datasets import shelf
 from sumeval.errors import DataNotFoundError, InputError
+from sumeval.running import runner
 from sumeval.studies import annotator_impact as ai
 from sumeval.studies import metric_correlations as mc
 from sumeval.studies.common import study_data

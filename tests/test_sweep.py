@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from sumeval.cli import run as run_cli
-from sumeval.running import executors, sweep
 from sumeval.errors import InputError
+from sumeval.running import executors, sweep
 
 
 @pytest.fixture

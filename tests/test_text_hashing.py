@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from sumeval.errors import InputError
 from sumeval import hashing
+from sumeval.errors import InputError
 from sumeval.hashing import remembered_sha256, sha256_file, sha256_json, sha256_text
 from sumeval.text import has_sentence_tags, strip_sentence_tags, tagged_sentences
 

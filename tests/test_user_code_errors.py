@@ -25,12 +25,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import model_installed
 
 from sumeval import metrics
 from sumeval.cli import main
 from sumeval.errors import InputError, ModelNotFoundError
 from sumeval.metrics.user_scorers import UserCodeError, build_scorer_class
+
+from conftest import model_installed
 
 MODULE = "i21_badscorers"
 SOURCE = textwrap.dedent('''

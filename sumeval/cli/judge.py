@@ -120,9 +120,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from sumeval.datasets.judgments import load_judgments
     from sumeval.datasets.loaders.summeval import judge_column
     from sumeval.judges.run.backends import OpenAIBackend, TransformersBackend
+    from sumeval.judges.run.probes import parse_probes, run_probes
     from sumeval.judges.run.runner import NAMESPACE, generation_params, judge_name, run_judge
     from sumeval.judges.run.scoring import parse_scoring
-    from sumeval.judges.run.probes import parse_probes, run_probes
     from sumeval.judges.run.templates import GEVAL_LABELS, geval_template, jinja_template, parse_labels
 
     t0 = time.perf_counter()

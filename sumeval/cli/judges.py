@@ -32,8 +32,15 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     """Run ``sumeval alt-test``; 0 when every file was written."""
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.alt_test import alt_test, check_settings
-    from sumeval.judges.alt_test_output import (MANIFEST_KIND, alt_test_table, check_empty_out, judge_notes,
-                                                score_measure_judges, versions, write_alt_test)
+    from sumeval.judges.alt_test_output import (
+        MANIFEST_KIND,
+        alt_test_table,
+        check_empty_out,
+        judge_notes,
+        score_measure_judges,
+        versions,
+        write_alt_test,
+    )
     from sumeval.judges.columns import judge_column, require_annotators
 
     t0 = time.perf_counter()
@@ -91,8 +98,8 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
 def cmd_judge_audit(args: argparse.Namespace) -> int:
     """Run ``sumeval judge-audit``; 0 when every file was written."""
     from sumeval.datasets.judgments import load_judgments
-    from sumeval.judges.audit import judge_audit
     from sumeval.judges.alt_test_output import check_empty_out, score_measure_judges, versions
+    from sumeval.judges.audit import judge_audit
     from sumeval.judges.audit_output import MANIFEST_KIND as AUDIT_KIND
     from sumeval.judges.audit_output import write_judge_audit
     from sumeval.judges.columns import judge_column

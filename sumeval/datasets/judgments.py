@@ -322,8 +322,14 @@ def add_dataset(name: str, path: str | os.PathLike[str], *, doc_col: str | None 
     """
     from datetime import datetime, timezone
 
-    from sumeval.datasets.user_datasets import (UserDataset, check_name, folder_message, read_registry,
-                                                refuse_taken, update_registry)
+    from sumeval.datasets.user_datasets import (
+        UserDataset,
+        check_name,
+        folder_message,
+        read_registry,
+        refuse_taken,
+        update_registry,
+    )
 
     check_name(name, BUILTIN)
     refuse_taken(name, read_registry(), replace_existing)
@@ -431,8 +437,8 @@ def listing_lines() -> list[str]:
 def verify_user_datasets() -> list[dict[str, str]]:
     """Check every user data set's file: ``[{name, path, status, error}]``, status ``ok``,
     ``missing``, ``changed`` or ``malformed`` (an entry that cannot be read; never raises for those)."""
-    from sumeval.hashing import sha256_file
     from sumeval.datasets.user_datasets import malformed_entries, read_registry
+    from sumeval.hashing import sha256_file
 
     out = [{"name": name, "path": "", "status": "malformed", "error": msg}
            for name, msg in sorted(malformed_entries().items())]

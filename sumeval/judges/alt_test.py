@@ -54,12 +54,20 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.columns import POOLED, annotator_columns, annotator_name, judge_column, judge_label, require_annotators
+from sumeval.judges.columns import (
+    POOLED,
+    annotator_columns,
+    annotator_name,
+    judge_column,
+    judge_label,
+    require_annotators,
+)
 
 __all__ = ["ALIGNMENTS", "DEFAULTS", "AltTest", "alignment_scores", "one_sided_t_pvalues", "by_reject",
            "by_adjust", "alt_test_arrays", "alt_test", "check_settings"]
 
 from sumeval.judges.names import ALIGNMENTS, DEFAULTS  # noqa: E402  (light: the CLI's parser reads them)
+
 RESULT_COLUMNS = ["judge", "human", "alignment", "epsilon", "q", "winning_rate", "advantage_probability", "passed",
                   "n_items", "n_annotators", "n_won", "n_skipped", "note"]
 ANNOTATOR_COLUMNS = ["judge", "human", "annotator", "judge_column", "alignment", "epsilon", "tested", "n_items",

@@ -38,8 +38,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.judges.columns import annotator_name, require_annotators
-from sumeval.stats.checks import check_boot, check_resample, frame_column, names, seed_record
 from sumeval.stats.checks import canonical_level as _canonical
+from sumeval.stats.checks import check_boot, check_resample, frame_column, names, seed_record
 from sumeval.stats.coefficients import check_method
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import Draws, estimate_pair

@@ -19,11 +19,27 @@ Every public name is importable from ``sumeval.lm`` as well.
 """
 from sumeval.lm.embeddings import MaskedEmbeddings
 from sumeval.lm.engine import CPU_FORWARD_TOKENS, MaskedEmbedder, get_embedder
-from sumeval.lm.precision import (PRECISION_ALIASES, PRECISIONS, SlowPrecisionWarning, normalize_precision,
-                                  resolve_precision, slow_precision_note)
-from sumeval.lm.resolution import (DEFAULT_MODEL, FAST_MODEL, LoadedModel, ModelSpec, VocabularyMismatchError,
-                                   check_same_vocabulary, default_device, load_model, model_fingerprint,
-                                   raw_embedding_table, resolve_model)
+from sumeval.lm.precision import (
+    PRECISION_ALIASES,
+    PRECISIONS,
+    SlowPrecisionWarning,
+    normalize_precision,
+    resolve_precision,
+    slow_precision_note,
+)
+from sumeval.lm.resolution import (
+    DEFAULT_MODEL,
+    FAST_MODEL,
+    LoadedModel,
+    ModelSpec,
+    VocabularyMismatchError,
+    check_same_vocabulary,
+    default_device,
+    load_model,
+    model_fingerprint,
+    raw_embedding_table,
+    resolve_model,
+)
 from sumeval.lm.words import Pass, group_separated, plan_passes, split_words, word_pieces
 
 __all__ = [

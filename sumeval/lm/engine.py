@@ -44,11 +44,24 @@ import numpy as np
 
 from sumeval.errors import InputError
 from sumeval.lm.embeddings import MaskedEmbeddings
-from sumeval.lm.resolution import (LOAD_LOCK, DEFAULT_MODEL, LoadedModel, ModelSpec, default_device, load_model,
-                                   resolve_model)
-from sumeval.lm.precision import (AUTO, AUTOCAST_DTYPE, SlowPrecisionWarning, normalize_precision, resolve_precision,
-                                  slow_precision_note)
+from sumeval.lm.precision import (
+    AUTO,
+    AUTOCAST_DTYPE,
+    SlowPrecisionWarning,
+    normalize_precision,
+    resolve_precision,
+    slow_precision_note,
+)
 from sumeval.lm.read_rows import states_at
+from sumeval.lm.resolution import (
+    DEFAULT_MODEL,
+    LOAD_LOCK,
+    LoadedModel,
+    ModelSpec,
+    default_device,
+    load_model,
+    resolve_model,
+)
 from sumeval.lm.words import Pass, plan_passes, split_words, word_pieces
 from sumeval.runstate import claim
 

@@ -226,9 +226,9 @@ def spa_tests(frame: pd.DataFrame, labels: Sequence[str], s, values: pd.DataFram
         ``pairwise.csv``'s columns with ``level`` ``system``, ``coefficient`` ``spa``, ``test``
         ``spa-permutation``, ``resampling`` ``cells``.
     """
-    from sumeval.stats.spa_test import spa_permutation_test
     from sumeval.stats.multiple import COMPARE_COLUMNS, adjust_resampled
     from sumeval.stats.resampling import progress_bar
+    from sumeval.stats.spa_test import spa_permutation_test
 
     spa = {(r.measure, r.human): r.value for r in values.itertuples() if np.isfinite(r.value)}
     pairs = [(h, a, b) for h in s.humans for i, a in enumerate(labels) for b in labels[i + 1:]]

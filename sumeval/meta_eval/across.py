@@ -40,9 +40,9 @@ is the command line.
 from __future__ import annotations
 
 import time
-from fractions import Fraction
 from dataclasses import dataclass, field
 from dataclasses import fields as dc_fields
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np

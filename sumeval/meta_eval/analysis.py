@@ -47,6 +47,7 @@ __all__ = ["TESTS", "LEVELS", "BOOTSTRAP_P", "StatisticsOptions", "Settings", "M
            "parse_test"]
 
 from sumeval.meta_eval.names import LEVELS, TESTS  # noqa: E402  (light: the CLI's parser reads them)
+
 _CORRELATION_COLUMNS = ["measure", "human", "level", "coefficient", "value", "ci_low", "ci_high", "n",
                         "n_skipped", "resampling", "n_resamples", "seed", "reason", "role", "target"]
 _PAIRWISE_COLUMNS = ["measure_a", "measure_b", "human", "level", "coefficient", "test", "resampling",

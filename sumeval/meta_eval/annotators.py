@@ -46,8 +46,13 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.judges.annotators import (HUMAN_CEILING, MIN_DOCUMENT_SHARE, ceiling_members, left_out_notes,
-                                      left_out_reason)
+from sumeval.judges.annotators import (
+    HUMAN_CEILING,
+    MIN_DOCUMENT_SHARE,
+    ceiling_members,
+    left_out_notes,
+    left_out_reason,
+)
 from sumeval.judges.columns import annotator_name
 from sumeval.meta_eval import accuracy
 

@@ -20,8 +20,15 @@ inside the package import from those, never from here.
 """
 from sumeval.metrics.base import Batch, MeasureInfo, Scorer, Scores
 from sumeval.metrics.records import NO_NUMBER, NotScoredWarning, ScoreReport, admit_rows, check_records, score_records
-from sumeval.metrics.registry import (accepted_options, available, check_option_types, get_scorer, get_scorers,
-                                      register, registered_class)
+from sumeval.metrics.registry import (
+    accepted_options,
+    available,
+    check_option_types,
+    get_scorer,
+    get_scorers,
+    register,
+    registered_class,
+)
 
 __all__ = [
     "Batch", "Scorer", "Scores", "MeasureInfo", "register", "available", "get_scorer", "score_records",

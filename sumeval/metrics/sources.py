@@ -69,9 +69,18 @@ from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
 from sumeval.metrics.catalog import renamed_hint
 from sumeval.metrics.registry import accepted_options, available, get_scorer, registered_class
-from sumeval.metrics.user_scorers import (CLASS_RE, ENTRY_POINT_GROUP, call_user, check_columns, class_identity,
-                                          construct_scorer, entry_point_measures, load_entry_point, load_scorer_class,
-                                          user_signature)
+from sumeval.metrics.user_scorers import (
+    CLASS_RE,
+    ENTRY_POINT_GROUP,
+    call_user,
+    check_columns,
+    class_identity,
+    construct_scorer,
+    entry_point_measures,
+    load_entry_point,
+    load_scorer_class,
+    user_signature,
+)
 
 __all__ = ["MeasureSpec", "resolve_measures"]
 

@@ -209,7 +209,8 @@ def class_identity(cls: type, path: str) -> dict[str, str]:
     """Import path, version and source hash of a user's scorer class (for its signature)."""
     version = getattr(cls, "version", None)
     if not version:
-        from importlib.metadata import PackageNotFoundError, packages_distributions, version as dist_version
+        from importlib.metadata import PackageNotFoundError, packages_distributions
+        from importlib.metadata import version as dist_version
 
         top = cls.__module__.split(".")[0]
         for dist in packages_distributions().get(top, []):

@@ -312,7 +312,6 @@ def train_model(
     import torch
 
     from sumeval.ordering.models import build_model
-
     from sumeval.runstate import Interrupted, exclusive_lock, now_iso, owner_record, signal_name
 
     run_dir = Path(run_dir)

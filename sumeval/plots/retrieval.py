@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import (COLUMN_IN, CYCLE, PAGE_IN, colour, footer, house_style, row_step,
-                                 suptitle, wrap)
+from sumeval.plots.style import COLUMN_IN, CYCLE, PAGE_IN, colour, footer, house_style, row_step, suptitle, wrap
 
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]

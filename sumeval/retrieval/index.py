@@ -43,8 +43,16 @@ from sumeval.datasets.corpora import Corpus, open_corpus
 from sumeval.errors import InputError
 from sumeval.hashing import sha256_file
 from sumeval.paths import cache_dir
-from sumeval.retrieval.index_folder import (BUILDER_FILE, COMPLETE_MARKER, PARTIAL_MARK, build_state, file_digests,
-                                            recorded_spec, remove_abandoned_builds, verify_index)
+from sumeval.retrieval.index_folder import (
+    BUILDER_FILE,
+    COMPLETE_MARKER,
+    PARTIAL_MARK,
+    build_state,
+    file_digests,
+    recorded_spec,
+    remove_abandoned_builds,
+    verify_index,
+)
 
 __all__ = ["BACKENDS", "IndexSpec", "Index", "build_index", "open_index", "list_indexes", "parse_index_name",
            "shuffle_order", "verify_index", "remove_abandoned_builds", "DEFAULT_INDEX", "check_index_params"]

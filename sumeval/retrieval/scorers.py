@@ -33,8 +33,8 @@ from sumeval.hashing import sha256_text
 from sumeval.metrics.base import Batch, Scorer, Scores
 from sumeval.models import PERCEPTRON_MODEL
 from sumeval.retrieval.queries import REFORMULATIONS, SPACY_MODEL, reformulate, reformulate_cached, tagger_id
-from sumeval.retrieval.variants import measure_name
 from sumeval.retrieval.sera import sera, sera_dis
+from sumeval.retrieval.variants import measure_name
 
 __all__ = ["SeraScorer", "retrieve_lists"]
 

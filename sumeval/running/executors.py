@@ -173,8 +173,8 @@ def _worker_main() -> int:
     with signals_interrupt():
         spec = RunSpec.from_json(sys.stdin.read())
         os.environ.update(spec.env)
-        from sumeval.running import runner
         from sumeval.paths import runs_dir
+        from sumeval.running import runner
 
         run_dir = runs_dir() / spec.study / spec.run_id
         out: dict[str, Any] = {"study": spec.study, "run_id": spec.run_id, "run_dir": str(run_dir),

@@ -29,15 +29,19 @@ Undefined values are NaN (never an exception) and :func:`undefined_reason` says 
 from __future__ import annotations
 
 import functools
-
 from typing import Sequence
 
 import numpy as np
 
 from sumeval.errors import InputError
+from sumeval.similarity.order import (
+    local_order_profile,
+    local_order_tau,
+    points_1d,
+    similarity_order,
+    similarity_order_rows,
+)
 from sumeval.similarity.shapes import as_ndim
-from sumeval.similarity.order import (local_order_profile, local_order_tau, points_1d, similarity_order,
-                                      similarity_order_rows)
 
 __all__ = [
     "points_of_similarity", "layer_pair_points", "in_text_mask", "raw_cosines", "scores_from_points",

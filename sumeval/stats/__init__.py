@@ -87,9 +87,11 @@ from sumeval.stats.pairwise import acc23, pairwise_accuracy, tie_calibration
 from sumeval.stats.permutation import permutation_masks, permutation_test
 from sumeval.stats.resampling import Resamples, resample_indices
 from sumeval.stats.rows import kendall_tau_rows
+from sumeval.stats.williams import williams_test
+
+# isort: split
 # after sumeval.stats.correlation (the module), so that the name is the function
 from sumeval.stats.coefficients import COEFFICIENTS, METHODS, Coefficient, coefficient, correlation, register
-from sumeval.stats.williams import williams_test
 
 __all__ = [
     "METHODS",

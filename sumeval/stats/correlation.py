@@ -10,14 +10,28 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.stats.input_rules import InputRule
-from sumeval.stats.checks import (canonical_level, check_boot, check_columns, check_frame,
-                                  check_resample, frame_column, names, seed_record)
+from sumeval.stats.checks import (
+    canonical_level,
+    check_boot,
+    check_columns,
+    check_frame,
+    check_resample,
+    frame_column,
+    names,
+    seed_record,
+)
 from sumeval.stats.coefficients import METHODS, check_method, corr_rows
+from sumeval.stats.input_rules import InputRule
 from sumeval.stats.layout import Layout, check_system_count, frame_layout
 from sumeval.stats.levels import Draws, Estimate, doc_mean_boot, estimate_pair, input_boot
-from sumeval.stats.resampling import (Resamples, check_indices, percentile_interval,
-                                      progress_bar, resample_indices, small_blas)
+from sumeval.stats.resampling import (
+    Resamples,
+    check_indices,
+    percentile_interval,
+    progress_bar,
+    resample_indices,
+    small_blas,
+)
 from sumeval.stats.undefined import MIN_SYSTEMS
 
 __all__ = ["correlate", "paired_test", "P_METHODS"]

@@ -10,13 +10,13 @@ from typing import Sequence
 import numpy as np
 
 from sumeval.stats import checks
+from sumeval.stats.coefficients import corr_rows, pair_value
 from sumeval.stats.grouped import weighted_group_corr
 from sumeval.stats.input_rules import InputRule
 from sumeval.stats.layout import Layout
 from sumeval.stats.partial import Control, partial_estimate
 from sumeval.stats.pooled import pooled_boot
 from sumeval.stats.resampling import Resamples
-from sumeval.stats.coefficients import corr_rows, pair_value
 from sumeval.stats.scaling import scale_exponent
 from sumeval.stats.ties import snap_ties
 

@@ -49,8 +49,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.stats.checks import (canonical_level, check_alpha, check_columns, check_frame,
-                                  frame_column, names)
+from sumeval.stats.checks import canonical_level, check_alpha, check_columns, check_frame, frame_column, names
 from sumeval.stats.correlation import P_METHODS, paired_test
 from sumeval.stats.grouped import SwapCache
 from sumeval.stats.permutation import permutation_masks, permutation_test

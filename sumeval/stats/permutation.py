@@ -38,14 +38,21 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.stats import checks
-from sumeval.stats.checks import (canonical_level, check_alternative, check_columns, check_count,
-                                  check_frame, check_resample, frame_column,
-                                  seed_record)
+from sumeval.stats.checks import (
+    canonical_level,
+    check_alternative,
+    check_columns,
+    check_count,
+    check_frame,
+    check_resample,
+    frame_column,
+    seed_record,
+)
 from sumeval.stats.coefficients import check_method
+from sumeval.stats.grouped import GroupSwaps, SwapCache, SystemSwaps
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair
 from sumeval.stats.resampling import small_blas
-from sumeval.stats.grouped import GroupSwaps, SwapCache, SystemSwaps
 from sumeval.stats.scaling import unit_scale
 from sumeval.stats.undefined import MIN_SYSTEMS
 

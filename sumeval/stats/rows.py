@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import warnings
+
 import numpy as np
 
 from sumeval.errors import InputError

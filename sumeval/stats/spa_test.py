@@ -34,10 +34,10 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.stats.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
 from sumeval.stats.checks import check_alternative, check_count, check_frame, seed_record
 from sumeval.stats.permutation import EARLY_STOP_BOUNDS
 from sumeval.stats.scaling import unit_scale
+from sumeval.stats.soft_pairwise import complete_grids, permutation_signs, pvalues_stack, pvalues_upper
 
 __all__ = ["spa_swaps", "spa_permutation_test"]
 

@@ -26,8 +26,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from sumeval.stats.checks import (canonical_level, check_alternative, check_columns, check_frame,
-                                  frame_column)
+from sumeval.stats.checks import canonical_level, check_alternative, check_columns, check_frame, frame_column
 from sumeval.stats.coefficients import check_method
 from sumeval.stats.layout import check_system_count, frame_layout
 from sumeval.stats.levels import estimate_pair

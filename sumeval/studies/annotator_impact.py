@@ -40,16 +40,38 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.studies.common.annotator_rankings import (  # noqa: F401 (re-exported: the notebook's ai.*)
-    annotator_correlations, annotator_level, annotator_section, annotators_part, rank_table, ranking_changes,
-    save_annotator_section, section_measures,
+    annotator_correlations,
+    annotator_level,
+    annotator_section,
+    annotators_part,
+    rank_table,
+    ranking_changes,
+    save_annotator_section,
+    section_measures,
 )
 from sumeval.studies.common.annotator_subsets import (  # noqa: F401 (re-exported: the notebook's ai.*)
-    AGREEMENT_COLUMNS, agreement, annotator_agreement, annotator_effects, annotator_judgments, annotator_subset_scores,
-    draw_workers, mean_of_annotators, realsumm_measures, save_workers, worker_correlations, worker_subset_litepyramid,
-    worker_summary, workers_table,
+    AGREEMENT_COLUMNS,
+    agreement,
+    annotator_agreement,
+    annotator_effects,
+    annotator_judgments,
+    annotator_subset_scores,
+    draw_workers,
+    mean_of_annotators,
+    realsumm_measures,
+    save_workers,
+    worker_correlations,
+    worker_subset_litepyramid,
+    worker_summary,
+    workers_table,
 )
-from sumeval.studies.common.sera_scores import (METHODS, per_reference_scores, sera_frame, summeval_pairs,
-                                                system_correlations)
+from sumeval.studies.common.sera_scores import (
+    METHODS,
+    per_reference_scores,
+    sera_frame,
+    summeval_pairs,
+    system_correlations,
+)
 
 __all__ = ["PARAMETER_RANGES", "ROUGE_SUMMEVAL", "SUMMEVAL_R0", "reference_label", "reference_subsets",
            "rouge_per_reference", "summeval_per_reference", "measures_per_reference", "reference_pairs",

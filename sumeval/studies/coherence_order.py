@@ -11,10 +11,18 @@ Thin: the extraction is :mod:`sumeval.studies.common.embedding_extraction` and t
 """
 from sumeval.similarity.scorers import default_estime_layer  # noqa: F401 (the notebook's S.default_estime_layer)
 from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
-    PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs,
+    PARAMETER_RANGES,
+    embedder,
+    extract,
+    load_pairs,
+    load_study_pairs,
 )
 from sumeval.studies.common.layer_pairs import (  # noqa: F401 (the notebook's S.*)
-    MEASURE_LABELS, best_layer, layer_correlations, layer_pair_scores, local_order_correlations,
+    MEASURE_LABELS,
+    best_layer,
+    layer_correlations,
+    layer_pair_scores,
+    local_order_correlations,
 )
 from sumeval.studies.common.study_data import selection_human  # noqa: F401 (the notebook's S.selection_human)
 

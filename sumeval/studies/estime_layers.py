@@ -13,10 +13,19 @@ sweep) and the ROUGE rows part (a) of ``metric_correlations`` (:mod:`sumeval.stu
 from sumeval.similarity.scorers import default_estime_layer  # noqa: F401 (the notebook's S.default_estime_layer)
 from sumeval.studies.common.baseline_tables import part_a  # noqa: F401 (the notebook's S.part_a: the ROUGE rows)
 from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
-    PARAMETER_RANGES, embedder, extract, load_pairs, load_study_pairs,
+    PARAMETER_RANGES,
+    embedder,
+    extract,
+    load_pairs,
+    load_study_pairs,
 )
 from sumeval.studies.common.layer_pairs import (  # noqa: F401 (the notebook's S.*)
-    MEASURE_LABELS, best_layer, layer_correlations, layer_pair_scores, table1_beside_rouge, table1_rows,
+    MEASURE_LABELS,
+    best_layer,
+    layer_correlations,
+    layer_pair_scores,
+    table1_beside_rouge,
+    table1_rows,
 )
 from sumeval.studies.common.study_data import selection_human  # noqa: F401 (the notebook's S.selection_human)
 

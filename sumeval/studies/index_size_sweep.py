@@ -34,12 +34,28 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.retrieval.queries import (ADJECTIVE_TAGS, COMMON_NOUN_TAGS, PROPER_NOUN_TAGS, VERB_TAGS, escape_query,
-                                       gesera_tags, pos_tags)
+from sumeval.retrieval.queries import (
+    ADJECTIVE_TAGS,
+    COMMON_NOUN_TAGS,
+    PROPER_NOUN_TAGS,
+    VERB_TAGS,
+    escape_query,
+    gesera_tags,
+    pos_tags,
+)
 from sumeval.retrieval.sera import sera_per_reference
-from sumeval.studies.common.sera_scores import (HUMANS, METHODS, TEXT_FORMS, check_variants, paper_label,  # noqa: F401
-                                                per_reference_scores, realsumm_pairs, sera_frame, summeval_pairs,
-                                                system_correlations)
+from sumeval.studies.common.sera_scores import (  # noqa: F401
+    HUMANS,
+    METHODS,
+    TEXT_FORMS,
+    check_variants,
+    paper_label,
+    per_reference_scores,
+    realsumm_pairs,
+    sera_frame,
+    summeval_pairs,
+    system_correlations,
+)
 from sumeval.text import strip_sentence_tags
 
 __all__ = ["PARAMETER_RANGES", "POS_GROUPS", "POS_ORDER", "resolve_sizes", "sweep", "rouge_correlations",

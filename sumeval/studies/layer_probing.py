@@ -25,7 +25,15 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.studies.common.embedding_extraction import (  # noqa: F401 (ranges: read by the runner)
-    PARAMETER_RANGES, SCHEME, STORE, documents, embedder, extract, load_pairs, load_study_pairs, pairs_key,
+    PARAMETER_RANGES,
+    SCHEME,
+    STORE,
+    documents,
+    embedder,
+    extract,
+    load_pairs,
+    load_study_pairs,
+    pairs_key,
 )
 
 __all__ = ["PARAMETER_RANGES", "load_pairs", "load_study_pairs", "embedder", "extract", "probe_frames",

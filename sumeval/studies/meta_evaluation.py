@@ -14,7 +14,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 from sumeval.studies.common.measure_parameters import (  # noqa: F401 (scorer_options: the notebook's me.scorer_options)
-    scorer_options, split,
+    scorer_options,
+    split,
 )
 
 __all__ = ["PARAMETER_RANGES", "scorer_options", "evaluate", "explorer_frame"]

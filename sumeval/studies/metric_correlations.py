@@ -36,12 +36,21 @@ from __future__ import annotations
 import pandas as pd
 
 from sumeval.studies.common.baseline_levels import (  # noqa: F401 (the notebook's mc.*)
-    LEVEL_NAMES, all_levels, level_correlations,
+    LEVEL_NAMES,
+    all_levels,
+    level_correlations,
 )
-from sumeval.studies.common.baseline_rows import (BERTSCORE_MODEL, TABLE1_DIAGNOSTIC_ROWS, TABLE1_ROWS, TABLE2_ROWS,
-                                                  bertscore_rows)
+from sumeval.studies.common.baseline_rows import (
+    BERTSCORE_MODEL,
+    TABLE1_DIAGNOSTIC_ROWS,
+    TABLE1_ROWS,
+    TABLE2_ROWS,
+    bertscore_rows,
+)
 from sumeval.studies.common.baseline_tables import (  # noqa: F401 (the notebook's mc.part_a, mc.part_b)
-    Part, part_a, part_b,
+    Part,
+    part_a,
+    part_b,
 )
 
 __all__ = ["PARAMETER_RANGES", "TABLE1_ROWS", "TABLE2_ROWS", "part_a", "part_b", "row_notes", "LEVEL_NAMES",

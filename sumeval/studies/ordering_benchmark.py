@@ -19,10 +19,16 @@ import pandas as pd
 
 from sumeval import published
 from sumeval.errors import InputError
-from sumeval.table_frames import correlation_table
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
+    METRICS,
+    PARAMETER_RANGES,
+    fit_and_test,
+    level_of,
+    load_capped,
+    random_rows,
+    training_setup,
 )
+from sumeval.table_frames import correlation_table
 
 
 def benchmark(models: list[str], sets: list[str], *, max_train: int = 0, max_dev: int = 0, max_test: int = 0,

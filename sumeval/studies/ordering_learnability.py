@@ -17,7 +17,13 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.ordering.noise import mini_sets
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
+    METRICS,
+    PARAMETER_RANGES,
+    fit_and_test,
+    level_of,
+    load_capped,
+    random_rows,
+    training_setup,
 )
 
 __all__ = ["PARAMETER_RANGES", "learnability", "summary"]

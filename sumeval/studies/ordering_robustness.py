@@ -22,7 +22,13 @@ from sumeval.errors import InputError
 from sumeval.ordering.entities import with_entities
 from sumeval.ordering.noise import KINDS, noisy_set
 from sumeval.studies.common.ordering_runs import (  # noqa: F401  (PARAMETER_RANGES: read by the runner)
-    METRICS, PARAMETER_RANGES, fit_and_test, level_of, load_capped, random_rows, training_setup,
+    METRICS,
+    PARAMETER_RANGES,
+    fit_and_test,
+    level_of,
+    load_capped,
+    random_rows,
+    training_setup,
 )
 
 __all__ = ["PARAMETER_RANGES", "TEST_FORMS", "clean_split", "noisy_splits", "robustness", "summary"]

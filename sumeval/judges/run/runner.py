@@ -27,8 +27,14 @@ import pandas as pd
 from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.judges.run.backends import JudgeServerError
-from sumeval.judges.run.scoring import LOW_MASS, Scoring, expected_score, label_probabilities, parse_leading, \
-    parse_strict
+from sumeval.judges.run.scoring import (
+    LOW_MASS,
+    Scoring,
+    expected_score,
+    label_probabilities,
+    parse_leading,
+    parse_strict,
+)
 from sumeval.judges.run.templates import Template
 
 __all__ = ["NAMESPACE", "Call", "JudgeResult", "LowMassWarning", "generation_params", "judge_name", "plan_calls",

@@ -14,8 +14,13 @@ import numpy as np
 import pandas as pd
 
 from sumeval.errors import InputError
-from sumeval.studies.common.sera_scores import (METHODS, per_reference_scores, realsumm_pairs, sera_frame,
-                                                system_correlations)
+from sumeval.studies.common.sera_scores import (
+    METHODS,
+    per_reference_scores,
+    realsumm_pairs,
+    sera_frame,
+    system_correlations,
+)
 
 __all__ = ["draw_workers", "worker_subset_litepyramid", "annotator_judgments", "correlations_at", "mean_of_annotators",
            "annotator_subset_scores", "annotator_effects", "realsumm_measures", "worker_correlations",

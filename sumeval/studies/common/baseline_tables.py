@@ -15,9 +15,19 @@ import pandas as pd
 
 from sumeval import published
 from sumeval.errors import InputError
-from sumeval.studies.common.baseline_rows import (BERTSCORE_MODEL, TABLE1_DIAGNOSTIC_ROWS, TABLE1_LEVEL, TABLE1_ROWS,
-                                                  TABLE2_ROWS, Row, bertscore_rows, compare, measure_scores,
-                                                  score_rows, table1_rows)
+from sumeval.studies.common.baseline_rows import (
+    BERTSCORE_MODEL,
+    TABLE1_DIAGNOSTIC_ROWS,
+    TABLE1_LEVEL,
+    TABLE1_ROWS,
+    TABLE2_ROWS,
+    Row,
+    bertscore_rows,
+    compare,
+    measure_scores,
+    score_rows,
+    table1_rows,
+)
 
 __all__ = ["Part", "load_dataset", "part_a", "part_b", "table1", "table2"]
 

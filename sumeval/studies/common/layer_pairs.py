@@ -36,8 +36,7 @@ from sumeval.cache import Store, cache_key
 from sumeval.errors import InputError
 from sumeval.lm.resolution import DEFAULT_MODEL
 from sumeval.published import PAPER000_QUALITIES
-from sumeval.studies.common.embedding_extraction import (SCHEME, STORE, cached_frame, documents,
-                                                         embedder, pairs_key)
+from sumeval.studies.common.embedding_extraction import SCHEME, STORE, cached_frame, documents, embedder, pairs_key
 
 __all__ = ["MEASURES", "MEASURE_LABELS", "SIGNS", "layer_pair_scores", "layer_correlations",
            "local_order_correlations", "best_layer", "table1_rows", "table1_beside_rouge"]
