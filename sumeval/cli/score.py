@@ -289,14 +289,9 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"warning: {msg}" + (f" ({n} times)" if n > 1 else ""), file=sys.stderr)
 
 
-def _score(args: argparse.Namespace) -> int:
-    from sumeval import metrics
-
-    if args.list:
-        for info in metrics.available():
-            needs = ", ".join(("summary",) + info.needs)
-            print(f"{info.name:<16} needs {needs:<28} {info.description}")
-        return 0
+def _check_score_arguments(args: argparse.Namespace) -> bool:
+    """InputError unless ``sumeval score`` names a measure, one input and an output; whether the
+    input is plain text (``--summaries``)."""
     if not args.measures and not args.measure_class:
         raise InputError("name at least one measure (e.g. `sumeval score rouge-1 --input x.jsonl`, or "
                          "--measure-class pkg.mod:MyScorer), or use --list")
@@ -309,6 +304,18 @@ def _score(args: argparse.Namespace) -> int:
                          "(JSONL) give the references and sources as fields of each line")
     if not (args.input or plain) or not args.output:
         raise InputError("--output and an input are required: --input (JSONL) or --summaries (plain text)")
+    return plain
+
+
+def _score(args: argparse.Namespace) -> int:
+    from sumeval import metrics
+
+    if args.list:
+        for info in metrics.available():
+            needs = ", ".join(("summary",) + info.needs)
+            print(f"{info.name:<16} needs {needs:<28} {info.description}")
+        return 0
+    plain = _check_score_arguments(args)
     from sumeval.argtypes import scorer_options
     from sumeval.sharded import check_shard_args
 

@@ -86,23 +86,7 @@ def parse_judge_bench(data: Any, where: str, fix: str = "give a file in Judge-Be
                       f"expected {kind.__name__}")
     if "expert_annotator" in data and data["expert_annotator"] not in _EXPERT:
         raise bad(f"expert_annotator {data['expert_annotator']!r} is not one of {', '.join(_EXPERT)}")
-    declared: dict[str, dict] = {}
-    for i, ann in enumerate(data["annotations"]):
-        at = f"annotations[{i}]"
-        if not isinstance(ann, dict) or not isinstance(ann.get("metric"), str) or not ann["metric"].strip():
-            raise bad(f"{at} has no metric name")
-        metric = ann["metric"]
-        if metric in declared:
-            raise bad(f"{at}: metric {metric!r} is declared twice")
-        if ann.get("category") not in CATEGORIES:
-            raise bad(f"{at} ({metric}): category {ann.get('category')!r} is not one of {', '.join(CATEGORIES)}")
-        if not isinstance(ann.get("prompt"), str) or not re.search(r"\{\{\s*instance\s*\}\}", ann["prompt"]):
-            raise bad(f"{at} ({metric}): the prompt has no Jinja slot {{{{ instance }}}} for the instance's text")
-        if ann["category"] != "categorical" and not (_number(ann.get("worst")) and _number(ann.get("best"))
-                                                     and ann["worst"] != ann["best"]):
-            raise bad(f"{at} ({metric}): worst {ann.get('worst')!r} and best {ann.get('best')!r} must be two "
-                      "different numbers")
-        declared[metric] = ann
+    declared = _declared_metrics(data["annotations"], bad)
     if not declared:
         raise bad("no annotations are declared")
     if not data["instances"]:
@@ -132,6 +116,28 @@ def parse_judge_bench(data: Any, where: str, fix: str = "give a file in Judge-Be
                 continue
             _check_scores(scores, declared[metric], f"{at}, {metric}", bad)
     return data
+
+
+def _declared_metrics(annotations: list, bad) -> dict[str, dict]:
+    """Each annotation of a Judge-Bench file by its metric, checked (see :func:`parse_judge_bench`)."""
+    declared: dict[str, dict] = {}
+    for i, ann in enumerate(annotations):
+        at = f"annotations[{i}]"
+        if not isinstance(ann, dict) or not isinstance(ann.get("metric"), str) or not ann["metric"].strip():
+            raise bad(f"{at} has no metric name")
+        metric = ann["metric"]
+        if metric in declared:
+            raise bad(f"{at}: metric {metric!r} is declared twice")
+        if ann.get("category") not in CATEGORIES:
+            raise bad(f"{at} ({metric}): category {ann.get('category')!r} is not one of {', '.join(CATEGORIES)}")
+        if not isinstance(ann.get("prompt"), str) or not re.search(r"\{\{\s*instance\s*\}\}", ann["prompt"]):
+            raise bad(f"{at} ({metric}): the prompt has no Jinja slot {{{{ instance }}}} for the instance's text")
+        if ann["category"] != "categorical" and not (_number(ann.get("worst")) and _number(ann.get("best"))
+                                                     and ann["worst"] != ann["best"]):
+            raise bad(f"{at} ({metric}): worst {ann.get('worst')!r} and best {ann.get('best')!r} must be two "
+                      "different numbers")
+        declared[metric] = ann
+    return declared
 
 
 def _check_scores(scores: Any, ann: Mapping[str, Any], at: str, bad) -> None:

@@ -63,7 +63,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NoReturn, Sequence
 
 from sumeval.errors import InputError
 from sumeval.metrics.base import FIELDS, Scorer
@@ -315,13 +315,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
                            scorer=scorer)
 
     if explicit == "column":
-        literal = text.strip()[len("column:"):].strip()
-        if literal != head and literal in columns | scored_cols:  # a column named 'x:lower'
-            head, orientation = literal, None
-        if head not in columns | scored_cols:
-            _refuse_text_column(text, head, judgments)
-            raise InputError(f"measure {text!r}: {judgments.name} has no numeric column {head!r}; "
-                             + _known_listing(judgments))
+        head, orientation = _explicit_column(text, head, orientation, judgments, columns | scored_cols)
         return column_spec(head)
     if explicit is None and CLASS_RE.match(head):
         column, _, attr = head.rpartition(":")
@@ -351,8 +345,27 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
     eps = entry_point_measures()
     if head in eps:
         return class_spec(load_entry_point(eps[head]), eps[head].value, "entry-point")
+    _refuse_unknown(text, head, orientation, output, judgments, columns | scored_cols)
+
+
+def _explicit_column(text, head, orientation, judgments, known):
+    """(column, orientation) of a ``column:NAME`` spec of :func:`_resolve_one`; a column whose own
+    name ends in ':lower' is that column with no orientation (``known``: the data's columns)."""
+    literal = text.strip()[len("column:"):].strip()
+    if literal != head and literal in known:  # a column named 'x:lower'
+        head, orientation = literal, None
+    if head not in known:
+        _refuse_text_column(text, head, judgments)
+        raise InputError(f"measure {text!r}: {judgments.name} has no numeric column {head!r}; "
+                         + _known_listing(judgments))
+    return head, orientation
+
+
+def _refuse_unknown(text, head, orientation, output, judgments, known) -> NoReturn:
+    """The InputError of :func:`_resolve_one` for a spec that names no measure, no output and no
+    column (``known``: the data's columns)."""
     whole = f"{head}#{output}" if output else head
-    if output and whole in columns | scored_cols:
+    if output and whole in known:
         raise InputError(f"measure {text!r}: '#' picks an output of a scorer (MEASURE#OUTPUT), and "
                          f"{head!r} is no scorer; {whole!r} is a column of {judgments.name}: name it "
                          f"'column:{whole}'")
