@@ -177,26 +177,9 @@ class Settings(StatisticsOptions, _HumanColumns):
 
     def check(self) -> None:
         """InputError naming the setting and its value when one is not valid."""
-        from sumeval.stats import METHODS, RESAMPLINGS
-        from sumeval.stats.checks import canonical_level
+        from sumeval.stats import RESAMPLINGS
 
-        if not self.humans:
-            raise InputError("name at least one human column (--human COL)")
-        for option, values in (("--human", self.humans), ("--level", self.levels),
-                               ("--coefficient", self.coefficients), ("--meta-metric", self.meta_metric)):
-            twice = sorted({v for v in values if list(values).count(v) > 1})
-            if twice:
-                raise InputError(f"{option} names {', '.join(map(repr, twice))} more than once "
-                                 f"({' '.join(map(str, values))}); name each once")
-        for lv in self.levels:
-            canonical_level(lv, "--level")
-        if not self.levels:
-            raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
-        for c in self.coefficients:
-            if c not in METHODS:
-                raise InputError(f"--coefficient {c!r} is not a coefficient; choose one of {', '.join(METHODS)}")
-        if not self.coefficients:
-            raise InputError(f"name at least one coefficient (--coefficient, of {', '.join(METHODS)})")
+        self._check_names()
         parse_test(self.test)
         if self.ci_resampling not in RESAMPLINGS:
             raise InputError(f"--ci-resampling {self.ci_resampling!r}: choose one of {', '.join(RESAMPLINGS)}")
@@ -232,6 +215,29 @@ class Settings(StatisticsOptions, _HumanColumns):
         if self.bootstrap_p not in BOOTSTRAP_P:
             raise InputError(f"--bootstrap-p {self.bootstrap_p!r}: choose one of {', '.join(BOOTSTRAP_P)}")
         self._check_judges()
+
+    def _check_names(self) -> None:
+        """The named humans, levels and coefficients (at least one each, each known) and meta-metrics: each once."""
+        from sumeval.stats import METHODS
+        from sumeval.stats.checks import canonical_level
+
+        if not self.humans:
+            raise InputError("name at least one human column (--human COL)")
+        for option, values in (("--human", self.humans), ("--level", self.levels),
+                               ("--coefficient", self.coefficients), ("--meta-metric", self.meta_metric)):
+            twice = sorted({v for v in values if list(values).count(v) > 1})
+            if twice:
+                raise InputError(f"{option} names {', '.join(map(repr, twice))} more than once "
+                                 f"({' '.join(map(str, values))}); name each once")
+        for lv in self.levels:
+            canonical_level(lv, "--level")
+        if not self.levels:
+            raise InputError(f"name at least one level (--level, of {', '.join(LEVELS)})")
+        for c in self.coefficients:
+            if c not in METHODS:
+                raise InputError(f"--coefficient {c!r} is not a coefficient; choose one of {', '.join(METHODS)}")
+        if not self.coefficients:
+            raise InputError(f"name at least one coefficient (--coefficient, of {', '.join(METHODS)})")
 
     def _check_judges(self) -> None:
         """The options of the annotator rows, SPA and item-level acc23."""
