@@ -95,8 +95,9 @@ def parse_value(text: str) -> Any:
 
 class Overrides(dict):
     """``{name: value}`` of ``-p`` pairs (a plain dict to every reader), that also keeps the text
-    each value was typed as (:attr:`texts`), so :func:`sumeval.running.study_params.resolve_parameters` can keep a ``str``
-    parameter's text when YAML read it as something else (``-p dataset=no`` is ``"no"``, not False)."""
+    each value was typed as (:attr:`texts`), so :func:`sumeval.running.study_params.resolve_parameters`
+    can keep a ``str`` parameter's text when YAML read it as something else (``-p dataset=no`` is ``"no"``,
+    not False)."""
 
     def __init__(self, values: Mapping[str, Any] = (), texts: Mapping[str, str] | None = None):
         super().__init__(values)

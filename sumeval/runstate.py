@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-__all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "lock_holder", "signals_interrupt", "signal_name",
-           "die_with_parent", "open_lock_file", "flock_now", "exclusive_lock", "claim", "now_iso", "storage_note",
-           "finish_manifest"]
+__all__ = ["Interrupted", "owner_record", "owner_alive", "describe_owner", "lock_holder", "signals_interrupt",
+           "signal_name", "die_with_parent", "open_lock_file", "flock_now", "exclusive_lock", "claim", "now_iso",
+           "storage_note", "finish_manifest"]
 
 
 class Interrupted(KeyboardInterrupt):

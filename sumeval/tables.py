@@ -378,7 +378,8 @@ def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: b
     base = "-grouped" if multi_rows else ""
     if wanted in (None, "page-split"):
         def fits(positions: list[int]) -> bool:
-            return width(render(frame.iloc[:, positions], cells.iloc[:, positions], grouped=bool(base))) <= limit["page"]
+            shown = render(frame.iloc[:, positions], cells.iloc[:, positions], grouped=bool(base))
+            return width(shown) <= limit["page"]
         panels = _panels(frame, fits) if index and frame.shape[1] > 1 else None  # each panel keeps the row labels
         if panels is not None and (len(panels) > 1 or wanted):
             return "page-split", "table*", [render(frame.iloc[:, p], cells.iloc[:, p], grouped=bool(base))
@@ -549,8 +550,8 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
     tex = tex[:end] + _notes_block(notes, "latex") + tex[end:]
     out["tex"] = atomic_write_text(folder / f"{name}.tex", tex)
     md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index, intervals=intervals)
-    out["md"] = atomic_write_text(folder / f"{name}.md", (f"**{readable_caption(caption)}**\n\n" if caption else "") + md + "\n"
-                                  + _notes_block(notes, "markdown"))
+    head = f"**{readable_caption(caption)}**\n\n" if caption else ""
+    out["md"] = atomic_write_text(folder / f"{name}.md", head + md + "\n" + _notes_block(notes, "markdown"))
     out["html"] = atomic_write_text(folder / f"{name}.html",
                                     to_html(frame, precision=precision, bold=bold, marks=marks, index=index,
                                             intervals=intervals)

@@ -201,7 +201,8 @@ def frame_explorer(frame: pd.DataFrame, filters: Sequence[str], *, value: str = 
                     "rows are never averaged")
         labels = list(dict.fromkeys(ordered_rows(sub, value=value, low=None, high=None)[label_by]))
         if len(labels) > CHART_MAX_LABELS:
-            return f"chart: {len(labels)} rows, more than {CHART_MAX_LABELS}; narrow the filters (the table has them all)"
+            return (f"chart: {len(labels)} rows, more than {CHART_MAX_LABELS}; "
+                    "narrow the filters (the table has them all)")
         series = list(dict.fromkeys(sub[bar_by])) if len(keys) == 2 else [None]
         fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(labels) * max(1, len(series)) ** 0.5 + 1.3))
         pos = {lab: len(labels) - 1 - i for i, lab in enumerate(labels)}  # highest value at the top

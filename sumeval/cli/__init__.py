@@ -7,7 +7,8 @@ computations stay in their packages).
     sumeval list                                                             (cli.run)
     sumeval run metric_correlations --params smoke [-p seed=1]
     sumeval run all --params smoke [--jobs N | --scheduler ADDRESS]
-    sumeval sweep metric_correlations --params smoke -g seed=0,1,2 [-g n_resamples=20,50] [--jobs N | --scheduler ADDRESS]
+    sumeval sweep metric_correlations --params smoke -g seed=0,1,2 [-g n_resamples=20,50]
+                  [--jobs N | --scheduler ADDRESS]
     sumeval data list | verify                                               (cli.data)
     sumeval data add NAME PATH --human COL[,COL] [--doc-col C --system-col C ...] [--replace]
     sumeval data show | export NAME [-o FILE]

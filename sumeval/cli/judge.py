@@ -102,12 +102,14 @@ def _probe_lines(summaries: dict, judged: dict) -> list[str]:
                      f"Krippendorff's alpha {r['alpha']:.3f}, all repeats equal on {r['exact']:.0%} of "
                      f"{r['items_pairable']} items, mean sd {r['mean_sd']:.3f}")
     for q, r in summaries.get("padding", {}).items():
-        lines.append(f"padding {judged[q]}: mean change {r['mean_change']:+.3f} with 2 neutral sentences added; rose on "
+        lines.append(f"padding {judged[q]}: mean change {r['mean_change']:+.3f} with 2 neutral sentences added; "
+                     f"rose on "
                      f"{r['rose']:.0%}, fell on {r['fell']:.0%} of {r['items']} items ({r['skipped']} unparsable "
                      f"left out), Wilcoxon p {r['p_value']:.3g}")
     for q, r in summaries.get("position-swap", {}).items():
-        lines.append(f"position swap {judged[q]}: {r['pairs']} pairs, consistent {r['consistent']:.0%}, first position "
-                     f"both times {r['first']:.0%}, second {r['second']:.0%}, other (tie / unparsable) {r['other']:.0%}")
+        lines.append(f"position swap {judged[q]}: {r['pairs']} pairs, consistent {r['consistent']:.0%}, "
+                     f"first position both times {r['first']:.0%}, second {r['second']:.0%}, "
+                     f"other (tie / unparsable) {r['other']:.0%}")
     return lines
 
 
@@ -239,7 +241,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(f"note: {note}", file=sys.stderr)
     for line in _probe_lines(probe_summaries, judged):
         print(line, file=sys.stderr)
-    print(f"{calls['made']} calls made, {calls['cached']} from the cache; wrote {len(OUT_FILES) + len(probe_frames)} files to {out} in "
+    print(f"{calls['made']} calls made, {calls['cached']} from the cache; "
+          f"wrote {len(OUT_FILES) + len(probe_frames)} files to {out} in "
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
     h0 = humans[0]
     print(f"next: sumeval alt-test {out / 'judgments.jsonl'} --human {' '.join(humans)} --judges {name} --out ...\n"

@@ -23,7 +23,8 @@ from sumeval.argtypes import scorer_options, split_measures, split_values
 from sumeval.cli.judgments_parser import add_judgments_parser
 from sumeval.errors import InputError
 
-__all__ = ["statistics_options", "settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments", "add_commands"]
+__all__ = ["statistics_options", "settings_from_args", "cmd_meta_eval", "run_across", "add_across_arguments",
+           "add_commands"]
 
 
 def statistics_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -88,8 +89,8 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
         raise InputError("name at least one measure: --measures M [M ...] (registered measures, columns of the "
                          "data, module:Class) and/or --measure-class module:Class")
     columns = {k: getattr(args, k) for k in ("doc_col", "system_col", "summary_col", "text_col", "references_col")}
-    judgments = load_judgments(args.data, human=list(settings.humans), lower_is_better=split_values(args.lower_is_better),
-                               n_docs=args.n_docs, **columns)
+    judgments = load_judgments(args.data, human=list(settings.humans),
+                               lower_is_better=split_values(args.lower_is_better), n_docs=args.n_docs, **columns)
     specs = resolve_measures(measures, judgments, measure_classes=classes, options=scorer_options(args),
                              module_path=args.module_path or ())
     progress = not args.quiet
@@ -104,8 +105,9 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
         values, bold, marks = meta_eval.ranking_table(result, coef)
         test = "spa-permutation" if coef == "spa" else settings.test
         ranked = ("spa" if coef == "spa" else "correlation") in settings.meta_metric
+        one_sided = ", one-sided" * (settings.alternative == "one-sided")
         print(f"\n{coef} (bold: best per column" + (f"; superscript: significance cluster, {test}, "
-                                                    f"{settings.correction}{', one-sided' * (settings.alternative == 'one-sided')}, "
+                                                    f"{settings.correction}{one_sided}, "
                                                     f"alpha {settings.alpha})" if ranked
                                                     else "; not ranked)"))
         print(tables.to_markdown(values, bold=bold, marks=marks))
@@ -121,7 +123,8 @@ def _run_one(args: argparse.Namespace, settings, out) -> int:
             print(f"warning: measure {label!r} has no number on {m['no_number']} of {result.missing['rows']} rows "
                   f"(rows {shown}); see {out / 'not_scored.csv'}", file=sys.stderr)
     t = result.timings
-    print(f"\nwrote {len(written)} files to {out} in {t.get('total_s', 0):.1f} s (scoring {t.get('scoring_s', 0):.1f} s, "
+    print(f"\nwrote {len(written)} files to {out} in {t.get('total_s', 0):.1f} s "
+          f"(scoring {t.get('scoring_s', 0):.1f} s, "
           f"statistics {sum(t.get(k, 0) for k in ('correlations_s', 'tests_s', 'spa_tests_s')):.1f} s, pairwise "
           f"accuracy and detection {t.get('accuracy_detection_s', 0):.1f} s, tables and figures "
           f"{t.get('writing_s', 0):.1f} s)", file=sys.stderr)
@@ -172,7 +175,8 @@ def _run_across(args, settings, out) -> int:
         if folder != name and result.sets[name].result is not None:
             print(f"note: the results of data set {name!r} are in {out / folder}", file=sys.stderr)
     print(f"\nwrote {len(written)} files and {sum(o.result is not None for o in result.sets.values())} set folders "
-          f"to {out} in {result.timings['total_s']:.1f} s (statistics {result.timings['statistics_s']:.1f} s, tables and "
+          f"to {out} in {result.timings['total_s']:.1f} s "
+          f"(statistics {result.timings['statistics_s']:.1f} s, tables and "
           f"figures {result.timings.get('writing_s', 0):.1f} s)", file=sys.stderr)
     return 0
 
@@ -184,8 +188,8 @@ def add_across_arguments(parser) -> None:
     parser.add_argument("--dataset", nargs="+", action="extend", metavar="NAME",
                         help="meta-evaluate across these data sets (names or files; `shelf`: every built-in judged "
                              "set): each set's own results in OUT/<set>/, then across.csv and the across tables")
-    parser.add_argument("--weight", nargs="+", action="extend", metavar="SET=W", help="data set weights of the across means "
-                        "(default 1 each; normalised)")
+    parser.add_argument("--weight", nargs="+", action="extend", metavar="SET=W",
+                        help="data set weights of the across means (default 1 each; normalised)")
     parser.add_argument("--missing", default="available", choices=["available", "all"],
                         help="means over the tasks a measure has (available, default) or only for measures on every "
                              "task (all: mt-metrics-eval's rule)")

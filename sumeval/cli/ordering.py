@@ -108,7 +108,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     _check_device(args.device)
     if args.output and Path(args.output).is_dir():
-        raise InputError(f"--output {args.output} is a folder; give a file name (e.g. {Path(args.output) / 'pred.jsonl'})")
+        raise InputError(f"--output {args.output} is a folder; give a file name "
+                         f"(e.g. {Path(args.output) / 'pred.jsonl'})")
     _threads(args.threads)
     tm = load_trained(args.run_dir, device=args.device)
     dataset = args.dataset or json.loads((tm.run_dir / "config.json").read_text())["train_set"][0]

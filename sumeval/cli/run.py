@@ -5,7 +5,8 @@
     sumeval list
     sumeval run metric_correlations --params smoke [-p seed=1]
     sumeval run all --params smoke [--jobs N|auto | --scheduler ADDRESS]
-    sumeval sweep metric_correlations --params smoke -g seed=0,1,2 [-g n_resamples=20,50] [--jobs N | --scheduler ADDRESS]
+    sumeval sweep metric_correlations --params smoke -g seed=0,1,2 [-g n_resamples=20,50]
+                  [--jobs N | --scheduler ADDRESS]
 
 ``--jobs`` / ``--scheduler`` (:func:`add_executor_arguments`, read by :func:`executor_choice`) pick the
 executors of ``run all`` and ``sweep`` (:mod:`sumeval.running.executors`).

@@ -394,7 +394,8 @@ def _score(args: argparse.Namespace) -> int:
     from sumeval.cache import atomic_write_json
 
     meta = {"input": str(inp), "measures": report.signatures,
-            **({"plain_text": {"summaries": str(inp), "references": [str(Path(r).expanduser()) for r in args.references],
+            **({"plain_text": {"summaries": str(inp),
+                               "references": [str(Path(r).expanduser()) for r in args.references],
                                "sources": None if args.sources is None else str(Path(args.sources).expanduser())}}
                if plain else {}),
             "not_scored": [{"line": lines[i], "measure": m, "reason": why} for i, m, why in report.skipped],

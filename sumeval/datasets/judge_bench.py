@@ -187,7 +187,8 @@ def judge_bench_rows(data: Mapping[str, Any], where: str = "Judge-Bench file"
     metrics = [a["metric"] for a in data["annotations"]]
     cat = [a["metric"] for a in data["annotations"] if a["category"] == "categorical"]
     if cat:
-        raise InputError(f"{where}: Judge-Bench metric(s) {', '.join(map(repr, cat))} are categorical (labels, aggregated by "
+        raise InputError(f"{where}: Judge-Bench metric(s) {', '.join(map(repr, cat))} are categorical "
+                         "(labels, aggregated by "
                          "majority vote); a judgments data set holds numbers: convert the labels to numbers and "
                          "declare the metric graded")
     width = {m: max((len(i["annotations"][m]["individual_human_scores"]) for i in data["instances"]

@@ -87,7 +87,8 @@ def detail_lines(d: dict[str, Any], indent: int = 15) -> list[str]:
              f"references: {'yes' if d['references'] else 'no'}",
              f"{pad}annotator columns: {ann}",
              f"{pad}measure columns: {_short_list(d['measures'])}"
-             + (f"; opt-in (used only when named): {_short_list(d['opt_in_measures'])}" if d["opt_in_measures"] else ""),
+             + (f"; opt-in (used only when named): {_short_list(d['opt_in_measures'])}"
+                if d["opt_in_measures"] else ""),
              f"{pad}levels: {levels}"]
     lines += [f"{pad}{lv}: {why}" if why.startswith("only ") else f"{pad}not {lv}: {why}"
               for lv, why in d["levels"].items() if why != "yes"]

@@ -31,9 +31,9 @@ from typing import Any, Callable, Mapping
 
 from sumeval.errors import InputError
 
-__all__ = ["UserDataset", "NAME_RE", "RESERVED", "OUTPUT_SUFFIXES", "registry_file", "lock_file", "read_registry", "malformed_entries",
-           "update_registry", "write_registry", "check_name", "refuse_taken",
-           "folder_message", "check_export_target"]
+__all__ = ["UserDataset", "NAME_RE", "RESERVED", "OUTPUT_SUFFIXES", "registry_file", "lock_file", "read_registry",
+           "malformed_entries", "update_registry", "write_registry", "check_name", "refuse_taken", "folder_message",
+           "check_export_target"]
 
 VERSION = 1
 #: a data set name: letters, digits, ``_``, ``.`` and ``-``, starting with a letter or digit (``\Z``, not ``$``,

@@ -259,7 +259,8 @@ def alt_test_arrays(annotations: np.ndarray, judges: np.ndarray, *, alignment: s
 # On a judgments frame: per human column, and pooled
 # --------------------------------------------------------------------------------------------
 def _block(frame: pd.DataFrame, human: str, judges: Sequence[str], where: str,
-           candidates: Sequence[str] | None, humans: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
+           candidates: Sequence[str] | None,
+           humans: Sequence[str]) -> tuple[np.ndarray, list[str], np.ndarray, list[str]]:
     """(annotations (n, n_ann), annotator names, judge values (n_judges, n), judge columns) of one human; no
     human or annotator column of ``humans`` is taken as a judge."""
     cols = require_annotators(frame.columns, human, where)

@@ -9,7 +9,8 @@ Conventions (the judgments file of :mod:`sumeval.datasets.judgments`):
 - A **judge** (an LLM judge, or any measure on the humans' scale) is named once and found for each
   human column ``H`` as, in this order: the template ``J`` with ``{human}`` replaced by ``H``
   (``"{human}_gpt4"``), the column ``J.H`` (one column per quality, as the built-in SummEval's
-  LLM judges: ``gpt-4o.coherence``), the column ``J/H``, or the column ``J`` itself (one score used for every human column).
+  LLM judges: ``gpt-4o.coherence``), the column ``J/H``, or the column ``J`` itself (one score used for every
+  human column).
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["annotator_columns", "annotator_name", "judge_candidates", "judge_column", "judge_label", "not_judge_columns", "POOLED"]
+__all__ = ["annotator_columns", "annotator_name", "judge_candidates", "judge_column", "judge_label",
+           "not_judge_columns", "POOLED"]
 
 #: the ``human`` label of results pooled over several human columns
 POOLED = "pooled"

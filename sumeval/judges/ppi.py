@@ -34,7 +34,8 @@ experts' mean, 6 LLM judges, 200 draws per system and n) the 95% PPI++ intervals
 mean 77% of the time at n = 10 and 86% at n = 20 (consistency, mostly 5s: 55% and 70%), the
 human-only intervals 79% and 86%; ppi-python's own ``ppi_mean_ci`` gives the same intervals
 (tests/test_ppi.py): the method, not a port. (From about n = 60 of 100 both over-cover: the labels are
-drawn without replacement from a finite set, which neither interval accounts for.) So :func:`label_curve` reports each interval's
+drawn without replacement from a finite set, which neither interval accounts for.) So :func:`label_curve` reports
+each interval's
 **measured coverage** beside its width, by simulation on the data at hand: for each system, R times,
 label n of its items at random (seeded), compute the interval, and count how often it contains the
 system's mean over all its items (the mean the labels estimate); ``coverage_ppi`` and ``coverage_human``

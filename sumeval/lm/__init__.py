@@ -46,6 +46,7 @@ __all__ = [
     "ModelSpec", "LoadedModel", "VocabularyMismatchError", "resolve_model", "load_model",
     "default_device", "model_fingerprint", "check_same_vocabulary", "raw_embedding_table",
     "split_words", "word_pieces", "group_separated", "plan_passes", "Pass", "MaskedEmbeddings",
-    "MaskedEmbedder", "get_embedder", "CPU_FORWARD_TOKENS", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS", "PRECISION_ALIASES",
+    "MaskedEmbedder", "get_embedder", "CPU_FORWARD_TOKENS", "DEFAULT_MODEL", "FAST_MODEL", "PRECISIONS",
+    "PRECISION_ALIASES",
     "normalize_precision", "resolve_precision", "slow_precision_note", "SlowPrecisionWarning",
 ]

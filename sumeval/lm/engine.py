@@ -197,7 +197,8 @@ class MaskedEmbedder:
             normalize_precision(precision)  # a bad name fails before any work
         if store_dtype not in ("float16", "float32"):
             raise InputError(f"store_dtype {store_dtype!r} is unknown; use 'float16' or 'float32'")
-        if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1 or (forward_tokens is not None and forward_tokens < 1):
+        if batch_tokens < 1 or batch_size < 1 or chunk_passes < 1 \
+                or (forward_tokens is not None and forward_tokens < 1):
             raise InputError(f"batch_tokens, batch_size, chunk_passes and forward_tokens must be >= 1 (got "
                              f"{batch_tokens}, {batch_size}, {chunk_passes}, {forward_tokens})")
         plan_passes(np.zeros(1, dtype=np.int64), window=window, margin=margin, min_distance=min_distance)

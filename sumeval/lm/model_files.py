@@ -59,7 +59,8 @@ def safetensors_problem(path: Path) -> str | None:
     with open(path, "rb") as fh:
         n = int.from_bytes(fh.read(8), "little")
         if 8 + n > size:
-            return f"{size:,} bytes, but its header alone is said to take {n:,} bytes: it is cut short or not a safetensors file"
+            return (f"{size:,} bytes, but its header alone is said to take {n:,} bytes: "
+                    "it is cut short or not a safetensors file")
         try:
             header = json.loads(fh.read(n))
         except (ValueError, UnicodeDecodeError):

@@ -376,7 +376,8 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
     parts = []
     for coef in settings.coefficients:
         cc = cells[cells["coefficient"] == coef]
-        scopes = [("all", run)] + [(lv, run[run["level"] == lv]) for lv in settings.levels if (run["level"] == lv).any()]
+        scopes = [("all", run)] + [(lv, run[run["level"] == lv]) for lv in settings.levels
+                                   if (run["level"] == lv).any()]
         for scope, tk in scopes:
             sub = cc.merge(tk[["dataset", "human", "level"]], on=["dataset", "human", "level"])
             if len(sub):

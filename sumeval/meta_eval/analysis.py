@@ -250,7 +250,8 @@ class Settings(StatisticsOptions, _HumanColumns):
         if "spa" in self.meta_metric and not self.spa:
             raise InputError("--meta-metric spa ranks by soft pairwise accuracy, which --no-spa leaves out; drop one")
         if self.annotators_compete and not self.annotators:
-            raise InputError("--annotators-compete ranks the annotator rows, which --no-annotators leaves out; drop one")
+            raise InputError("--annotators-compete ranks the annotator rows, which --no-annotators leaves out; "
+                             "drop one")
         if isinstance(self.spa_permutations, bool) or not isinstance(self.spa_permutations, (int, np.integer)) \
                 or self.spa_permutations < 1:
             raise InputError(f"--spa-permutations must be a whole number >= 1, got {self.spa_permutations!r}")
@@ -510,8 +511,8 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     t = time.perf_counter()
     correlations = _correlations(frame, labels, settings, progress)
     if sets.columns:
-        correlations = pd.concat([correlations, ann.correlation_rows(judgments, sets, settings, notes)[_CORRELATION_COLUMNS]],
-                                 ignore_index=True)
+        annotator_rows = ann.correlation_rows(judgments, sets, settings, notes)[_CORRELATION_COLUMNS]
+        correlations = pd.concat([correlations, annotator_rows], ignore_index=True)
     sentinel = _sentinel_rows(frame, judgments, settings, progress, notes)
     if len(sentinel):
         correlations = pd.concat([correlations, sentinel[_CORRELATION_COLUMNS]], ignore_index=True)

@@ -56,8 +56,8 @@ from sumeval.judges.annotators import (
 from sumeval.judges.columns import annotator_name
 from sumeval.meta_eval import accuracy
 
-__all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "MIN_DOCUMENT_SHARE", "AnnotatorSets", "find_annotators", "annotator_label",
-           "correlation_rows", "accuracy_rows", "pairwise_accuracy", "check_labels"]
+__all__ = ["ANNOTATOR_PREFIX", "HUMAN_CEILING", "MIN_DOCUMENT_SHARE", "AnnotatorSets", "find_annotators",
+           "annotator_label", "correlation_rows", "accuracy_rows", "pairwise_accuracy", "check_labels"]
 
 #: the prefix of an annotator's row label
 ANNOTATOR_PREFIX = "annotator:"

@@ -108,7 +108,8 @@ def missing_values(frame: pd.DataFrame, labels: Sequence[str], humans: Sequence[
             first = int(infinite[0])
             raise InputError(f"measure {label!r} gave an infinite value on {infinite.size} of the {n} rows, the "
                              f"first ({values[first]}) for {judgments.location(first)}; a measure must give finite "
-                             "numbers (NaN where it cannot score a row): fix the measure or the column, or leave it out")
+                             "numbers (NaN where it cannot score a row): fix the measure or the column, "
+                             "or leave it out")
         missing = np.isnan(values)
         if missing.all():
             reasons = Counter(r["reason"] for r in not_scored if r["measure"] == label)

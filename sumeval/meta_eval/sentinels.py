@@ -83,7 +83,8 @@ def sentinel_frame(judgments, notes: list[str]) -> pd.DataFrame:
     return out
 
 
-def random_rows(base: pd.DataFrame, summaries: Sequence, s, partial_control: str, columns: Sequence[str]) -> pd.DataFrame:
+def random_rows(base: pd.DataFrame, summaries: Sequence, s, partial_control: str,
+                columns: Sequence[str]) -> pd.DataFrame:
     """The random sentinel's rows (module docstring): ``base`` holds ``doc_id, system``, the human columns (and
     the partial level's control column); ``summaries`` the texts, aligned."""
     from sumeval import stats

@@ -24,7 +24,8 @@ Four encoders share one pointer decoder (:meth:`PointerOrderer.step`):
 - ``se_graph`` — SE-Graph (Yin et al. 2019, NSEG): BiLSTM sentence encoder; a graph of sentence
   nodes, entity nodes (nouns shared by at least two sentences; initialised from their word
   embedding; state size ``entity_hidden``, NSEG's ``--ehid``, default ``hidden``) and one
-  global node. Edges: sentence-entity, labelled by the entity's syntactic role in the sentence (role ids 1..3: subject, object, other; one weight matrix per role),
+  global node. Edges: sentence-entity, labelled by the entity's syntactic role in the sentence (role ids 1..3:
+  subject, object, other; one weight matrix per role),
   and sentence-sentence between sentences sharing an entity. ``graph_steps`` rounds of gated
   (GRU) message passing (Zhang et al. 2018's graph recurrent network): every node sums the
   role-transformed states of its neighbours (normalised by degree), and updates its state

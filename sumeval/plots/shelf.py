@@ -23,7 +23,8 @@ def _task_label(dataset: str, human: str, kind: str, n: float) -> str:
 
 def _how(test: str, correction: str, alpha: float | None) -> str:
     """``"permutation test (systems and inputs), Holm correction, alpha 0.05"``: how the clusters were made."""
-    return ", ".join(x for x in (display(test) if test else "", f"{display(correction)} correction" if correction else "",
+    return ", ".join(x for x in (display(test) if test else "",
+                                 f"{display(correction)} correction" if correction else "",
                                  f"alpha {alpha:g}" if alpha is not None else "") if x)
 
 
@@ -96,7 +97,8 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     how = _how(test, correction, alpha)
     unit = {"input": "documents", "system": "systems", "global": "summaries"}.get(level, "items")
     pairs = "; an accuracy's: pairs" if any(k == "accuracy" for *_, k in tasks) else ""
-    suptitle(fig, title or f"{display(level)} level: {display(coefficient)} with each set's human column (n: {unit}{pairs}); "
+    suptitle(fig, title or f"{display(level)} level: {display(coefficient)} with each set's human column "
+                           f"(n: {unit}{pairs}); "
                            f"superscript: significance cluster on the task ({how}); framed: cluster 1", fontsize=8)
     letters = sorted({reason_letter(r.reason, r.status) for r in sub.itertuples() if r.status != "ok"})
     if letters:
@@ -106,8 +108,8 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
 
 
 _LETTERS = {"no summary": "n", "no source text": "a", "no references": "r"}
-REASON_LETTERS = {"n": "the set has no texts", "a": "no source text", "r": "no references", "u": "undefined correlation",
-             "x": "other (see across.csv)"}
+REASON_LETTERS = {"n": "the set has no texts", "a": "no source text", "r": "no references",
+                  "u": "undefined correlation", "x": "other (see across.csv)"}
 
 
 def reason_letter(reason: str | None, status: str) -> str:

@@ -6,7 +6,8 @@ A study run writes its figures and tables into its own run folder only
 ``figures/``, then the files of that folder that an earlier publication wrote and this run did not
 are removed (:func:`prune_stale`), so the folder shows the latest successful run's output. The
 record ``figures/.published/<study>[/<label>].json`` lists what was published there (outside the
-folder itself); a file a user put there (notes, an edited figure) is never removed. A failing run publishes nothing, so ``figures/<study>/`` keeps the
+folder itself); a file a user put there (notes, an edited figure) is never removed. A failing run publishes
+nothing, so ``figures/<study>/`` keeps the
 last successful run's files byte for byte.
 
 The folder is named by data set (:func:`output_label`): a run on the notebook's own data sets (its

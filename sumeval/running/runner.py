@@ -419,7 +419,8 @@ def _check_results(study, run_dir: Path, outcome: _Outcome) -> dict[str, Any]:
     results_path = run_dir / "results.json"
     results = json.loads(results_path.read_text(encoding="utf-8")) if results_path.is_file() else {}
     if outcome.status == "ok" and not results:
-        outcome.status, outcome.error = "failed", "the notebook finished without writing results.json (ctx.write_results)"
+        outcome.status = "failed"
+        outcome.error = "the notebook finished without writing results.json (ctx.write_results)"
     if outcome.status == "failed" and outcome.error and "No space left on device" in outcome.error \
             and "free" not in outcome.error:
         outcome.error += storage_note(OSError(28, "No space left on device"), run_dir)

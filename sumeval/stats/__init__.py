@@ -65,7 +65,8 @@ Conventions
   measures and groups those not significantly worse (mt-metrics-eval's ranking).
 - **Pairwise accuracy** of systems with tie calibration (:func:`pairwise_accuracy`, acc23 of
   Deutsch et al. 2023), per bin of close to distant system pairs
-  (:func:`~sumeval.stats.pairwise.close_pair_agreement`), and **binary labels** (:func:`binary_detection`: ROC AUC, balanced
+  (:func:`~sumeval.stats.pairwise.close_pair_agreement`), and **binary labels** (:func:`binary_detection`: ROC AUC,
+  balanced
   accuracy with the threshold tuned on a validation split).
 
 Modules: ``rows`` (one sample, and many rows at once), ``levels`` / ``pooled`` / ``grouped``

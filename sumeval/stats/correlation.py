@@ -122,7 +122,8 @@ def correlate(frame: pd.DataFrame, metrics: str | Sequence[str], humans: str | S
         ``n_resamples`` = resamples asked, ``n_resamples_used`` = those with a defined correlation (the
         interval's sample); ``seed`` = the int seed (None for a Generator or given indices).
         ``ci_low`` / ``ci_high`` are NaN when ``n_resamples == 0``, when no resample gives a defined
-        correlation, or when the correlation itself is undefined (``n_resamples_used`` is then 0). A value is NaN when the correlation is undefined (a constant side, fewer
+        correlation, or when the correlation itself is undefined (``n_resamples_used`` is then 0). A value is
+        NaN when the correlation is undefined (a constant side, fewer
         than 2 pairs, fewer than 3 systems with a usable pair at the system level: two points
         always correlate +-1); :func:`~sumeval.stats.undefined_reason` says why. ``frame.attrs``
         records ``n_resamples``, ``ci``, ``seed`` (when an int) and ``resample``.

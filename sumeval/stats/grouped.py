@@ -37,7 +37,8 @@ from sumeval.stats.coefficients import corr_rows
 from sumeval.stats.rows import distinct_rows, kendall_finish, pearson_rows
 from sumeval.stats.ties import snap_ties
 
-__all__ = ["GroupSwaps", "SwapCache", "SystemSwaps", "weighted_group_corr", "system_swaps", "pair_signs", "sign_products"]
+__all__ = ["GroupSwaps", "SwapCache", "SystemSwaps", "weighted_group_corr", "system_swaps", "pair_signs",
+           "sign_products"]
 
 # The pairwise matrices of a problem are built while they hold at most this many elements
 # (float32); beyond, the explicit per-resample kernels of sumeval.stats.rows are used.

@@ -58,7 +58,8 @@ class Estimate:
 
 class _PointCounts:
     """Resample b repeats point i (input doc[i], system sys[i]) inputs[b, doc[i]] *
-    systems[b, sys[i]] times (a factor 1 for an axis not resampled); ``counts[s:e]`` builds rows s..e only, so memory stays bounded."""
+    systems[b, sys[i]] times (a factor 1 for an axis not resampled); ``counts[s:e]`` builds rows s..e only, so
+    memory stays bounded."""
 
     def __init__(self, draws: Draws, doc: np.ndarray, sys: np.ndarray):
         self.draws, self.doc, self.sys = draws, doc, sys

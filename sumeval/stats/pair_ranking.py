@@ -4,7 +4,8 @@ Falke et al. (2019, ACL), "Ranking Generated Summaries by Correctness", pair eac
 with a correct and an incorrect summary sentence and judge a measure by how often it scores the
 correct one higher; BARTScore (Yuan, Neubig & Liu 2021) reports the same accuracy on the 373 pairs of
 the shelf's ``rank19`` (neulab/BARTScore ``analysis.py``, ``SUMStat.get_fact_acc``: a pair counts
-when the correct sentence's score is strictly greater). Here, generally: a *pairwise set* has exactly two summaries per document with different
+when the correct sentence's score is strictly greater). Here, generally: a *pairwise set* has exactly two
+summaries per document with different
 human scores; per pair ``i`` with the better summary ``b`` and the other ``w``
 
     c_i = 1 if m(b) > m(w);  0 if m(b) < m(w);  on a tie (m(b) = m(w)) 0 (``ties="wrong"``, as
@@ -67,7 +68,8 @@ def _pairs(frame: pd.DataFrame, human: str, doc_col: str) -> tuple[np.ndarray, n
                              "(a better and a worse one)")
         a, b = h[r[0]], h[r[1]]
         if np.isnan(a) or np.isnan(b) or a == b:
-            raise InputError(f"document {d!r}: human scores {float(a)!r} and {float(b)!r} in column {human!r} do not say which "
+            raise InputError(f"document {d!r}: human scores {float(a)!r} and {float(b)!r} in column {human!r} "
+                             "do not say which "
                              "summary is better; a pairwise set needs two different scores per document")
         better.append(r[0] if a > b else r[1])
         worse.append(r[1] if a > b else r[0])

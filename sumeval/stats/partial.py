@@ -22,7 +22,8 @@ point's bootstrap multiplicity in a resample),
 
 then r = coefficient(e_x, e_y) over the rows used (residuals equal in exact arithmetic made exactly
 equal first, :func:`~sumeval.stats.ties.snap_ties`: FRANK's scikit-learn regression leaves them a
-rounding apart, which moves its Spearman on FRANK by up to 2.3e-6 for 3 of its 45 values). A side whose residuals vanish (the measure is
+rounding apart, which moves its Spearman on FRANK by up to 2.3e-6 for 3 of its 45 values). A side whose
+residuals vanish (the measure is
 a function of the control, e.g. constant within every system) leaves the partial correlation
 undefined (NaN), as a constant side does at the other levels.
 

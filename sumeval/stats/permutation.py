@@ -225,7 +225,8 @@ def permutation_test(frame: pd.DataFrame, metric_a: str, metric_b: str, human: s
         dict with ``metric_a, metric_b, human, level, method, corr_a, corr_b, diff`` (corr_a -
         corr_b, on the unstandardised scores, as :func:`~sumeval.stats.correlate` gives them),
         ``p_value`` (count / n_resamples_used, as nlpstats), ``p_floor`` ((count + 1) /
-        (n_resamples_used + 1)), ``count`` (permutations at least as extreme), ``alternative, test`` (``"permutation"``), ``resampling``, ``n`` (as
+        (n_resamples_used + 1)), ``count`` (permutations at least as extreme), ``alternative, test``
+        (``"permutation"``), ``resampling``, ``n`` (as
         correlate's ``n`` for A on the common rows), ``n_resamples`` (asked),
         ``n_resamples_used``, ``seed`` (the int, else None) and ``early_stop``.
     """

@@ -3,7 +3,8 @@
 **Soft pairwise accuracy** (SPA; Thompson, Mathur, Deutsch & Khayrallah 2024, "Improving
 Statistical Significance in Human Evaluation of Automatic Metrics via Soft Pairwise Accuracy",
 WMT24; WMT24's official system-level meta-metric; mt-metrics-eval ``pce.py``, equal to it where scores
-do not tie, exact where they do: see below): for each pair of systems (i, j), i < j, a one-sided paired permutation test on the
+do not tie, exact where they do: see below): for each pair of systems (i, j), i < j, a one-sided paired
+permutation test on the
 item-level scores gives p_ij, the p-value of "system i is better than system j"; computed once from
 the human scores (p^H) and once from the measure's (p^M),
 
@@ -19,7 +20,8 @@ times the scale of the scores to ">=" and computes in float64, so a permuted sum
 one counts as ">=", as exact arithmetic has it. pce.py computes in float32 and compares exactly: where
 scores tie (T* = T exactly, frequent on averaged integer ratings: SummEval's means of 3 experts are
 multiples of 1/3, which float32 cannot hold), rounding decides each tie; elsewhere the two agree (but
-for sums within float32's rounding of each other, none in the test's untied scores) (tests/test_reliability_judges.py: equal p-values on untied scores; on tied ones equal to
+for sums within float32's rounding of each other, none in the test's untied scores)
+(tests/test_reliability_judges.py: equal p-values on untied scores; on tied ones equal to
 integer arithmetic, differing from float32 only on pairs with ties and by at most their count). On
 SummEval's 6 LLM judges the float32 p-values move SPA by up to 0.0037; a run of pce.py itself over
 more measures (issue 30) found up to 0.0059, with one order flipped on fluency and mt-metrics-eval's

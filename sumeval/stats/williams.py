@@ -9,7 +9,8 @@ r23 = |corr(A, B)| (absolute values, as the WMT scripts), K = 1 - r12^2 - r13^2 
 
 with n - 3 degrees of freedom. ``n`` is, as nlpstats defines it per level: the number of systems
 (system level), the largest number of systems scored on one input (input level), the number of
-(input, system) pairs (global level) and of the rows used (partial level). The test assumes Pearson-like sampling behaviour; for the
+(input, system) pairs (global level) and of the rows used (partial level). The test assumes Pearson-like
+sampling behaviour; for the
 other coefficients it is an approximation, as in nlpstats.
 
 At the **input level** the test is weak: it is one Williams test on the three input-level

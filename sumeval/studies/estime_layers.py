@@ -30,5 +30,5 @@ from sumeval.studies.common.layer_pairs import (  # noqa: F401 (the notebook's S
 from sumeval.studies.common.study_data import selection_human  # noqa: F401 (the notebook's S.selection_human)
 
 __all__ = ["PARAMETER_RANGES", "MEASURE_LABELS", "load_pairs", "load_study_pairs", "embedder", "extract",
-           "layer_pair_scores", "layer_correlations", "best_layer", "selection_human", "default_estime_layer", "table1_rows",
-           "table1_beside_rouge", "part_a"]
+           "layer_pair_scores", "layer_correlations", "best_layer", "selection_human", "default_estime_layer",
+           "table1_rows", "table1_beside_rouge", "part_a"]

@@ -47,10 +47,10 @@ from sumeval.errors import InputError
 from sumeval.studies.common.measure_parameters import split  # noqa: F401 (the notebook's lj.split)
 
 __all__ = ["PARAMETER_RANGES", "QUALITIES", "SET_KINDS", "AUTO", "shelf_sets", "judge_predictions", "judge_set",
-           "by_set", "judge_set_summary", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns",
-           "score_measures", "correlations", "sentinel_rows", "human_ceiling", "mean_over_qualities", "alt_test_summeval",
-           "reproduction", "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary",
-           "key_results", "explorer_frame", "correlation_table", "write_frames"]
+           "by_set", "judge_set_summary", "AUTHORS_SUMMEVAL", "MEAN", "split", "judge_columns", "score_measures",
+           "correlations", "sentinel_rows", "human_ceiling", "mean_over_qualities", "alt_test_summeval", "reproduction",
+           "score_scales", "spa", "expert_agreement", "ppi_curve", "shelf_set", "shelf_summary", "key_results",
+           "explorer_frame", "correlation_table", "write_frames"]
 
 #: the kinds of shelf set :func:`shelf_sets` finds: with individual annotators, with judges' predictions
 SET_KINDS: tuple[str, ...] = ("annotators", "judges")
@@ -283,12 +283,13 @@ def spa(judgments, scores, offline: Sequence[str], judge_cols: dict[tuple[str, s
             for k, col in enumerate(ann):
                 one = pd.DataFrame({"doc_id": f["doc_id"].to_numpy(), "system": f["system"].to_numpy(),
                                     "annotator": f[col].to_numpy(float), "others": targets[:, k]})
-                r = soft_pairwise_accuracy(one, "annotator", "others", n_permutations=n_permutations, n_resamples=n_resamples,
-                                           seed=seed).iloc[0]
+                r = soft_pairwise_accuracy(one, "annotator", "others", n_permutations=n_permutations,
+                                           n_resamples=n_resamples, seed=seed).iloc[0]
                 rows.append({"measure": col.split("/", 1)[1], "kind": ANNOTATOR, "human": q, "spa": r["spa"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"], "n_systems": r["n_systems"],
                              "n_items": r["n_items"]})
-            rows.append({"measure": CEILING, "kind": CEILING, "human": q, "spa": float(np.mean([r["spa"] for r in rows])),
+            rows.append({"measure": CEILING, "kind": CEILING, "human": q,
+                         "spa": float(np.mean([r["spa"] for r in rows])),
                          "ci_low": np.nan, "ci_high": np.nan, "n_systems": rows[0]["n_systems"],
                          "n_items": rows[0]["n_items"]})
             parts.append(pd.DataFrame(rows, columns=cols))
@@ -620,7 +621,8 @@ def key_results(corr: pd.DataFrame, ceiling: pd.DataFrame, alt, repro: pd.DataFr
     if shelf is not None and len(shelf):
         out["shelf"] = {f"{r.dataset}/{r.human}/{r.level}/{r.coefficient}": {
             "ceiling": r.ceiling, "best_measure": r.best_measure, "best_value": r.best_value,
-            "n_measures": r.n_measures, "n_above_ceiling": r.n_above_ceiling} for r in shelf_summary(shelf).itertuples()}
+            "n_measures": r.n_measures, "n_above_ceiling": r.n_above_ceiling}
+        for r in shelf_summary(shelf).itertuples()}
     if judge_frames:
         coef = corr["coefficient"].iloc[0] if len(corr) else "kendall_b"
         summary = judge_set_summary(judge_frames, coef)

@@ -201,5 +201,5 @@ def synthetic_ratings(path: str | Path, n_items: int = 40, n_raters: int = 3, se
     return p
 
 
-__all__ = ["benchmark", "table2", "table2_paper_table", "table3", "ranking", "beats_random", "load_ratings", "human_evaluation",
-           "synthetic_ratings", "METRICS"]
+__all__ = ["benchmark", "table2", "table2_paper_table", "table3", "ranking", "beats_random", "load_ratings",
+           "human_evaluation", "synthetic_ratings", "METRICS"]

@@ -161,7 +161,8 @@ def sentinel_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame
                            dropna=False, sort=False)
     order = [m for m in (*ORDER, lo, hi, "best measure") if m in values.index]
     present = list(dict.fromkeys(zip(cells["dataset"], cells["human"], cells["level"])))
-    values = values.reindex(index=order, columns=pd.MultiIndex.from_tuples(present, names=["dataset", "human", "level"]))
+    values = values.reindex(index=order,
+                            columns=pd.MultiIndex.from_tuples(present, names=["dataset", "human", "level"]))
     ref = values.loc["best measure"] if "best measure" in values.index else None
     bold = pd.DataFrame(False, index=values.index, columns=values.columns)
     if ref is not None:

@@ -118,8 +118,8 @@ def read_fables() -> dict[str, Any]:
             claims = s.get("claims") if isinstance(s, dict) else None
             if not isinstance(claims, dict) or not isinstance(s.get("summary"), str) \
                     or list(claims) != [str(i) for i in range(len(claims))] \
-                    or any(not isinstance(c, dict) or c.get("label") not in LABELS or not isinstance(c.get("claim"), str)
-                           for c in claims.values()):
+                    or any(not isinstance(c, dict) or c.get("label") not in LABELS
+                           or not isinstance(c.get("claim"), str) for c in claims.values()):
                 raise InputError(f"{path}: {book!r} / {model}: not {{summary, general_comment, claims: {{\"0\", "
                                  f"\"1\", ...: {{claim, label in {', '.join(LABELS)}, ...}}}}}}; {FIX}")
     expect(path, "the number of books", len(books), COUNTS["books"])
@@ -152,7 +152,8 @@ def load_fables() -> pd.DataFrame:
     expect(path, "the number of claims", int(frame["claims"].sum()), COUNTS["claims"])
     expect(path, "the fewest and most claims per summary", (int(frame["claims"].min()), int(frame["claims"].max())),
            COUNTS["per summary"])
-    expect(path, "the label counts", {"Yes": int(frame["yes"].sum()), "PartialSupport": int(frame["partial_support"].sum()),
+    expect(path, "the label counts", {"Yes": int(frame["yes"].sum()),
+                                      "PartialSupport": int(frame["partial_support"].sum()),
                                       "No": int(frame["no"].sum()), "Inapplicable": int(frame["inapplicable"].sum())},
            COUNTS["labels"])
     expect(path, "the number of general comments", int((frame["general_comment"].str.strip() != "").sum()),

@@ -111,7 +111,8 @@ def _join(pairs: pd.DataFrame, instances: list[dict]) -> tuple[list[int], tuple[
             if formula != cands[0]:
                 other = ("no row" if formula is None else
                          f"(doc {pairs.at[formula, 'doc_id']!r}, {pairs.at[formula, 'system']!r})")
-                raise InputError(f"{RATERS_FILE}: instance id {inst['id']!r} joins (doc {pairs.at[cands[0], 'doc_id']!r}, "
+                raise InputError(f"{RATERS_FILE}: instance id {inst['id']!r} joins "
+                                 f"(doc {pairs.at[cands[0], 'doc_id']!r}, "
                                  f"{pairs.at[cands[0], 'system']!r}) by its text, but the id formula gives {other}; "
                                  f"{FIX}")
         elif len(cands) == 2 and formula in cands and len({pairs.at[i, "doc_id"] for i in cands}) == 1:
@@ -173,7 +174,8 @@ def load_newsroom_raters(pairs: pd.DataFrame | None = None) -> pd.DataFrame:
             if (off > 1e-9).any():
                 i = int(off.to_numpy().argmax())
                 raise InputError(f"{path}: the mean {q} of instance id {int(out.at[i, 'jb_id'])} is "
-                                 f"{float(mean[i])!r}, {DATA_FILE} has {float(pairs.at[i, q])!r} for (doc {pairs.at[i, 'doc_id']!r}, "
+                                 f"{float(mean[i])!r}, {DATA_FILE} has {float(pairs.at[i, q])!r} "
+                                 f"for (doc {pairs.at[i, 'doc_id']!r}, "
                                  f"{pairs.at[i, 'system']!r}) ({int((off > 1e-9).sum())} of {len(off)} differ); {FIX}")
     return out
 

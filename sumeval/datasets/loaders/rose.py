@@ -40,7 +40,8 @@ def _check(path, i: int, rec) -> None:
     if not isinstance(rec, dict) or any(f not in rec for f in fields):
         raise InputError(f"{path}: record {i} lacks one of {', '.join(fields)}; {FIX}")
     outs, ann = rec["system_outputs"], rec["annotations"]
-    if not isinstance(outs, dict) or sorted(outs) != list(SYSTEMS) or not isinstance(ann, dict) or sorted(ann) != list(SYSTEMS):
+    if not isinstance(outs, dict) or sorted(outs) != list(SYSTEMS) \
+            or not isinstance(ann, dict) or sorted(ann) != list(SYSTEMS):
         raise InputError(f"{path}: record {i} ({rec['example_id']!r}): systems are not {', '.join(SYSTEMS)}; {FIX}")
     for system, a in ann.items():
         ok = isinstance(a, dict) and all(isinstance(a.get(p), (int, float)) and not isinstance(a.get(p), bool)

@@ -195,7 +195,8 @@ def tofueval_judgments():
     """The built-in data set ``tofueval`` (:func:`load_tofueval` with its column roles)."""
     from sumeval.datasets.loaders.build import make_judgments
 
-    return make_judgments(load_tofueval(), name="tofueval", relpaths=[*FILES.values(), SPLIT_FILE], humans=("consistent",),
+    return make_judgments(load_tofueval(), name="tofueval", relpaths=[*FILES.values(), SPLIT_FILE],
+                          humans=("consistent",),
                           limits={"text": NO_TEXT, "references": NO_REFERENCES, "system": NO_SYSTEM,
                                   "annotator columns": NO_ANNOTATORS})
 

@@ -89,7 +89,8 @@ class OpenAIBackend:
                                    f"{_short(exc)}){hint}") from None
         except openai.APITimeoutError:
             raise JudgeServerError(f"the server at {self.endpoint} gave no answer within --timeout {self.timeout:g} s "
-                                   f"(tried {self.max_retries + 1} times); raise --timeout or check the server") from None
+                                   f"(tried {self.max_retries + 1} times); "
+                                   "raise --timeout or check the server") from None
         except openai.APIConnectionError as exc:
             raise JudgeServerError(f"cannot reach the server at {self.endpoint} ({_short(exc.__cause__ or exc)}; "
                                    f"tried {self.max_retries + 1} times); is it running, and is --base-url right "
@@ -163,7 +164,8 @@ class TransformersBackend:
                 self._tokenizer = AutoTokenizer.from_pretrained(folder, **kw)
                 self._model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, **kw).eval()
             except (OSError, ValueError) as exc:
-                raise InputError(f"--model {self.path}: transformers cannot load it as a causal LM ({_short(exc)})") from None
+                raise InputError(f"--model {self.path}: transformers cannot load it as a causal LM "
+                                 f"({_short(exc)})") from None
         return self._model, self._tokenizer
 
     def _prompt_ids(self, messages: list[dict[str, str]]):
@@ -191,7 +193,8 @@ class TransformersBackend:
             self._label_ids[key] = found
         return self._label_ids[key]
 
-    def call(self, messages: list[dict[str, str]], params: dict[str, Any], labels: Sequence[int] = ()) -> dict[str, Any]:
+    def call(self, messages: list[dict[str, str]], params: dict[str, Any],
+             labels: Sequence[int] = ()) -> dict[str, Any]:
         import torch
 
         with self._lock, torch.inference_mode():
@@ -209,7 +212,8 @@ class TransformersBackend:
                         "finish_reason": "logprobs"}
             temperature = float(params.get("temperature") or 0.0)
             gen: dict[str, Any] = {"max_new_tokens": int(params.get("max_tokens") or 5),
-                                   "pad_token_id": tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id}
+                                   "pad_token_id": (tok.pad_token_id if tok.pad_token_id is not None
+                                                    else tok.eos_token_id)}
             if temperature > 0:
                 gen.update(do_sample=True, temperature=temperature, top_p=float(params.get("top_p") or 1.0))
                 torch.manual_seed(int(params.get("seed") or 0))

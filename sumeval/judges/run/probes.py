@@ -56,7 +56,8 @@ def self_consistency(values: np.ndarray) -> dict[str, Any]:
 
     - ``alpha``: Krippendorff's alpha, interval level, with the repeats as the raters
       (:func:`sumeval.stats.agreement.krippendorff_alpha`; Krippendorff 2011, "Computing Krippendorff's
-      alpha-reliability", alpha = 1 - D_o / D_e with the interval difference (c - k)^2). 1 = the repeats always agree; NaN when the repeats
+      alpha-reliability", alpha = 1 - D_o / D_e with the interval difference (c - k)^2). 1 = the repeats always
+      agree; NaN when the repeats
       give one value throughout (nothing to disagree about, e.g. a deterministic server at temperature 0).
     - ``exact``: the share of items (with at least 2 parsed repeats) whose parsed repeats are all equal.
     - ``mean_sd``: the mean over items of the repeats' standard deviation (ddof 0).

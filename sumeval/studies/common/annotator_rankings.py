@@ -133,7 +133,8 @@ def ranking_changes(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.Dat
     out = []
     for worker in dict.fromkeys(rows["worker"]):
         alone = rows[rows["worker"] == worker][["doc_id", "system", "score"]].rename(columns={"score": human})
-        kept = {("leave-one-out", f"all but {worker}"): by_metric(mean_of_annotators(rows[rows["worker"] != worker], human)),
+        others = mean_of_annotators(rows[rows["worker"] != worker], human)
+        kept = {("leave-one-out", f"all but {worker}"): by_metric(others),
                 ("single", f"only {worker}"): by_metric(alone)}
         for (kind, label), corr in kept.items():
             for method in methods:
@@ -187,7 +188,8 @@ def annotator_section(judgments, human: str, measures: pd.DataFrame, metrics: Se
         human score is not the mean of its annotators, "agreement", "per_annotator"
         (:func:`annotator_correlations`), "leave_one_out"
         (:func:`~sumeval.studies.common.annotator_subsets.annotator_effects`), "rankings" (:func:`ranking_changes`),
-        "worker_correlations" (:func:`~sumeval.studies.common.annotator_subsets.worker_summary` of the draws)}``; without a level, only ``annotators``, ``level`` (None), ``level_note`` and ``agreement``.
+        "worker_correlations" (:func:`~sumeval.studies.common.annotator_subsets.worker_summary` of the draws)}``;
+        without a level, only ``annotators``, ``level`` (None), ``level_note`` and ``agreement``.
 
     Raises:
         InputError: ``human`` without annotator columns.

@@ -285,7 +285,8 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
         ax.set_ylabel(f"pearson with {human} ({level} level)")
     ctx.save_figure(fig, f"workers_{file_part(human)}")
     ctx.save_table(workers_table(summary), f"workers_{file_part(human)}",
-                   caption=f"{level.capitalize()}-level Pearson with {human} recomputed from n drawn {what} per summary "
+                   caption=f"{level.capitalize()}-level Pearson with {human} recomputed from n drawn {what} "
+                           "per summary "
                            "(mean over the draws; all: every one)")
 
 

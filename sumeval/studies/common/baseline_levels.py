@@ -59,7 +59,8 @@ def level_correlations(part, *, methods=("spearman", "kendall_b"), n_resamples: 
                               methods=methods, n_resamples=n_resamples, seed=seed)
     else:
         out = pd.concat([stats.correlate(part.scored, part.metrics, hs, level=lv, methods=methods,
-                                         n_resamples=n_resamples, seed=seed) for lv, hs in ok.items()], ignore_index=True)
+                                         n_resamples=n_resamples, seed=seed) for lv, hs in ok.items()],
+                        ignore_index=True)
         order = {k: {v: i for i, v in enumerate(vals)} for k, vals in
                  (("metric", part.metrics), ("human", part.humans), ("level", list(ok)),
                   ("method", list(methods)))}

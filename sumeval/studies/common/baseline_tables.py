@@ -78,8 +78,8 @@ def load_dataset(dataset: str = "summeval", humans: str = "", n_docs: int | None
     SummEval's qualities in the paper's order (:data:`sumeval.published.PAPER000_QUALITIES`)."""
     from sumeval.studies.common import study_data
 
-    return study_data.load(dataset, humans=humans, n_docs=n_docs, needs=needs, builtin_order=published.PAPER000_QUALITIES,
-                           parameter=parameter)
+    return study_data.load(dataset, humans=humans, n_docs=n_docs, needs=needs,
+                           builtin_order=published.PAPER000_QUALITIES, parameter=parameter)
 
 
 def _add_measures(part_scored: pd.DataFrame, rows: Mapping[str, Row], extra) -> list[str]:

@@ -56,7 +56,8 @@ class StudyPairs:
     pairs : ``doc_id, system, summary, text`` and the human columns used (SummEval: its four
         qualities, alphabetical, as this frame always had them)
     judgments : the data set restricted to those rows (:class:`~sumeval.datasets.judgments_model.Judgments`)
-    humans : the human columns in the order the study shows them (SummEval: :data:`sumeval.published.PAPER000_QUALITIES`)
+    humans : the human columns in the order the study shows them
+        (SummEval: :data:`sumeval.published.PAPER000_QUALITIES`)
     """
 
     pairs: pd.DataFrame

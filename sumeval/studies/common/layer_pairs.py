@@ -325,7 +325,8 @@ def best_layer(corr: pd.DataFrame, measure: str = "estime_soft", human: str = "c
         diagonal: only pairs with summary layer = text layer (the paper's Table 1 used one layer
             for both).
         fallback: the layer returned, with value NaN and ``chosen=False``, when no correlation
-            is defined (a constant quality in a tiny subset); e.g. :func:`sumeval.similarity.scorers.default_estime_layer`.
+            is defined (a constant quality in a tiny subset); e.g.
+            :func:`sumeval.similarity.scorers.default_estime_layer`.
 
     Returns:
         ``{"summary_layer", "text_layer", "value", "chosen"}``.

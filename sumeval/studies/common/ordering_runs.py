@@ -30,8 +30,8 @@ from sumeval.ordering.sizes import default_heads, paper_sizes
 from sumeval.ordering.train import TrainConfig
 
 __all__ = ["METRICS", "PARAMETER_RANGES", "parse_list", "parse_numbers", "parse_models", "parse_sets", "level_of",
-           "load_capped", "set_threads", "PAPER_SIZES", "model_sizes", "resolve_sizes", "training_setup", "fit_and_test",
-           "random_rows", "long_format"]
+           "load_capped", "set_threads", "PAPER_SIZES", "model_sizes", "resolve_sizes", "training_setup",
+           "fit_and_test", "random_rows", "long_format"]
 
 METRICS = ("pmr", "acc", "tau", "wlcs_l")
 #: ranges of the ordering notebooks' numeric parameters, checked by the runner before a run starts

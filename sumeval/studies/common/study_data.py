@@ -129,7 +129,8 @@ def check_needs(judgments, needs: Sequence[str], dataset: str | None = None, par
     for f in needs:
         if f in judgments.fields:
             continue
-        head = f"{parameter}={text!r}: this study reads the {f!r} of every summary, which {judgments.name} does not have"
+        head = (f"{parameter}={text!r}: this study reads the {f!r} of every summary, "
+                f"which {judgments.name} does not have")
         if f in judgments.limits or judgments.format == "builtin":
             why = judgments.limits.get(f, f"it is a built-in set without {_PLURAL.get(f, f)}")
             raise InputError(f"{head}: {why}. What does apply to {judgments.name}: {what_applies(judgments)}")
@@ -182,7 +183,8 @@ def shelf_limit(judgments, needs: Sequence[str] = (), level: str | None = None) 
         return None
     for f in needs:
         if f not in judgments.fields:
-            return f"{judgments.name} has no {_PLURAL.get(f, f)}" + (f": {judgments.limits[f]}" if f in judgments.limits else "")
+            return f"{judgments.name} has no {_PLURAL.get(f, f)}" + (f": {judgments.limits[f]}"
+                                                                     if f in judgments.limits else "")
     if level is not None:
         from sumeval.stats.checks import canonical_level
 
