@@ -138,7 +138,8 @@ def main() -> dict:
         n_tok, calls = emb.stats["tokens"] - before["tokens"], emb.stats["forward_calls"] - before["forward_calls"]
         sliced[label] = res
         out[f"articles_{label}_tokens_per_s"] = round(n_tok / dt, 1)
-        print(f"(c) {len(articles)} articles, {label} batches: {dt:.1f} s, {n_tok / dt:.0f} tokens/s, {calls} forward calls")
+        print(f"(c) {len(articles)} articles, {label} batches: {dt:.1f} s, {n_tok / dt:.0f} tokens/s, "
+              f"{calls} forward calls")
     same = all(np.array_equal(a.emb, b.emb) and np.array_equal(a.cls, b.cls)
                for a, b in zip(sliced["whole"], sliced["sliced"]))
     out["articles_sliced_speedup"] = round(out["articles_sliced_tokens_per_s"] / out["articles_whole_tokens_per_s"], 2)

@@ -79,7 +79,8 @@ def main(n: int = 6) -> None:
             t = time.perf_counter()
             again = run_judge(records, templates, scoring, params, b, concurrency=1, progress=False, store=store)
             dt2 = time.perf_counter() - t
-            print(f"{name}: {r.stats['calls']['made']} calls in {dt:.1f} s = {r.stats['calls']['made'] / dt:.3f} calls/s, "
+            print(f"{name}: {r.stats['calls']['made']} calls in {dt:.1f} s = "
+                  f"{r.stats['calls']['made'] / dt:.3f} calls/s, "
                   f"{tok / dt:.0f} tokens/s ({tok} prompt + answer tokens); cached rerun "
                   f"{again.stats['calls']['made']} calls in {dt2:.2f} s")
     finally:

@@ -3,7 +3,8 @@
 BERTScore with the small packaged encoder (all-MiniLM-L6-v2, layer 4) on 2,000 SummEval
 summaries, each against its first reference (the 1,600 pairs, then the first 400 again), both
 runs through the command (reading, checking, scoring, writing). Prints the seconds of each; the
-two outputs are compared byte for byte (and, where they differ, the largest difference printed). Figures only: nothing is asserted about speed.
+two outputs are compared byte for byte (and, where they differ, the largest difference printed). Figures only:
+nothing is asserted about speed.
 
     python benchmarks/run.py score_sharded
     python benchmarks/bench_score_sharded.py [N_ROWS] [SHARD_SIZE]

@@ -102,7 +102,8 @@ def _sweep():
     variants = ["sera-5", "sera-10", "sera-dis-5", "sera-dis-10", "gesera-5", "gesera-10", "gesera-dis-5",
                 "gesera-dis-10"]
     rows = [{"method": "pearson", "corpus": c, "dataset": d, "metric": m, "size": s,
-             "value": 0.3 + 0.04 * k + 0.02 * np.log10(s)} for c in ("wikipedia", "cnndm") for d in ("realsumm", "summeval")
+             "value": 0.3 + 0.04 * k + 0.02 * np.log10(s)}
+            for c in ("wikipedia", "cnndm") for d in ("realsumm", "summeval")
             for k, m in enumerate(variants) for s in (1000, 10000, 100000)]
     # ROUGE rows 0.005 apart: their reference lines' labels would sit on each other
     rouge = pd.DataFrame([{"dataset": d, "metric": m, "method": "pearson", "value": v}
@@ -192,7 +193,8 @@ def _judges():
                         for k, j in enumerate(JUDGES) for h in HUMANS + ["pooled"]
                         for w in [float(rng.choice([0.0, 1 / 3, 2 / 3, 1.0]))]])
     curve = pd.DataFrame([{"judge": j, "human": h, "system": s, "n_labels": n, "n_repeats": 20, "alpha": 0.1,
-                           "power_tuning": True, "width_ppi": 1 / np.sqrt(n) + 0.01 * k, "width_human": 1.3 / np.sqrt(n),
+                           "power_tuning": True, "width_ppi": 1 / np.sqrt(n) + 0.01 * k,
+                           "width_human": 1.3 / np.sqrt(n),
                            "coverage_ppi": 0.85 + 0.01 * k, "coverage_human": 0.9}
                           for k, j in enumerate(JUDGES) for h in HUMANS for s in range(3) for n in (10, 20, 50, 100)])
     rows = []
@@ -256,7 +258,8 @@ def kinds():
                                                           "paper's BERTScore: roberta-large")[0],
         "ours_vs_paper_one_row": lambda: core.ours_vs_paper(
             comparison(metrics=variants, humans=["litepyramid"], methods=("pearson", "spearman", "kendall_b")),
-            facet_row=None, facet_col="method", title="Paper 001 Table 2 (CNNDM) vs ours: wikipedia, 10000 documents")[0],
+            facet_row=None, facet_col="method",
+            title="Paper 001 Table 2 (CNNDM) vs ours: wikipedia, 10000 documents")[0],
         "heatmap": lambda: core.heatmap(np.arange(12.0).reshape(3, 4), xlabel="summary layer", ylabel="text layer",
                                         title="Kendall tau-c", xticklabels=list("abcd"), yticklabels=list("xyz"))[0],
         "correlation_intervals": lambda: meta_eval.correlation_intervals(
@@ -290,8 +293,10 @@ def kinds():
         "seed_spread_strip": lambda: retrieval.seed_spread_strip(spread, paper=paper,
                                                                  title="REALSumm, 10000 documents: seeds 0-4")[0],
         "reference_bars": lambda: retrieval.reference_bars(
-            _effects(), value="effect", title="SummEval relevance: all minus leave-one-out (> 0: the reference helps)")[0],
-        "table_figure": lambda: retrieval.table_figure(pd.DataFrame({"measure": ["ROUGE-1", "ROUGE-2"], "pearson": [0.5, 0.4],
+            _effects(), value="effect",
+            title="SummEval relevance: all minus leave-one-out (> 0: the reference helps)")[0],
+        "table_figure": lambda: retrieval.table_figure(pd.DataFrame({"measure": ["ROUGE-1", "ROUGE-2"],
+                                                                     "pearson": [0.5, 0.4],
                                                                      "spearman": [0.45, 0.41]}), title="Table 3")[0],
         "worker_curves": lambda: retrieval.worker_curves(_workers())[0],
         "layer_profiles": lambda: similarity.layer_profiles(_profiles(), "norm", title="Fig.2: norm of masked-token "

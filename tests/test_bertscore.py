@@ -109,7 +109,8 @@ def test_default_layers():
 
 
 def test_bad_options():
-    with pytest.raises(InputError, match=r"BERTScore layer 7 is out of range for all-MiniLM-L6-v2 \(6 layers\): give 0\.\.6"):
+    with pytest.raises(InputError,
+                       match=r"BERTScore layer 7 is out of range for all-MiniLM-L6-v2 \(6 layers\): give 0\.\.6"):
         metrics.get_scorer("bertscore", model=MODEL, layer=7)
     with pytest.raises(InputError, match=r"BERTScore idf=True is not offered"):
         metrics.get_scorer("bertscore", model=MODEL, idf=True)

@@ -21,7 +21,8 @@ def _rec(**kw):
 @pytest.fixture
 def pairs(tmp_path):
     return _write(tmp_path / "pairs.jsonl", [
-        _rec(id="a", text="the cat sat on the mat .", summary="the cat sat .", references=["a cat sat .", "the cat sat on a mat ."]),
+        _rec(id="a", text="the cat sat on the mat .", summary="the cat sat .",
+             references=["a cat sat .", "the cat sat on a mat ."]),
         _rec(id="b", text="dogs bark at night .", summary="", references=["dogs bark ."]),
         _rec(id="c", text="birds sing .", summary="birds sing loudly .", references=["birds sing ."]),
         _rec(id="d", text="fish swim .", summary="fish swim ."),
@@ -50,7 +51,8 @@ def test_score_repeats_lines_and_adds_one_field_per_output(pairs, tmp_path, caps
 
 
 def test_malformed_jsonl_names_the_line_and_writes_nothing(tmp_path, capsys):
-    bad = _write(tmp_path / "bad.jsonl", [_rec(text="t", summary="s", references=["s"]), '{"text": "t", "summary": ', ""])
+    bad = _write(tmp_path / "bad.jsonl",
+                 [_rec(text="t", summary="s", references=["s"]), '{"text": "t", "summary": ', ""])
     out = tmp_path / "scored.jsonl"
     assert cli.main(["score", "rouge-1", "-i", str(bad), "-o", str(out)]) == 2
     assert "bad.jsonl:2: not valid JSON" in capsys.readouterr().err
@@ -58,7 +60,8 @@ def test_malformed_jsonl_names_the_line_and_writes_nothing(tmp_path, capsys):
 
 
 def test_missing_summary_field_names_the_line(tmp_path, capsys):
-    bad = _write(tmp_path / "p.jsonl", [_rec(text="t", summary="s", references=["s"]), _rec(text="t", references=["s"])])
+    bad = _write(tmp_path / "p.jsonl",
+                 [_rec(text="t", summary="s", references=["s"]), _rec(text="t", references=["s"])])
     assert cli.main(["score", "rouge-1", "-i", str(bad), "-o", str(tmp_path / "o.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "p.jsonl:2: field 'summary' is missing" in err

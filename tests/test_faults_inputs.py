@@ -332,7 +332,8 @@ def test_scorers_built_in_python_check_types_too():
 @pytest.mark.parametrize("flag", [["--layer", "-5"], ["--text-layer", "-1"], ["-O", "layer=2.5"], ["--layer", "7"]])
 def test_bad_layer_is_an_error_not_another_layer(tmp_path, capsys, no_scoring, flag):
     inp = _write(tmp_path / "p.jsonl", [{"summary": "the cat sat", "text": "the cat sat on the mat"}])
-    rc, err = _run(capsys, "score", "estime", "--model", "all-MiniLM-L6-v2", *flag, "-i", inp, "-o", tmp_path / "o.jsonl")
+    rc, err = _run(capsys, "score", "estime", "--model", "all-MiniLM-L6-v2", *flag, "-i", inp,
+                   "-o", tmp_path / "o.jsonl")
     assert rc == 2 and "layer" in err and ("out of range" in err or "integer" in err)
     assert "0..6" in err or "2.5" in err
 
@@ -555,7 +556,8 @@ def test_index_names_report_the_field_at_fault(tmp_path, good, capsys, no_scorin
 def test_index_names_still_parse():
     from sumeval.retrieval.index import parse_index_name
 
-    assert parse_index_name("wikipedia:1000:sparse") == {"corpus": "wikipedia", "n": 1000, "seed": 0, "backend": "sparse"}
+    assert parse_index_name("wikipedia:1000:sparse") == {"corpus": "wikipedia", "n": 1000, "seed": 0,
+                                                         "backend": "sparse"}
     assert parse_index_name("news") == {"corpus": "news", "n": 10000, "seed": 0, "backend": "sparse"}
 
 
@@ -581,7 +583,8 @@ def test_index_build_numbers(tmp_path, capsys, args, words):
 
 
 @pytest.mark.parametrize("study, param, words", [
-    ("metric_correlations", "seed=-1", "parameter 'seed' of study 'metric_correlations': seed must be at least 0, got -1"),
+    ("metric_correlations", "seed=-1",
+     "parameter 'seed' of study 'metric_correlations': seed must be at least 0, got -1"),
     ("metric_correlations", "n_docs=-1", "n_docs must be at least 0"),  # the data set's own count: when loaded
     ("metric_correlations", "n_resamples=-5", "n_resamples must be at least 0"),
     ("index_size_sweep", "sizes=[200, -5]", "every element of sizes must be at least 0"),
@@ -603,7 +606,8 @@ def test_parameter_given_twice_and_range_rules():
         argtypes.parse_overrides(["seed=1", "seed=2"])
     assert study_params.check_range(5, "0..100") and not study_params.check_range(101, "0..100")
     assert study_params.check_range([0, 3], ">=0") and not study_params.check_range([0, -3], ">=0")
-    assert not study_params.check_range(0.0, ">0") and study_params.check_range("text", ">0")  # types are checked elsewhere
+    # types are checked elsewhere
+    assert not study_params.check_range(0.0, ">0") and study_params.check_range("text", ">0")
 
 
 def test_loaders_refuse_more_documents_than_there_are():

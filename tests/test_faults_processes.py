@@ -732,7 +732,8 @@ def test_ctrl_c_in_run_all_writes_the_report_and_marks_the_study(tmp_path):
     notebooks = _waiting_notebook(tmp_path / "notebooks", wait_for=str(tmp_path / "never"), wait_x=2)
     env = _env(tmp_path, SUMEVAL_NOTEBOOKS=str(notebooks))
     proc = _spawn([PY, "-m", "sumeval.cli", "run", "all", "--params", "smoke", "-q"], env, tmp_path)
-    lines, tree = _interrupt_when(proc, tmp_path, lambda: _kernel_running_under(proc.pid) and _manifests(tmp_path / "runs"),
+    lines, tree = _interrupt_when(proc, tmp_path,
+                                  lambda: _kernel_running_under(proc.pid) and _manifests(tmp_path / "runs"),
                                   "the study to run")
     assert len(lines) == 1 and "0 of 1 studies ok" in lines[0] and "report:" in lines[0], lines
     _assert_all_gone(tree)

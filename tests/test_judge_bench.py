@@ -85,7 +85,8 @@ def test_the_export_is_judge_benchs_schema_and_agrees_with_its_own_conversion(ne
     first = data["instances"][0]
     prompt = data["annotations"][0]["prompt"]
     rendered = jinja2.Template(prompt).render(instance=first["instance"])
-    assert rendered == prompt.replace("{{ instance }}", first["instance"]) and rendered.endswith(newsroom.frame.at[0, "text"])
+    assert rendered == prompt.replace("{{ instance }}", first["instance"])
+    assert rendered.endswith(newsroom.frame.at[0, "text"])
     assert jb.split_instance(first["instance"]) == (newsroom.frame.at[0, "summary"], newsroom.frame.at[0, "text"])
 
 
@@ -113,7 +114,8 @@ def _write(tmp_path, data, name="bench.json"):
 
 
 def _small() -> dict:
-    return {"dataset": "toy", "dataset_url": "https://example.org", "expert_annotator": "false", "original_prompt": True,
+    return {"dataset": "toy", "dataset_url": "https://example.org", "expert_annotator": "false",
+            "original_prompt": True,
             "annotations": [{"metric": "fluency", "category": "graded", "worst": 1, "best": 7,
                              "prompt": "Rate the fluency. {{ instance }}"}],
             "instances": [{"id": i, "instance": f"sentence {i}",

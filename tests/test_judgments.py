@@ -84,8 +84,9 @@ def test_user_file_roles(path):
     assert j.fields == ("summary", "text", "references")
     assert len(f) == 12 and f["doc_id"].nunique() == 4 and f["system"].nunique() == 3
     assert j.systems_missing_documents == {}
-    assert f.loc[0, "references"] == ["The council approved a Main Street bike lane; building starts in May.",
-                                      "A bike lane on Main Street was approved and will be built over six weeks from May."]
+    assert f.loc[0, "references"] == [
+        "The council approved a Main Street bike lane; building starts in May.",
+        "A bike lane on Main Street was approved and will be built over six weeks from May."]
     assert f["overall"].dtype == np.float64 and f.loc[1, "overall"] == 4.5
     assert j.format == path.suffix[1:] and j.name == "user_judgments"
     assert j.sha256 == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
@@ -166,7 +167,8 @@ def test_check_level_refuses_what_the_data_cannot_support(tmp_path):
     for r in rows[1:]:
         r["faithful"] = None
     j = jd.load_judgments(_write_jsonl(tmp_path / "few.jsonl", rows), human=HUMAN, **MAP)
-    with pytest.raises(InputError, match=r"global level needs at least 3 summaries; few \(rows with a 'faithful' score\) has 1"):
+    with pytest.raises(InputError, match=r"global level needs at least 3 summaries; "
+                                         r"few \(rows with a 'faithful' score\) has 1"):
         judgments_model.check_level(j, "global", human="faithful")
 
 
@@ -221,7 +223,8 @@ BAD_JSONL = [
     (_float_id, r"bad\.jsonl:5: column 'article_id' \(doc_id\) = 1\.5: an id must be a string or an integer"),
     (_number_summary, r"bad\.jsonl:7: column 'output' = 42 is not text"),
     (_no_human_value, r"bad\.jsonl: human column 'faithful' has no value on any row"),
-    (_stray_annotator, r"column 'fluency/ann1' looks like an annotator column of 'fluency', but the file has no column 'fluency'"),
+    (_stray_annotator, r"column 'fluency/ann1' looks like an annotator column of 'fluency', "
+                       r"but the file has no column 'fluency'"),
 ]
 
 
@@ -272,7 +275,8 @@ def test_a_multiline_csv_cell_keeps_line_numbers_right(tmp_path):
 
 def test_unknown_columns_asked_for(tmp_path, registry_file):
     with pytest.raises(InputError, match=r"user_judgments\.csv: no column 'doc_id' \(the doc ids; name "
-                                         r"the column that holds them with --doc-col\); the file's columns are: article_id, model"):
+                                         r"the column that holds them with --doc-col\); "
+                                         r"the file's columns are: article_id, model"):
         jd.load_judgments(USER_CSV, human=HUMAN)
     with pytest.raises(InputError, match=r"--human 'quality': no such column; the file's columns are: article_id"):
         jd.add_dataset("x", USER_CSV, human="faithful,quality", **MAP)
@@ -290,7 +294,8 @@ def test_unknown_columns_asked_for(tmp_path, registry_file):
 
 
 def test_files_that_are_not_judgments(tmp_path):
-    with pytest.raises(InputError, match=r"unknown judgments format '\.xlsx'; use one of \.jsonl, \.csv, \.tsv, \.parquet"):
+    with pytest.raises(InputError,
+                       match=r"unknown judgments format '\.xlsx'; use one of \.jsonl, \.csv, \.tsv, \.parquet"):
         jd.load_judgments(tmp_path / "scores.xlsx", human=HUMAN)
     with pytest.raises(DataNotFoundError, match=r"judgments file '.*nowhere\.csv' does not exist"):
         jd.load_judgments(tmp_path / "nowhere.csv", human=HUMAN)
