@@ -288,7 +288,8 @@ def test_unknown_names_list_the_known_ones(user_file):
         resolve_measures(["rouge-7x"], user_file)
     with pytest.raises(InputError, match=r"'column:quality': user_judgments has no numeric column 'quality'"):
         resolve_measures(["column:quality"], user_file)
-    with pytest.raises(InputError, match=r"'rouge-2#x': 'rouge-2' has no output 'x'; its outputs: rouge-2-p, rouge-2-r, rouge-2-f"):
+    with pytest.raises(InputError,
+                       match=r"'rouge-2#x': 'rouge-2' has no output 'x'; its outputs: rouge-2-p, rouge-2-r, rouge-2-f"):
         resolve_measures(["rouge-2#x"], user_file)
     with pytest.raises(InputError, match=r"'measure:my_metric': no registered measure or measure output 'my_metric'"):
         resolve_measures(["measure:my_metric"], user_file)
@@ -297,7 +298,8 @@ def test_unknown_names_list_the_known_ones(user_file):
 def test_bad_class_paths(user_file, user_module):
     folder, mod = user_module
     with pytest.raises(InputError, match=r"measure class 'no_such_pkg_x\.mod:Cls': module 'no_such_pkg_x\.mod' "
-                                         r"could not be imported .*ModuleNotFoundError: No module named 'no_such_pkg_x'"):
+                                         r"could not be imported "
+                                         r".*ModuleNotFoundError: No module named 'no_such_pkg_x'"):
         resolve_measures(["no_such_pkg_x.mod:Cls"], user_file)
     with pytest.raises(InputError, match=rf"module '{mod}' has no attribute 'Nope'; its Scorer classes: "
                                          r"Brevity, Half, NeedsSource, NeedsText, Words, WrongColumn, WrongShape"):
@@ -354,7 +356,8 @@ def test_ambiguous_and_duplicate_measures(tmp_path, user_file):
         resolve_measures(["bleu"], j)
     a, b = resolve_measures(["measure:bleu", "column:bleu:lower"], j)
     assert (a.source, b.source, b.label) == ("registered", "column", "bleu (negated)")
-    with pytest.raises(InputError, match=r"measures 'rouge-2' and 'rouge-2\[use_stemmer=false\]' are both shown as 'rouge-2'"):
+    with pytest.raises(InputError,
+                       match=r"measures 'rouge-2' and 'rouge-2\[use_stemmer=false\]' are both shown as 'rouge-2'"):
         resolve_measures(["rouge-2", "rouge-2[use_stemmer=false]"], user_file)
     with pytest.raises(InputError, match=r"options go in one pair of brackets at the end"):
         resolve_measures(["rouge-2[use_stemmer=false"], user_file)
@@ -367,7 +370,8 @@ def test_ambiguous_and_duplicate_measures(tmp_path, user_file):
 # --------------------------------------------------------------------------------------------
 def test_example_fragments_by_hand(tmp_path):
     rows = [
-        {"doc_id": "d1", "system": "s1", "summary": "The cat ran on the mat.", "text": "The cat sat on the mat.", "q": 1},
+        {"doc_id": "d1", "system": "s1", "summary": "The cat ran on the mat.", "text": "The cat sat on the mat.",
+         "q": 1},
         {"doc_id": "d1", "system": "s2", "summary": "A dog barked.", "text": "The cat sat on the mat.", "q": 2},
         {"doc_id": "d1", "system": "s3", "summary": "the mat the cat sat", "text": "The cat sat on the mat.", "q": 3},
         {"doc_id": "d1", "system": "s4", "summary": "...", "text": "The cat sat on the mat.", "q": 4},

@@ -249,7 +249,8 @@ MEASURES = ["rouge-1", "js-2", "fragments:ExtractiveFragments"]
 
 
 def test_a_measure_that_cannot_run_is_a_blank_cell_with_its_reason(three_sets):
-    r = across.meta_evaluate_across(three_sets, MEASURES, across.AcrossSettings(n_resamples=40, levels=("system", "global")),
+    r = across.meta_evaluate_across(three_sets, MEASURES,
+                                    across.AcrossSettings(n_resamples=40, levels=("system", "global")),
                                     humans={"news": ["overall"]}, module_path=[str(EXAMPLES)])
     cells = r.cells.set_index(["measure", "dataset", "level"])
     assert cells.loc[("rouge-1", "norefs", "global"), "status"] == "cannot run"

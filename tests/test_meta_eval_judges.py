@@ -363,8 +363,8 @@ def test_across_command_passes_the_judge_options_to_each_set(tmp_path):
     for name, seed in (("one", 5), ("two", 6)):
         _big(seed=seed).to_csv(tmp_path / f"{name}.csv", index=False)
         add_dataset(name, tmp_path / f"{name}.csv", human=["q"])
-    base = ["meta-eval", "--dataset", "one", "two", "--human", "one:q", "two:q", "--measures", "good", "bad", "--level", "system", "--n-resamples", "20", "--no-figures", "-q",
-            "--no-own-columns"]
+    base = ["meta-eval", "--dataset", "one", "two", "--human", "one:q", "two:q", "--measures", "good", "bad",
+            "--level", "system", "--n-resamples", "20", "--no-figures", "-q", "--no-own-columns"]
     assert main(base + ["--out", str(tmp_path / "a")]) == 0
     for name in ("one", "two"):
         corr = pd.read_csv(tmp_path / "a" / name / "correlations.csv")

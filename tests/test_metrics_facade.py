@@ -54,7 +54,8 @@ def test_no_module_of_the_package_imports_the_package_itself(module):
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "sumeval.metrics":
             bad.append(f"line {node.lineno}: from sumeval.metrics import {', '.join(a.name for a in node.names)}")
-        if isinstance(node, ast.ImportFrom) and node.module == "sumeval" and any(a.name == "metrics" for a in node.names):
+        if isinstance(node, ast.ImportFrom) and node.module == "sumeval" \
+                and any(a.name == "metrics" for a in node.names):
             bad.append(f"line {node.lineno}: from sumeval import metrics")
         if isinstance(node, ast.Import) and any(a.name == "sumeval.metrics" for a in node.names):
             bad.append(f"line {node.lineno}: import sumeval.metrics")

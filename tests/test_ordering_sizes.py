@@ -82,7 +82,8 @@ def test_se_graph_with_a_smaller_entity_size_trains():
 def test_paper_sizes_follow_sec_4_1():
     assert {m: paper_sizes(m, "nips")["emb_dim"] for m in MODEL_NAMES} == {
         "lstm_ptrnet": 100, "variant_lstm_ptrnet": 300, "attordernet": 300, "se_graph": 100}
-    assert [paper_sizes("attordernet", d)["layers"] for d in ("aan", "arxiv", "journal", "nips", "bbc")] == [6, 4, 4, 2, 2]
+    layers = [paper_sizes("attordernet", d)["layers"] for d in ("aan", "arxiv", "journal", "nips", "bbc")]
+    assert layers == [6, 4, 4, 2, 2]
     assert paper_sizes("attordernet", "nips")["heads"] == 8
     assert paper_sizes("se_graph", "nips")["hidden"] == 300 and paper_sizes("se_graph", "sind")["hidden"] == 500
     with pytest.raises(InputError, match="unknown ordering model"):
@@ -147,16 +148,19 @@ def _train_args(*extra):
 
 
 def test_cli_sizes_and_heads_default():
-    assert ordering_cli.train_sizes(_train_args("--model", "lstm_ptrnet", "--dataset", "nips")) == {"hidden": 128, "dropout": 0.1}
+    assert ordering_cli.train_sizes(_train_args("--model", "lstm_ptrnet", "--dataset", "nips")) == {
+        "hidden": 128, "dropout": 0.1}
     assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips")) == {
         "hidden": 128, "dropout": 0.1, "layers": 2, "heads": 8}
-    assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300"))["heads"] == 4
+    assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips",
+                                                "--hidden", "300"))["heads"] == 4
     assert ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "nips", "--hidden", "300",
                                        "--heads", "2"))["heads"] == 2
     paper = ordering_cli.train_sizes(_train_args("--model", "attordernet", "--dataset", "sind", "--paper-sizes"))
     assert paper == {**paper_sizes("attordernet", "sind"), "dropout": 0.1}
     with pytest.raises(InputError, match="--paper-sizes sets the sizes itself; drop --hidden"):
-        ordering_cli.train_sizes(_train_args("--model", "se_graph", "--dataset", "nips", "--paper-sizes", "--hidden", "64"))
+        ordering_cli.train_sizes(_train_args("--model", "se_graph", "--dataset", "nips", "--paper-sizes",
+                                             "--hidden", "64"))
 
 
 # ---- word vectors ---------------------------------------------------------------------------------

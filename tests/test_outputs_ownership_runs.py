@@ -63,8 +63,8 @@ def studies(tmp_path, monkeypatch):
                 nbf.v4.new_code_cell(PUB_WORK),
                 nbf.v4.new_code_cell("ctx.write_results({'n': n, 'dataset': dataset})")]
     nbf.write(nb, folder / "pub.ipynb")
-    (folder / "pub.params.yaml").write_text("figures: [plot]\ntables: [tab]\nsmoke: {n: 2}\nskip: {mode: skip}\nnote: {mode: note}\n"
-                                            "yamlbool: {dataset: no}\n", encoding="utf-8")
+    (folder / "pub.params.yaml").write_text("figures: [plot]\ntables: [tab]\nsmoke: {n: 2}\nskip: {mode: skip}\n"
+                                            "note: {mode: note}\nyamlbool: {dataset: no}\n", encoding="utf-8")
     shutil.copy(FIXTURE_NB, folder / "tiny.ipynb")
     shutil.copy(FIXTURE_NB.with_suffix(".params.yaml"), folder / "tiny.params.yaml")
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(folder))

@@ -19,8 +19,8 @@ PACKAGE = Path(sumeval.__file__).parent
 #: in shards, and the notebooks' explorers. A module that runs notebooks goes into running/, a
 #: command into cli/.
 ROOT_MODULES = {"__init__", "argtypes", "cache", "cluster", "display_names", "errors", "file_kinds", "figures",
-                "hashing", "jsonl", "latex", "models", "paths", "published", "runstate", "sharded", "table_frames", "tables", "text",
-                "widgets"}
+                "hashing", "jsonl", "latex", "models", "paths", "published", "runstate", "sharded", "table_frames",
+                "tables", "text", "widgets"}
 
 
 def _module_name(path: Path) -> str:

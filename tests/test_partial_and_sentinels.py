@@ -374,7 +374,8 @@ def test_length_sentinel_block_on_dialsummeval(tmp_path):
     assert "Sentinel (not ranked)" in table and "**" not in table.split("Sentinel (not ranked)")[1].split("\n")[0]
     out2 = tmp_path / "dse2"
     assert cli.main(["meta-eval", "dialsummeval", "--human", "relevance", "--measures", "rouge-1", "--level", "input",
-                     "--n-resamples", "10", "--no-spa", "--no-figures", "-q", "--no-sentinels", "--out", str(out2)]) == 0
+                     "--n-resamples", "10", "--no-spa", "--no-figures", "-q", "--no-sentinels",
+                     "--out", str(out2)]) == 0
     assert "sentinel" not in set(pd.read_csv(out2 / "correlations.csv")["role"])
 
 
@@ -424,7 +425,8 @@ def test_across_sets_sentinel_unranked_and_the_partial_options_reach_each_set(tm
     news = pd.read_csv(tmp_path / "len/news/correlations.csv")
     sent = news[(news["role"] == "sentinel") & (news["level"] == "partial")].set_index("measure")["value"]
     assert math.isnan(sent["length (sentinel)"])  # length regressed out of length: the control was length
-    assert math.isnan(sent["constant (sentinel)"]) and sent.drop(["length (sentinel)", "constant (sentinel)"]).notna().all()
+    assert math.isnan(sent["constant (sentinel)"])
+    assert sent.drop(["length (sentinel)", "constant (sentinel)"]).notna().all()
     got = news[(news["measure"] == "my_metric") & (news["level"] == "partial")]["value"].iloc[0]
     from sumeval.datasets.judgments import load_judgments
     from sumeval.judges.audit import summary_length

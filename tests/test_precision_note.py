@@ -94,7 +94,8 @@ def test_float16_note_speaks_of_float16():
 
 
 @pytest.mark.parametrize("asked,device,runs", [
-    ("auto", "cpu", "float32"), ("auto", "cuda", "bfloat16"), ("auto", "cuda:1", "bfloat16"), ("auto", "mps", "float32"),
+    ("auto", "cpu", "float32"), ("auto", "cuda", "bfloat16"), ("auto", "cuda:1", "bfloat16"),
+    ("auto", "mps", "float32"),
     ("bf16", "cpu", "bfloat16"), ("fp32", "cuda", "float32"), ("float16", "cpu", "float16"),
 ])
 def test_auto_is_float32_on_a_cpu_and_bfloat16_on_cuda(asked, device, runs):

@@ -105,7 +105,8 @@ class TestRulesByHand:
                                           n_resamples=20, input_rule=InputRule("zero"))
             corr = stats.correlate(f, ["x", "z"], "y", level="input", methods=["kendall_b"], n_resamples=0,
                                    input_rule=InputRule("zero")).set_index("metric")["value"]
-            assert zero.loc[0, "corr_a"] == pytest.approx(corr["x"]) and zero.loc[0, "corr_b"] == pytest.approx(corr["z"])
+            assert zero.loc[0, "corr_a"] == pytest.approx(corr["x"])
+            assert zero.loc[0, "corr_b"] == pytest.approx(corr["z"])
             assert zero.loc[0, "corr_a"] != pytest.approx(skip.loc[0, "corr_a"]), test
 
     def test_bad_rules(self):

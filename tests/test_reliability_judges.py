@@ -2,7 +2,8 @@
 
 - the alt-test: a judge with too few items, a file without the human columns, a human column named as a judge;
 - the human ceiling: annotators scored on few documents, identical annotator columns, one rule for every ceiling;
-- soft pairwise accuracy against a float32 computation (pce.py's), ties and all; its test at the ends of the float range;
+- soft pairwise accuracy against a float32 computation (pce.py's), ties and all; its test at the ends of the float
+  range;
 - prediction-powered intervals: their measured coverage.
 """
 from __future__ import annotations

@@ -196,7 +196,8 @@ def _one_run(out: Path) -> dict:
     folders = [s["folder"] for s in manifest["sets"].values() if s["status"] == "ok"]
     assert sorted(p.name for p in out.iterdir()) == sorted(manifest["files"] + folders)
     for name in folders:
-        assert json.loads((out / name / "manifest.json").read_text())["settings"]["seed"] == manifest["settings"]["seed"]
+        own = json.loads((out / name / "manifest.json").read_text())
+        assert own["settings"]["seed"] == manifest["settings"]["seed"]
     return manifest
 
 

@@ -126,7 +126,8 @@ class TestEditedNotebookIsRefused:
         git(repo, "checkout", "--", "notebooks/tiny.ipynb")
         assert study_params.resolve_run(study, "smoke").parameters["scale"] == 0.5  # as committed: runs
         data = json.loads(nb.read_text(encoding="utf-8"))
-        data["cells"].append({"cell_type": "code", "id": "scratch", "metadata": {}, "outputs": [], "execution_count": None,
+        data["cells"].append({"cell_type": "code", "id": "scratch", "metadata": {}, "outputs": [],
+                              "execution_count": None,
                               "source": "scale = 100  # a scratch cell"})
         data["cells"][0]["cell_type"] = "raw"
         nb.write_text(json.dumps(data), encoding="utf-8")

@@ -105,13 +105,15 @@ def test_a_measure_needing_a_missing_field_names_the_sets_reason():
     from sumeval.metrics.sources import resolve_measures
 
     j = _tiny(limits={"summary": "TINY has no texts (not in the release)"})
-    with pytest.raises(InputError, match=r"measure 'rouge-1' needs 'summary', which tiny does not have: TINY has no texts"):
+    with pytest.raises(InputError,
+                       match=r"measure 'rouge-1' needs 'summary', which tiny does not have: TINY has no texts"):
         resolve_measures(["rouge-1"], j)
     assert [s.column for s in resolve_measures(["m"], j)] == ["m"]   # its columns still work
 
 
 def test_unknown_builtin_and_make_judgments_errors(monkeypatch):
-    with pytest.raises(InputError, match=r"'nope' is not a built-in data set; built-in: summeval, realsumm, dialsummeval"):
+    with pytest.raises(InputError,
+                       match=r"'nope' is not a built-in data set; built-in: summeval, realsumm, dialsummeval"):
         shelf.load_builtin("nope")
     frame = pd.DataFrame({"doc_id": ["d", "d"], "system": ["s", "s"], "h": [1.0, 2.0]})
     with pytest.raises(InputError, match=r"two rows for \(doc_id 'd', system 's'\)"):
@@ -221,7 +223,8 @@ def test_xsumfaith_roles_and_authors_factual(loaded):
 def test_newsroom_rose_rank19_columns(loaded):
     n = _get(loaded, "newsroom")
     thirds = n.frame[list(n.humans)].to_numpy() * 3
-    assert np.allclose(thirds, np.round(thirds)) and n.humans == ("coherence", "fluency", "informativeness", "relevance")
+    assert np.allclose(thirds, np.round(thirds))
+    assert n.humans == ("coherence", "fluency", "informativeness", "relevance")
     r = _get(loaded, "rose")
     assert r.humans == ("prior", "ref_free", "ref_based", "acu", "normalized_acu")
     gold = r.frame[r.frame["system"] == "gold"]
@@ -260,7 +263,8 @@ def test_summeval_frame_unchanged_for_existing_callers_and_judges_opt_in(loaded)
     j = _get(loaded, "summeval")
     base = load_summeval()
     pd.testing.assert_frame_equal(j.frame[list(base.columns)], base)
-    assert list(j.frame.columns[: len(base.columns) + 3]) == [*base.columns, *(f"consistency/expert_{k}" for k in (1, 2, 3))]
+    assert list(j.frame.columns[: len(base.columns) + 3]) == [*base.columns,
+                                                              *(f"consistency/expert_{k}" for k in (1, 2, 3))]
     wide = load_summac_consistency_experts(wide=True)
     got = wide[["doc_id", "system"]].merge(j.frame, on=["doc_id", "system"])
     for k in (1, 2, 3):                                          # SummaC's 100 pairs: the same values
@@ -365,7 +369,8 @@ def test_what_a_set_cannot_do_is_a_clear_error(loaded):
         check_level(rank19, "global")
     assert check_level(rank19, "input", "fact")["documents"] == 373
     xsum = _get(loaded, "xsumfaith")
-    with pytest.raises(InputError, match=r"needs 'text', which xsumfaith does not have: XSumFaith has no source articles"):
+    with pytest.raises(InputError,
+                       match=r"needs 'text', which xsumfaith does not have: XSumFaith has no source articles"):
         resolve_measures(["js-2[against=text]"], xsum)
     with pytest.raises(InputError, match=r"the input level does not apply to qags-c: QAGS-C has one summary"):
         check_level(_get(loaded, "qags-c"), "input")

@@ -98,7 +98,8 @@ def test_the_join_by_text_hand_checked_and_the_eight_the_id_formula_decides():
     shelf, jb = _raw()
     norm = lambda t: re.sub(r"[^a-z0-9]", "", t.lower())  # noqa: E731
     first = next(r for r in shelf if r["doc_id"] == "144")
-    summ = jb["instances"][0]["instance"].split("\n\n### Source Article\n\n")[0].removeprefix("### Generated Summary\n\n")
+    summ = jb["instances"][0]["instance"].split("\n\n### Source Article\n\n")[0]
+    summ = summ.removeprefix("### Generated Summary\n\n")
     assert [s for s in SYSTEMS if norm(first["sys_summs"][s]["sys_summ"]) == norm(summ)] == ["abstractive"]
     ambiguous = []
     for inst in jb["instances"]:

@@ -70,12 +70,18 @@ CORRELATE_PINS = {
 # paired_test(frame, "good", "tied", "h", level=level, method=method, n_resamples=100, seed=4):
 # "level|method" -> [corr_a, corr_b, ci_low, ci_high, p_value (hex), n, n_resamples_used]
 PAIRED_PINS = {
-    "global|spearman": ("0x1.abbf8e2f7e753p-1", "0x1.5650e18231446p-5", "0x1.35ff79bb567c0p-1", "0x1.e9629ba458ae9p-1", "0x1.446f86562d9fbp-6", 204, 100),
-    "global|kendall_b": ("0x1.5178b07091163p-1", "0x1.fe5e2d676637fp-6", "0x1.f05ae1f27f7cdp-2", "0x1.82401ebe75de8p-1", "0x1.446f86562d9fbp-6", 204, 100),
-    "input|spearman": ("0x1.89523f8333e30p-1", "0x1.307c207d209dcp-4", "0x1.074810f63713ep-1", "0x1.bcd1c36eeccd8p-1", "0x1.446f86562d9fbp-6", 30, 100),
-    "input|kendall_b": ("0x1.482b314f83facp-1", "0x1.c25bfc81a208fp-5", "0x1.ad0a68e9a4e71p-2", "0x1.7c1dcdbbd9454p-1", "0x1.446f86562d9fbp-6", 30, 100),
-    "system|spearman": ("0x1.0000000000000p+0", "-0x1.6db6db6db6db8p-1", "0x1.68433f91703bep-1", "0x1.c924924924924p+0", "0x1.446f86562d9fbp-6", 7, 100),
-    "system|kendall_b": ("0x1.0000000000000p+0", "-0x1.0c30c30c30c31p-1", "0x1.5555555555556p-1", "0x1.9e79e79e79e7ap+0", "0x1.446f86562d9fbp-6", 7, 100),
+    "global|spearman": ("0x1.abbf8e2f7e753p-1", "0x1.5650e18231446p-5", "0x1.35ff79bb567c0p-1",
+                        "0x1.e9629ba458ae9p-1", "0x1.446f86562d9fbp-6", 204, 100),
+    "global|kendall_b": ("0x1.5178b07091163p-1", "0x1.fe5e2d676637fp-6", "0x1.f05ae1f27f7cdp-2",
+                         "0x1.82401ebe75de8p-1", "0x1.446f86562d9fbp-6", 204, 100),
+    "input|spearman": ("0x1.89523f8333e30p-1", "0x1.307c207d209dcp-4", "0x1.074810f63713ep-1",
+                       "0x1.bcd1c36eeccd8p-1", "0x1.446f86562d9fbp-6", 30, 100),
+    "input|kendall_b": ("0x1.482b314f83facp-1", "0x1.c25bfc81a208fp-5", "0x1.ad0a68e9a4e71p-2",
+                        "0x1.7c1dcdbbd9454p-1", "0x1.446f86562d9fbp-6", 30, 100),
+    "system|spearman": ("0x1.0000000000000p+0", "-0x1.6db6db6db6db8p-1", "0x1.68433f91703bep-1",
+                        "0x1.c924924924924p+0", "0x1.446f86562d9fbp-6", 7, 100),
+    "system|kendall_b": ("0x1.0000000000000p+0", "-0x1.0c30c30c30c31p-1", "0x1.5555555555556p-1",
+                         "0x1.9e79e79e79e7ap+0", "0x1.446f86562d9fbp-6", 7, 100),
 }
 
 

@@ -99,7 +99,8 @@ def test_metric_correlations_on_a_user_file(registered, user_frame):
                            [load_scorer_class("fragments:ExtractiveFragments", [EXAMPLES])()])
     row = one_row(t1, metric="fragments", human="overall", method="spearman")
     assert row["ours"] == pytest.approx(sps.spearmanr(cov["coverage"], user_frame["overall"])[0], abs=1e-12)
-    assert r["measures"]["fragments"].startswith("fragments|") and "class=fragments:ExtractiveFragments" in r["measures"]["fragments"]
+    assert r["measures"]["fragments"].startswith("fragments|")
+    assert "class=fragments:ExtractiveFragments" in r["measures"]["fragments"]
 
     # the three levels: system = per-model means; input = per-article correlation, averaged
     lv = pd.DataFrame(r["levels"])

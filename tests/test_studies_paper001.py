@@ -78,7 +78,8 @@ def test_subset_correlations_and_effects_by_hand():
     # only R0: system means 0.1, 0.2, 0.3 vs 1, 2, 3 -> 1; only R1: 0.9, 0.5, 0.1 -> -1
     assert get("only R0 (CNN/DM)", "pearson") == pytest.approx(1.0)
     assert get("only R1", "pearson") == pytest.approx(-1.0)
-    # all: means (0.1+0.9+0)/3, (0.2+0.5)/3, (0.3+0.1+0.3)/3 = 1/3, 0.7/3, 0.7/3 -> spearman of (3, 1.5, 1.5) vs (1, 2, 3)
+    # all: means (0.1+0.9+0)/3, (0.2+0.5)/3, (0.3+0.1+0.3)/3 = 1/3, 0.7/3, 0.7/3
+    # -> spearman of (3, 1.5, 1.5) vs (1, 2, 3)
     assert get("all", "spearman") == pytest.approx(-np.sqrt(3) / 2)
     # without R1: (0.1, 0.2, 0.6)/2 -> increasing -> spearman 1
     assert get("without R1", "spearman") == pytest.approx(1.0)
@@ -148,7 +149,8 @@ def test_rouge_rows_agree_with_metric_correlations():
     sub = ai.subset_correlations(pairs, per_ref, "relevance")
     ours = sub[sub["subset"] == "all"].set_index(["metric", "method"])["value"]
     theirs = stats.correlate(scored, list(rows), ["relevance"], level="system",
-                             methods=("pearson", "spearman", "kendall_b"), n_resamples=0).set_index(["metric", "method"])["value"]
+                             methods=("pearson", "spearman", "kendall_b"),
+                             n_resamples=0).set_index(["metric", "method"])["value"]
     assert np.allclose(ours.sort_index(), theirs.sort_index())
     se = iss.rouge_correlations(n_docs=2)
     se = se[se["dataset"] == "summeval"].set_index(["metric", "method"])["value"]
@@ -157,7 +159,8 @@ def test_rouge_rows_agree_with_metric_correlations():
 
 def test_table2_beside_paper_sets_each_variant_beside_its_own_row():
     sweep = pd.DataFrame({"dataset": "realsumm", "corpus": "c", "size": 10,
-                          "metric": ["gesera-10", "gesera-pn-10", "sera-10"], "method": "pearson", "value": [0.7, 0.6, 0.8]})
+                          "metric": ["gesera-10", "gesera-pn-10", "sera-10"], "method": "pearson",
+                          "value": [0.7, 0.6, 0.8]})
     rouge = pd.DataFrame({"dataset": ["realsumm"], "metric": ["ROUGE-2-R"], "method": ["pearson"], "value": [0.9]})
     t = iss.table2_beside_paper(sweep, rouge, "c", 10).set_index("metric")
     assert t.loc["GeSERA-10", "paper"] == 0.880 and t.loc["SERA-10", "paper"] == 0.858

@@ -48,8 +48,10 @@ def test_parse_lists_name_bad_values():
 
 def test_ranking_and_beats_random():
     frame = pd.DataFrame([
-        {"model": "lstm_ptrnet", "label": "LSTM+PtrNet", "train_set": "nips", "test_set": "nips", "pmr": 0.1, "tau": 0.5},
-        {"model": "attordernet", "label": "ATTOrderNet", "train_set": "nips", "test_set": "nips", "pmr": 0.2, "tau": 0.6},
+        {"model": "lstm_ptrnet", "label": "LSTM+PtrNet", "train_set": "nips", "test_set": "nips", "pmr": 0.1,
+         "tau": 0.5},
+        {"model": "attordernet", "label": "ATTOrderNet", "train_set": "nips", "test_set": "nips", "pmr": 0.2,
+         "tau": 0.6},
         {"model": "random", "label": "random", "train_set": "nips", "test_set": "nips", "pmr": 0.02, "tau": 0.0},
     ])
     frame["in_domain"] = True

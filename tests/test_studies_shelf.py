@@ -71,7 +71,8 @@ def test_sets_without_texts_are_refused_naming_what_applies():
         load_study_pairs("xsumfaith")
     # metric_correlations reads summaries: FRANK has none (a user's scores-only file is still taken)
     for part in (mc.part_a, mc.part_b):
-        with pytest.raises(InputError, match=r"frank does not have: FRANK has no texts.*sumeval meta-eval frank") as err:
+        with pytest.raises(InputError,
+                           match=r"frank does not have: FRANK has no texts.*sumeval meta-eval frank") as err:
             part("frank", n_docs=5)
         assert not isinstance(err.value, PartSkipped)
 
@@ -220,7 +221,8 @@ def test_ranking_changes_by_hand(tmp_path):
     assert set(rk["n_measures"]) == {3} and set(rk["top_all"]) == {"m1"}
     # leave one out: r(m1) with mean(a, b) = 1.5 / sqrt 3
     loo = one_row(sec["leave_one_out"], metric="m1", method="pearson", annotator="c")
-    assert loo["without"] == pytest.approx(1.5 / np.sqrt(3), abs=1e-12) and loo["effect"] == pytest.approx(1 - 0.75 ** 0.5)
+    assert loo["without"] == pytest.approx(1.5 / np.sqrt(3), abs=1e-12)
+    assert loo["effect"] == pytest.approx(1 - 0.75 ** 0.5)
     # the ranks: 1 = best, ties share the best rank
     ranks = ai.rank_table(sec["per_annotator"], sec["leave_one_out"])
     assert list(ranks.index) == ["m1", "m2", "m3"]
@@ -273,7 +275,8 @@ def test_dialsummeval_annotators_against_scipy():
     assert row["value"] == pytest.approx(sps.pearsonr(mea["dialsummeval.moverscore"], ann["coherence/annotator_2"])[0],
                                          abs=1e-12)
     # against the mean of all but annotator 1 (per summary), then per system
-    two = j.frame[["coherence/annotator_2", "coherence/annotator_3"]].mean(axis=1).groupby(j.frame["system"], sort=False).mean()
+    two = (j.frame[["coherence/annotator_2", "coherence/annotator_3"]].mean(axis=1)
+           .groupby(j.frame["system"], sort=False).mean())
     row = one_row(sec["leave_one_out"], annotator="annotator_1", metric="dialsummeval.rouge-1", method="spearman")
     assert row["without"] == pytest.approx(sps.spearmanr(mea["dialsummeval.rouge-1"], two)[0], abs=1e-12)
     # the ranking with all annotators against the one with annotator 3 alone: Kendall tau-b of the correlations
@@ -397,7 +400,8 @@ def test_annotator_impact_on_dialsummeval():
     assert [s["section"] for s in r["skipped"]] == ["(a) references as annotators"]
     assert "has 1 reference per summary" in r["skipped"][0]["reason"]
     ratings = j.frame[[f"fluency/annotator_{k}" for k in (1, 2, 3)]].to_numpy(float)
-    row = one_row(r["agreement"], data="dialsummeval: fluency (annotator_1, annotator_2, annotator_3)", level="interval")
+    row = one_row(r["agreement"], data="dialsummeval: fluency (annotator_1, annotator_2, annotator_3)",
+                  level="interval")
     assert row["items"] == 70 and row["alpha"] == pytest.approx(
         krippendorff.alpha(reliability_data=ratings.T, level_of_measurement="interval"), abs=1e-12)
     sec = r["annotators"]["fluency"]

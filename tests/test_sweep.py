@@ -47,7 +47,8 @@ def test_parse_grid_errors_name_the_axis(bad, msg):
 def test_expand_grid_is_the_ordered_product():
     # 2 x 3 = 6 points, the last key varying fastest
     pts = sweep.expand_grid({"a": [1, 2], "b": ["x", "y", "z"]})
-    assert len(pts) == 6 and pts[0] == {"a": 1, "b": "x"} and pts[1] == {"a": 1, "b": "y"} and pts[-1] == {"a": 2, "b": "z"}
+    assert len(pts) == 6 and pts[0] == {"a": 1, "b": "x"} and pts[1] == {"a": 1, "b": "y"}
+    assert pts[-1] == {"a": 2, "b": "z"}
     assert sweep.expand_grid({}) == [{}]
 
 
@@ -218,7 +219,8 @@ def test_progress_bars_on_a_terminal_follow_cells(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(executors, "_terminal", lambda: True)
     run_dir = tmp_path / "r1"
     run_dir.mkdir()
-    cells = [{"cell_type": "code", "metadata": {"papermill": {"status": s}}} for s in ("completed", "running", "pending")]
+    cells = [{"cell_type": "code", "metadata": {"papermill": {"status": s}}}
+             for s in ("completed", "running", "pending")]
     (run_dir / "executed.ipynb").write_text(json.dumps({"cells": cells}))
     p = executors.Progress(2, "run all", per_run=True, unit="study")
     p.started("0", "alpha", run_dir)

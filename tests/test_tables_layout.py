@@ -29,9 +29,11 @@ def _rng_frame(rows, columns, seed=0, low=-0.3, high=0.9) -> pd.DataFrame:
 def _meta_eval_kind():
     """meta-eval / meta_evaluation / llm_judges: (group, measure) x (human, level), cluster marks."""
     rows = pd.MultiIndex.from_tuples(
-        [("Measures", m) for m in MEASURES[:5]] + [("Annotators (vs. others)", f"annotator:expert_{i}") for i in (1, 2, 3)]
+        [("Measures", m) for m in MEASURES[:5]]
+        + [("Annotators (vs. others)", f"annotator:expert_{i}") for i in (1, 2, 3)]
         + [("Annotators (vs. others)", "human ceiling"), ("Sentinel (not ranked)", "length (sentinel)")])
-    columns = pd.MultiIndex.from_product([QUALITIES + ["mean"], ["input", "system", "global"]], names=["human", "level"])
+    columns = pd.MultiIndex.from_product([QUALITIES + ["mean"], ["input", "system", "global"]],
+                                         names=["human", "level"])
     frame = _rng_frame(rows, columns)
     marks = pd.DataFrame("", index=rows, columns=columns)
     marks.iloc[:5] = np.random.default_rng(1).integers(1, 6, (5, len(columns))).astype(str)
@@ -55,7 +57,8 @@ def _paper_rows_kind():
 def _intervals_kind():
     """metric_correlations Table 2: three coefficients with bootstrap intervals in the cells."""
     long = [{"metric": m, "human": "litepyramid", "method": c, "ours": -0.12 + i / 10, "ci_low": -0.3 + i / 10,
-             "ci_high": 0.05 + i / 10, "paper": 0.5} for i, m in enumerate(["ROUGE-1", "ROUGE-2", "SERA-10", "GeSERA-10"])
+             "ci_high": 0.05 + i / 10, "paper": 0.5}
+            for i, m in enumerate(["ROUGE-1", "ROUGE-2", "SERA-10", "GeSERA-10"])
             for c in ("pearson", "spearman", "kendall_b")]
     comparison = pd.DataFrame(long)
     table, bold = table_frames.correlation_table(comparison)

@@ -172,7 +172,8 @@ def _meta_eval_tables(tmp_path) -> list[Path]:
     for d in range(6):
         for k, s in enumerate(["s1", "s2", "s3", "s4"]):
             h = k + rng.normal()
-            rows.append({"doc_id": f"d{d}", "system": s, "overall": round(h, 3), "my_metric": round(h + rng.normal(), 3),
+            rows.append({"doc_id": f"d{d}", "system": s, "overall": round(h, 3),
+                         "my_metric": round(h + rng.normal(), 3),
                          "flat": 1.0, "summary": " ".join(["the", "reference", "of", "d"][: k + 1]) + f" {d}",
                          "references": [f"the reference of d {d}"]})
     path = tmp_path / "mine.jsonl"
@@ -191,7 +192,8 @@ def _study_like_tables(tmp_path) -> list[Path]:
                                "paper": [0.13, 0.09, 0.10, 0.07, 0.04, 0.05]})
     table, bold = table_frames.correlation_table(comparison)
     written = [tables.write_table(table, tmp_path / "study", "table1_summeval", bold=bold, dataset="summeval",
-                                  intervals=table_frames.correlation_intervals(comparison, table), source="metric_correlations",
+                                  intervals=table_frames.correlation_intervals(comparison, table),
+                                  source="metric_correlations",
                                   caption="Paper 000 Table 1: ρ & τ_c ≥ 0 — 100% of pairs",
                                   notes=["–: undefined; a_b {x} #1 ~ ^"])["tex"]]
     agreement = pd.DataFrame({"human": ["relevance"], "alpha": [0.41], "raters": [3]})

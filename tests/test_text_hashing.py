@@ -67,7 +67,8 @@ def test_precision_names():
 
     assert [normalize_precision(p) for p in ("fp32", "bf16", "fp16")] == ["float32", "bfloat16", "float16"]
     assert all(normalize_precision(p) == p for p in PRECISIONS)
-    with pytest.raises(InputError, match=r"precision 'fp8' is unknown; use auto \(float32 on a CPU, bfloat16 on CUDA\) or one of float32, bfloat16, float16"):
+    with pytest.raises(InputError, match=r"precision 'fp8' is unknown; use auto \(float32 on a CPU, bfloat16 on CUDA\) "
+                                         r"or one of float32, bfloat16, float16"):
         normalize_precision("fp8")
 
 
