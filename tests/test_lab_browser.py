@@ -157,8 +157,9 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
 
             dropdown.select_option(label="Relevance")
             page.wait_for_function(
-                """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
-                           return o && o.innerText.includes('Relevance') && !o.innerText.includes('Coherence'); }""",
+                """() => {
+                    const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                    return o && o.innerText.includes('Relevance') && !o.innerText.includes('Coherence'); }""",
                 timeout=60_000)
             after = _output_text(page)
             assert after != before
@@ -167,22 +168,27 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
                 "Input", "Summary (pooled)", "System"]  # widgets render spaces as nbsp
             level.select_option(value=level.locator("option").nth(1).get_attribute("value"))
             page.wait_for_function(
-                """() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
-                           return o && o.innerText.includes('Summary (pooled)') && !o.innerText.includes('System'); }""",
+                """() => {
+                    const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                    return o && o.innerText.includes('Summary (pooled)') && !o.innerText.includes('System'); }""",
                 timeout=60_000)
             assert _output_text(page) != after
             # the bar chart redrawn: a decoded PNG in the explorer's output (not merely an <img> tag)
             page.wait_for_function(
-                """() => { const i = document.querySelector('.jupyter-widgets .widget-output img, .jupyter-widgets-output-area img');
-                           return i && i.complete && i.naturalWidth > 100 && i.naturalHeight > 100; }""",
+                """() => {
+                    const i = document.querySelector(
+                        '.jupyter-widgets .widget-output img, .jupyter-widgets-output-area img');
+                    return i && i.complete && i.naturalWidth > 100 && i.naturalHeight > 100; }""",
                 timeout=60_000)
-            page.evaluate("() => document.querySelector('.widget-select-multiple select').scrollIntoView({block: 'start'})")
+            page.evaluate("() => document.querySelector('.widget-select-multiple select')"
+                          ".scrollIntoView({block: 'start'})")
             page.screenshot(path=str(shot), full_page=False)
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"))
             shutil.copy(tmp_path / "failure.png", shot.with_name(shot.stem + "-failure.png"))
-            html = page.evaluate("""() => { const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
-                                             return o ? o.innerHTML.slice(0, 3000) : '(no widget output area)'; }""")
+            html = page.evaluate("""() => {
+                const o = document.querySelector('.jupyter-widgets .widget-output, .jupyter-widgets-output-area');
+                return o ? o.innerHTML.slice(0, 3000) : '(no widget output area)'; }""")
             log_tail = (root.parent / "lab.log").read_text(errors="replace")[-3000:]
             print(f"explorer output HTML (first 3000 chars):\n{html}\n--- lab.log tail ---\n{log_tail}")
             raise
@@ -194,8 +200,9 @@ def test_explorer_renders_and_reacts_in_jupyterlab(lab_server, tmp_path):
 
 def _table_text(page) -> str:
     """The text of the explorer's result table (the last table in the run explorer's output)."""
-    return page.evaluate("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
-                                    return t.length ? t[t.length - 1].innerText : ''; }""")
+    return page.evaluate("""() => {
+        const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+        return t.length ? t[t.length - 1].innerText : ''; }""")
 
 
 @pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh "
@@ -222,7 +229,8 @@ def test_run_explorer_chooses_a_run_and_filters_in_jupyterlab(lab_server, tmp_pa
             _open_and_run(page, url, token, "explore.ipynb", timeout_ms=90_000)
             human = page.locator(".widget-select-multiple select").first
             human.wait_for(state="visible", timeout=120_000)
-            page.wait_for_function("() => document.querySelector('.jupyter-widgets-output-area table, .widget-output table')",
+            page.wait_for_function("() => document.querySelector("
+                                   "'.jupyter-widgets-output-area table, .widget-output table')",
                                    timeout=60_000)
             run = page.locator(".widget-dropdown select").nth(1)
             runs_shown = [t.replace("\xa0", " ") for t in run.locator("option").all_inner_texts()]  # widgets use nbsp
@@ -233,9 +241,10 @@ def test_run_explorer_chooses_a_run_and_filters_in_jupyterlab(lab_server, tmp_pa
             assert before.index("BERTScore") < before.index("ROUGE-1") < before.index("BLEU"), before
             assert "0.46" in before and "[0.400, 0.500]" in before and "Consistency" in before
             human.select_option(label="Relevance")  # a click on a multi-select
-            page.wait_for_function("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
-                                              const s = t.length ? t[t.length - 1].innerText : '';
-                                              return s.includes('0.66') && !s.includes('0.46'); }""", timeout=60_000)
+            page.wait_for_function("""() => {
+                const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+                const s = t.length ? t[t.length - 1].innerText : '';
+                return s.includes('0.66') && !s.includes('0.46'); }""", timeout=60_000)
             after = _table_text(page)
             assert "Relevance" in after and "Consistency" not in after and after != before
             # a chart of the values with their intervals, drawn (one row per measure, nothing pooled)
@@ -243,11 +252,12 @@ def test_run_explorer_chooses_a_run_and_filters_in_jupyterlab(lab_server, tmp_pa
                 """() => [...document.querySelectorAll('.jupyter-widgets-output-area img, .widget-output img')]
                            .some(i => i.complete && i.naturalWidth > 100 && i.naturalHeight > 100)""", timeout=60_000)
             run.select_option(index=1)  # the smoke run: its own values
-            page.wait_for_function("""() => { const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
-                                              const s = t.length ? t[t.length - 1].innerText : '';
-                                              return s.includes('0.45') && !s.includes('0.46'); }""", timeout=60_000)
+            page.wait_for_function("""() => {
+                const t = [...document.querySelectorAll('.jupyter-widgets-output-area table, .widget-output table')];
+                const s = t.length ? t[t.length - 1].innerText : '';
+                return s.includes('0.45') && !s.includes('0.46'); }""", timeout=60_000)
             page.wait_for_function("""() => [...document.querySelectorAll('.widget-html')]
-                                          .some(e => e.innerText.replace(/\\s+/g, ' ').includes('parameter set smoke'))""",
+                .some(e => e.innerText.replace(/\\s+/g, ' ').includes('parameter set smoke'))""",
                                    timeout=30_000)
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"))
@@ -272,9 +282,9 @@ def _quiet_output_widgets(monkeypatch) -> None:
     channel for the cell's ``execute_reply``. Under load the reply can then go unnoticed: the kernel
     has run the cell and is idle, the client waits (here: 3 of 30 interactive runs of
     metric_correlations on a busy machine, each freed only when a 120 s cell timeout made nbclient
-    poll again; none of 30 with the echo off). The echo only keeps the kernel's copy of the widget's outputs in step, which this check
-    does not read, so it is switched off here; the runner never shows widgets (interactive=False).
-    The finite cell timeout of the run below makes nbclient poll again, so a stall of another cause
+    poll again; none of 30 with the echo off). The echo only keeps the kernel's copy of the widget's outputs in
+    step, which this check does not read, so it is switched off here; the runner never shows widgets
+    (interactive=False). The finite cell timeout of the run below makes nbclient poll again, so a stall of another cause
     (ipykernel 7, see pyproject.toml) costs minutes, not the CI run."""
     import nbclient.client
     import nbclient.output_widget
