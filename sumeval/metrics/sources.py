@@ -318,10 +318,7 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
         head, orientation = _explicit_column(text, head, orientation, judgments, columns | scored_cols)
         return column_spec(head)
     if explicit is None and CLASS_RE.match(head):
-        column, _, attr = head.rpartition(":")
-        if attr.lower() in _ORIENTATION and column in columns | scored_cols:  # 'my_metric:LOWER'
-            raise InputError(f"measure {text!r}: {column!r} is a column of {judgments.name}, and its "
-                             f"orientation suffix is written ':{attr.lower()}' (lower case, exactly)")
+        _refuse_upper_orientation(text, head, judgments, columns | scored_cols)
         return class_spec(load_scorer_class(head, module_path), head, "class")
 
     info, cls = registered_class(head)
@@ -346,6 +343,15 @@ def _resolve_one(text, head, own, orientation, explicit, output, judgments, lowe
     if head in eps:
         return class_spec(load_entry_point(eps[head]), eps[head].value, "entry-point")
     _refuse_unknown(text, head, orientation, output, judgments, columns | scored_cols)
+
+
+def _refuse_upper_orientation(text, head, judgments, known) -> None:
+    """InputError when ``head``, read as a class ``module:Class``, is a column of the data with an
+    orientation suffix in upper case ('my_metric:LOWER'; ``known``: the data's columns)."""
+    column, _, attr = head.rpartition(":")
+    if attr.lower() in _ORIENTATION and column in known:  # 'my_metric:LOWER'
+        raise InputError(f"measure {text!r}: {column!r} is a column of {judgments.name}, and its "
+                         f"orientation suffix is written ':{attr.lower()}' (lower case, exactly)")
 
 
 def _explicit_column(text, head, orientation, judgments, known):

@@ -160,6 +160,35 @@ def graph_to(graph: dict | None, device) -> dict | None:
     return None if graph is None else {k: v.to(device) for k, v in graph.items()}
 
 
+def _add_document_encoder(module, c: ModelConfig) -> None:
+    """The layers of ``c.name``'s document encoder, set on ``module`` (a ``PointerOrderer`` in its
+    ``__init__``, between the sentence encoder and the pointer decoder: the order its parameters are
+    created and drawn in)."""
+    from torch import nn
+
+    H = c.hidden
+    if c.name == "lstm_ptrnet":
+        module.doc_rnn = nn.LSTM(H, H, batch_first=True)
+    elif c.name == "variant_lstm_ptrnet":
+        module.process = nn.LSTMCell(2 * H, H)
+        module.write = nn.Linear(2 * H, H)
+    elif c.name == "attordernet":
+        # pre-norm layers and a final LayerNorm, as the release's tensor2tensor encoder
+        # (layer_preprocess "n", layer_postprocess "da", a last layer_preprocess)
+        layer = nn.TransformerEncoderLayer(H, c.heads, dim_feedforward=2 * H, dropout=c.dropout,
+                                           batch_first=True, norm_first=True)
+        module.doc_enc = nn.TransformerEncoder(layer, c.layers, norm=nn.LayerNorm(H), enable_nested_tensor=False)
+    else:  # se_graph; He = H unless entity_hidden is set
+        He = c.entity_size
+        module.ent_in = nn.Linear(c.emb_dim, He)
+        module.role_s2e = nn.ModuleList(nn.Linear(H, He, bias=False) for _ in range(N_ROLES))
+        module.role_e2s = nn.ModuleList(nn.Linear(He, H, bias=False) for _ in range(N_ROLES))
+        module.w_ss = nn.Linear(H, H, bias=False)
+        module.sent_gru = nn.GRUCell(2 * H, H)
+        module.ent_gru = nn.GRUCell(He + H, He)
+        module.glob_gru = nn.GRUCell(H + He, H)
+
+
 def build_model(config: ModelConfig, embeddings=None):
     """A ``PointerOrderer`` torch module; ``embeddings`` (V, E) array initialises the word table."""
     import torch
@@ -186,27 +215,7 @@ def build_model(config: ModelConfig, embeddings=None):
             self.drop = nn.Dropout(c.dropout)
             bi = c.name in ("attordernet", "se_graph")
             self.sent_rnn = nn.LSTM(c.emb_dim, H // 2 if bi else H, batch_first=True, bidirectional=bi)
-            if c.name == "lstm_ptrnet":
-                self.doc_rnn = nn.LSTM(H, H, batch_first=True)
-            elif c.name == "variant_lstm_ptrnet":
-                self.process = nn.LSTMCell(2 * H, H)
-                self.write = nn.Linear(2 * H, H)
-            elif c.name == "attordernet":
-                # pre-norm layers and a final LayerNorm, as the release's tensor2tensor encoder
-                # (layer_preprocess "n", layer_postprocess "da", a last layer_preprocess)
-                layer = nn.TransformerEncoderLayer(H, c.heads, dim_feedforward=2 * H, dropout=c.dropout,
-                                                   batch_first=True, norm_first=True)
-                self.doc_enc = nn.TransformerEncoder(layer, c.layers, norm=nn.LayerNorm(H),
-                                                     enable_nested_tensor=False)
-            else:  # se_graph; He = H unless entity_hidden is set
-                He = c.entity_size
-                self.ent_in = nn.Linear(c.emb_dim, He)
-                self.role_s2e = nn.ModuleList(nn.Linear(H, He, bias=False) for _ in range(N_ROLES))
-                self.role_e2s = nn.ModuleList(nn.Linear(He, H, bias=False) for _ in range(N_ROLES))
-                self.w_ss = nn.Linear(H, H, bias=False)
-                self.sent_gru = nn.GRUCell(2 * H, H)
-                self.ent_gru = nn.GRUCell(He + H, He)
-                self.glob_gru = nn.GRUCell(H + He, H)
+            _add_document_encoder(self, c)
             self.start = nn.Parameter(torch.zeros(H))
             self.dec = nn.LSTMCell(H, H)
             self.w_ctx = nn.Linear(H, H, bias=False)
