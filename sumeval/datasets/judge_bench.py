@@ -217,17 +217,17 @@ def judge_bench_rows(data: Mapping[str, Any], where: str = "Judge-Bench file"
 def read_table(path: Path, data: bytes):
     """The rows of a Judge-Bench ``.json`` judgments file, as :func:`sumeval.datasets.judgment_files.read_table`
     returns a file's (each row's location: ``file.json: instance id N``)."""
-    from sumeval.datasets.judgment_files import _decode, _Table
+    from sumeval.datasets.judgment_files import TableRows, decode_text
     from sumeval.errors import InputError
 
     try:
-        obj = json.loads(_decode(path, data))
+        obj = json.loads(decode_text(path, data))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg}); a .json judgments file is Judge-Bench's "
                          "format (one object with 'annotations' and 'instances')") from None
     parse_judge_bench(obj, str(path))
     header, rows = judge_bench_rows(obj, str(path))
-    return _Table(header, rows, [f"{path}: instance id {i['id']!r}" for i in obj["instances"]], text_cells=False)
+    return TableRows(header, rows, [f"{path}: instance id {i['id']!r}" for i in obj["instances"]], text_cells=False)
 
 
 def _majority(scores: list) -> Any:

@@ -34,7 +34,7 @@ _MISSING_CELLS = frozenset({"", "nan", "NaN", "NA", "N/A", "null", "None"})
 # Reading a file
 # --------------------------------------------------------------------------------------------
 @dataclass
-class _Table:
+class TableRows:
     """A file's rows before checking: header in file order, one dict per row, its location."""
 
     header: list[str]
@@ -59,7 +59,7 @@ def format_of(path: Path) -> str:
     return fmt
 
 
-def read_table(path: Path, fmt: str, data: bytes) -> _Table:
+def read_table(path: Path, fmt: str, data: bytes) -> TableRows:
     if fmt == "judge-bench":
         from sumeval.datasets.judge_bench import read_table as read_judge_bench
 
@@ -71,7 +71,7 @@ def read_table(path: Path, fmt: str, data: bytes) -> _Table:
     return _read_parquet(path, data)
 
 
-def _read_jsonl_table(path: Path) -> _Table:
+def _read_jsonl_table(path: Path) -> TableRows:
     from sumeval.jsonl import iter_jsonl
 
     header: dict[str, None] = {}
@@ -80,10 +80,10 @@ def _read_jsonl_table(path: Path) -> _Table:
         header.update(dict.fromkeys(obj))
         rows.append(obj)
         where.append(f"{path}:{lineno}")
-    return _Table(list(header), rows, where, text_cells=False)
+    return TableRows(list(header), rows, where, text_cells=False)
 
 
-def _decode(path: Path, data: bytes) -> str:
+def decode_text(path: Path, data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -92,8 +92,8 @@ def _decode(path: Path, data: bytes) -> str:
                          "UTF-8") from None
 
 
-def _read_delimited(path: Path, data: bytes, delimiter: str) -> _Table:
-    text = _decode(path, data)
+def _read_delimited(path: Path, data: bytes, delimiter: str) -> TableRows:
+    text = decode_text(path, data)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     header: list[str] | None = None
     rows, where = [], []
@@ -128,7 +128,7 @@ def _read_delimited(path: Path, data: bytes, delimiter: str) -> _Table:
     if header is None:
         raise InputError(f"{path}: the file is empty; a judgments file needs a header line and "
                          "one line per summary")
-    return _Table(header, rows, where, text_cells=True)
+    return TableRows(header, rows, where, text_cells=True)
 
 
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
@@ -169,7 +169,7 @@ def _check_separator(path: Path, text: str, delimiter: str) -> None:
         f".to_csv('{path.with_name(path.stem + '_comma.csv')}', index=False)\"")
 
 
-def _read_parquet(path: Path, data: bytes) -> _Table:
+def _read_parquet(path: Path, data: bytes) -> TableRows:
     try:
         frame = pd.read_parquet(io.BytesIO(data))
     except Exception as exc:  # pyarrow raises several types for a damaged file
@@ -177,7 +177,7 @@ def _read_parquet(path: Path, data: bytes) -> _Table:
     rows = []
     for rec in frame.to_dict("records"):
         rows.append({k: _plain(v) for k, v in rec.items()})
-    return _Table([str(c) for c in frame.columns], rows,
+    return TableRows([str(c) for c in frame.columns], rows,
                   [f"{path}: row {i}" for i in range(1, len(rows) + 1)], text_cells=False)
 
 
@@ -237,7 +237,7 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str, ...], *,
+def check_table(path: Path, table: TableRows, columns: ColumnMap, humans: tuple[str, ...], *,
                 annotators_suffice: bool = False) -> tuple[pd.DataFrame, list[str]]:
     """The rows of ``table`` checked and typed, as a frame with the roles' names (``annotators_suffice``: a
     human column may be absent where the file has its ``<human>/<annotator>`` columns)."""
@@ -265,7 +265,7 @@ def check_table(path: Path, table: _Table, columns: ColumnMap, humans: tuple[str
     return frame, list(table.where)
 
 
-def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tuple[str, ...],
+def _check_roles(path: Path, table: TableRows, cols: Mapping[str, str], humans: tuple[str, ...],
                  annotators_suffice: bool = False) -> dict[str, str]:
     """``{file column: role}`` after checking that the columns asked for exist and do not clash."""
     header = table.header
@@ -299,7 +299,7 @@ def _check_roles(path: Path, table: _Table, cols: Mapping[str, str], humans: tup
     return renamed
 
 
-def _ids(table: _Table, cols: Mapping[str, str]) -> dict[str, list]:
+def _ids(table: TableRows, cols: Mapping[str, str]) -> dict[str, list]:
     """The ``doc_id`` and ``system`` values of every row; empty ids and duplicate pairs are errors."""
     ids: dict[str, list] = {"doc_id": [], "system": []}
     seen: dict[tuple, str] = {}
@@ -322,7 +322,7 @@ def _ids(table: _Table, cols: Mapping[str, str]) -> dict[str, list]:
     return ids
 
 
-def _value_column(path: Path, table: _Table, col: str, scored: set[str], humans: tuple[str, ...]
+def _value_column(path: Path, table: TableRows, col: str, scored: set[str], humans: tuple[str, ...]
                   ) -> list:
     """Column ``col`` as floats (human, annotator and numeric columns) or as read (others)."""
     values = [row.get(col) for row in table.rows]
@@ -344,7 +344,7 @@ def _value_column(path: Path, table: _Table, col: str, scored: set[str], humans:
     return [None if _missing(v, table.text_cells) else v for v in values]
 
 
-def _numeric_column(table: _Table, col: str) -> bool:
+def _numeric_column(table: TableRows, col: str) -> bool:
     numbers = [_number(row.get(col), table.text_cells) for row in table.rows]
     return all(x is not None for x in numbers) and not all(math.isnan(x) for x in numbers)
 
