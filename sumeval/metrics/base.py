@@ -18,7 +18,8 @@ import numpy as np
 
 from sumeval.errors import InputError
 
-__all__ = ["FIELDS", "MeasureInfo", "Batch", "MEMO_LIMIT", "remember", "batch_references", "reference_list", "Scorer", "Scores"]
+__all__ = ["FIELDS", "MeasureInfo", "Batch", "MEMO_LIMIT", "remember", "batch_references", "reference_list", "Scorer",
+           "Scores"]
 
 FIELDS = ("summary", "text", "references")
 
