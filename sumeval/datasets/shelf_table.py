@@ -82,7 +82,7 @@ SHELF: dict[str, ShelfSet] = {s.name: s for s in [
              exports=("load_qags",)),
     ShelfSet("xsumfaith", "XSumFaith", "xsumfaith:xsumfaith_judgments", ("xsumfaith",), "news (XSum)",
              ("faithful", "factual"), "CC BY 4.0", exports=("load_xsumfaith",),
-             column_titles=(("no_hallucination", "No hallucination"),)),
+             column_titles=(("no_hallucination", "No hallucination"), ("factual", "Factual"))),
     ShelfSet("newsroom", "Newsroom", "newsroom:newsroom_judgments", ("newsroom", "newsroom_raters"),
              "news (Newsroom)", ("coherence", "fluency", "informativeness", "relevance"),
              "Newsroom terms, research use", exports=("load_newsroom", "load_newsroom_raters")),
