@@ -403,7 +403,9 @@ class TestDataSetNames:
     def test_the_command_line_says_why(self, tmp_path, capsys):
         assert cli.main(["data", "add", "shelf", str(DATA / "user_judgments.csv"), *MAP, "--human", "overall"]) == 2
         assert "'shelf' is reserved: `--dataset shelf`" in capsys.readouterr().err
-        assert cli.main(["data", "add", "manifest.json", str(DATA / "user_judgments.csv"), *MAP, "--human",
+        # (a name ending like a data file, .csv .json ..., is refused as looking like a path; one ending like an
+        # output the across run writes, .png .tex ..., says why)
+        assert cli.main(["data", "add", "heatmap.png", str(DATA / "user_judgments.csv"), *MAP, "--human",
                          "overall"]) == 2
         assert "writes each set's results into OUT/<name>/, beside its own files (manifest.json" in \
             capsys.readouterr().err
