@@ -223,7 +223,7 @@ def judge_table(insights: pd.DataFrame | None = None) -> pd.DataFrame:
         pandas.DataFrame, one row per evaluator (:data:`JUDGES` order): ``judge, pairs, correlation,
         linked`` (pairs the linking accuracy is over), ``linking_accuracy``.
     """
-    from sumeval.stats.rows import correlation
+    from sumeval.stats.coefficients import correlation
 
     ins = load_summhay_insights() if insights is None else insights
     human = ins["coverage"].to_numpy(dtype=float)
@@ -264,7 +264,7 @@ def bias_table(frame: pd.DataFrame | None = None) -> pd.DataFrame:
     Returns:
         pandas.DataFrame: ``row`` then one column per evaluator of :data:`BIAS_JUDGES`.
     """
-    from sumeval.stats.rows import correlation
+    from sumeval.stats.coefficients import correlation
 
     f = load_summhay() if frame is None else frame
     length = np.array([words_per_line(s.split("\n")) for s in f["summary"]])
