@@ -19,20 +19,17 @@ from sumeval import cli
 from sumeval.datasets import judge_bench as jb
 from sumeval.datasets.judgments import load_judgments
 from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError, InputError
+from sumeval.errors import InputError
+
+from helpers import have_data, needs_data
 
 QUALITIES = ("coherence", "fluency", "informativeness", "relevance")
 
 
-def _have() -> bool:
-    try:
-        locate("newsroom/newsroom_60x7.jsonl", verify=False), locate("newsroom_raters/newsroom.json", verify=False)
-        return True
-    except DataNotFoundError:
-        return False
 
 
-needs_newsroom = pytest.mark.skipif(not _have(), reason="newsroom data not found; see data/README.md")
+NEWSROOM_FILES = ("newsroom/newsroom_60x7.jsonl", "newsroom_raters/newsroom.json")
+needs_newsroom = needs_data(*NEWSROOM_FILES)
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +40,7 @@ def isolated(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def newsroom():
-    if not _have():
+    if not have_data(*NEWSROOM_FILES):
         pytest.skip("newsroom data not found")
     return load_judgments("newsroom")
 

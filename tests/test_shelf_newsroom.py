@@ -20,21 +20,17 @@ from sumeval import cli
 from sumeval.datasets import registry
 from sumeval.datasets.loaders import newsroom as nr
 from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError, InputError
+from sumeval.errors import InputError
+
+from helpers import needs_data
 
 SYSTEMS = ("abstractive", "fragments", "lede3", "pointer_c", "pointer_n", "pointer_s", "textrank")
 QUALITIES = ("coherence", "fluency", "informativeness", "relevance")
 
 
-def _have() -> bool:
-    try:
-        locate(nr.DATA_FILE, verify=False), locate(nr.RATERS_FILE, verify=False)
-        return True
-    except DataNotFoundError:
-        return False
 
 
-pytestmark = pytest.mark.skipif(not _have(), reason="newsroom / newsroom_raters data not found; see data/README.md")
+pytestmark = needs_data(nr.DATA_FILE, nr.RATERS_FILE)
 
 
 @pytest.fixture(autouse=True)

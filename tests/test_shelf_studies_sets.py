@@ -9,24 +9,12 @@ import pandas as pd
 import pytest
 
 from sumeval.datasets.judgments import load_judgments
-from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError
 
+from helpers import needs_data
 
-def _have(*relpaths: str) -> bool:
-    try:
-        for r in relpaths:
-            locate(r, verify=False)
-        return True
-    except DataNotFoundError:
-        return False
-
-
-needs_shelf = pytest.mark.skipif(
-    not _have("xsumfaith/eval_scores_xsum_summaries.csv", "storysumm/storysumm.json", "qags/mturk_xsum.jsonl",
-              "summedits/summedits_news.json", "newsroom_raters/newsroom.json", "faithbench/FaithBench.csv",
-              "summhay_eval/eval_benchmark_data.json"),
-    reason="the shelf's data is not here; see data/README.md")
+needs_shelf = needs_data("xsumfaith/eval_scores_xsum_summaries.csv", "storysumm/storysumm.json",
+                         "qags/mturk_xsum.jsonl", "summedits/summedits_news.json", "newsroom_raters/newsroom.json",
+                         "faithbench/FaithBench.csv", "summhay_eval/eval_benchmark_data.json")
 
 
 @needs_shelf

@@ -15,19 +15,11 @@ from sumeval.datasets import registry
 from sumeval.datasets.judgments_model import check_level
 from sumeval.datasets.loaders import summedits as se
 from sumeval.datasets.registry import locate
-from sumeval.errors import DataNotFoundError, InputError
+from sumeval.errors import InputError
 
+from helpers import needs_data
 
-def _have() -> bool:
-    try:
-        for f in [*se.FILES.values(), se.README_FILE]:
-            locate(f, verify=False)
-        return True
-    except DataNotFoundError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _have(), reason="summedits data not found; see data/README.md")
+pytestmark = needs_data(*se.FILES.values(), se.README_FILE)
 
 #: MANIFEST.md, summedits/: records; evaluation label 0/1; test label 0/1; seeds (copied from its text)
 MANIFEST = {"ectsum": (668, 71, 46, 355, 196, 22), "news": (819, 82, 51, 416, 270, 25),
