@@ -316,7 +316,7 @@ def kinds():
             layer_corr(), measures=["estime_alarms", "estime_soft"], human="consistency", method="kendall_c",
             title="summary layer = text layer, Kendall with consistency, all-mpnet-base-v2")[0],
         "alt_test_bars": lambda: judges.alt_test_bars(alt, human_order=HUMANS + ["pooled"])[0],
-        "ppi_widths": lambda: judges.ppi_widths(curve)[0],
+        "ppi_widths": lambda: judges.ppi_widths(curve, min_coverage=0.9)[0],
         "scores_with_ceiling": lambda: judges.scores_with_ceiling(scores, human_order=HUMANS, xlabel="kendall_b",
                                                                   title="SummEval, system level: Kendall tau-b")[0],
         "agreement_heatmap": lambda: judges.agreement_heatmap(agreement, human_order=HUMANS)[0],

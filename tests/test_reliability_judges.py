@@ -348,9 +348,12 @@ def test_the_ppi_figure_shows_the_measured_coverage():
     from sumeval.judges.ppi import MIN_COVERAGE, label_curve
 
     curve = label_curve(_skewed(), "h", "judge", n_labels=(5, 20, 40), n_repeats=50)
-    fig, axes = ppi_widths(curve)
+    fig, axes = ppi_widths(curve, min_coverage=MIN_COVERAGE)
     lines = axes[1, 0].get_lines()
     np.testing.assert_allclose(lines[0].get_ydata(), curve.groupby("n_labels")["coverage_ppi"].mean().to_numpy())
     np.testing.assert_allclose(lines[1].get_ydata(), curve.groupby("n_labels")["coverage_human"].mean().to_numpy())
     assert {tuple(ln.get_ydata()) for ln in lines[2:]} == {(0.95, 0.95), (MIN_COVERAGE, MIN_COVERAGE)}
+    plt.close(fig)
+    fig, axes = ppi_widths(curve)  # the threshold is the caller's: without it, no dotted line
+    assert {tuple(ln.get_ydata()) for ln in axes[1, 0].get_lines()[2:]} == {(0.95, 0.95)}
     plt.close(fig)

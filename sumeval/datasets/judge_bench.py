@@ -217,7 +217,7 @@ def judge_bench_rows(data: Mapping[str, Any], where: str = "Judge-Bench file"
 def read_table(path: Path, data: bytes):
     """The rows of a Judge-Bench ``.json`` judgments file, as :func:`sumeval.datasets.judgment_files.read_table`
     returns a file's (each row's location: ``file.json: instance id N``)."""
-    from sumeval.datasets.judgment_files import TableRows, decode_text
+    from sumeval.datasets.table_rows import TableRows, decode_text
     from sumeval.errors import InputError
 
     try:

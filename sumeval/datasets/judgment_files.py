@@ -12,7 +12,6 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -20,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.datasets.judgments_model import ROLE_FLAGS, ROLES, TEXT_FIELDS, ColumnMap, Judgments
+from sumeval.datasets.table_rows import TableRows, decode_text
 from sumeval.errors import InputError
 
 __all__ = ["FORMATS", "format_of", "read_table", "check_table", "export_judgments"]
@@ -33,16 +33,6 @@ _MISSING_CELLS = frozenset({"", "nan", "NaN", "NA", "N/A", "null", "None"})
 # --------------------------------------------------------------------------------------------
 # Reading a file
 # --------------------------------------------------------------------------------------------
-@dataclass
-class TableRows:
-    """A file's rows before checking: header in file order, one dict per row, its location."""
-
-    header: list[str]
-    rows: list[dict[str, Any]]
-    where: list[str]
-    text_cells: bool  # True for CSV/TSV: every cell is a string to parse
-
-
 def check_format(path: str | os.PathLike[str], fmt: str | None) -> None:
     """``--format FMT`` must name the format ``path``'s extension picks (the extension chooses the reader)."""
     if fmt is not None and FORMATS.get(Path(path).suffix.lower()) != fmt:
@@ -81,15 +71,6 @@ def _read_jsonl_table(path: Path) -> TableRows:
         rows.append(obj)
         where.append(f"{path}:{lineno}")
     return TableRows(list(header), rows, where, text_cells=False)
-
-
-def decode_text(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); save the file as "
-                         "UTF-8") from None
 
 
 def _read_delimited(path: Path, data: bytes, delimiter: str) -> TableRows:

@@ -46,6 +46,7 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.judges.annotators import leave_one_out_targets
 from sumeval.judges.columns import annotator_columns, annotator_name, judge_column, judge_label
+from sumeval.metrics.length import summary_length
 from sumeval.stats.agreement import cohen_kappa
 from sumeval.stats.binary import brier_score, expected_calibration_error
 from sumeval.stats.checks import check_boot, frame_column, names, seed_record
@@ -80,22 +81,6 @@ class JudgeAudit(NamedTuple):
     kappa: pd.DataFrame  #: :data:`KAPPA_COLUMNS`
     calibration: pd.DataFrame  #: :data:`CALIBRATION_COLUMNS`
     notes: list[str]
-
-
-def summary_length(summaries: Sequence[object] | pd.Series, where: str = "the summary column") -> np.ndarray:
-    """Length in words of each summary: the number of whitespace-separated tokens (``str.split()``).
-
-    Returns: shape (n,) float64; NaN for a missing summary (a row without text is left out, not 0).
-    """
-    out = np.empty(len(summaries))
-    for k, s in enumerate(summaries):
-        if s is None or (isinstance(s, float) and np.isnan(s)):
-            out[k] = np.nan
-        elif isinstance(s, str):
-            out[k] = len(s.split())
-        else:
-            raise InputError(f"{where}: row {k} holds {type(s).__name__} {s!r}, not a summary text")
-    return out
 
 
 def _is_integer_valued(v: np.ndarray) -> bool:

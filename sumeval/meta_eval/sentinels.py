@@ -30,21 +30,21 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from sumeval.metrics.sentinels import (
+    BIGRAMS,
+    CONSTANT,
+    COVERAGE,
+    DENSITY,
+    LENGTH,
+    ORDER,
+    RANDOM,
+    RANDOM_DRAWS,
+    RANDOM_RESAMPLING,
+)
+
 __all__ = ["LENGTH", "COVERAGE", "DENSITY", "BIGRAMS", "CONSTANT", "RANDOM", "ORDER", "RANDOM_DRAWS",
            "RANDOM_RESAMPLING", "sentinel_frame", "random_rows"]
 
-LENGTH = "length (sentinel)"
-COVERAGE = "fragment coverage (sentinel)"
-DENSITY = "fragment density (sentinel)"
-BIGRAMS = "bigram overlap (sentinel)"
-CONSTANT = "constant (sentinel)"
-RANDOM = "random (sentinel)"
-#: the sentinels in the order of the tables' block
-ORDER: tuple[str, ...] = (LENGTH, COVERAGE, DENSITY, BIGRAMS, CONSTANT, RANDOM)
-#: how many times the random sentinel is drawn
-RANDOM_DRAWS = 100
-#: the ``resampling`` of the random sentinel's rows: its interval is the spread of the draws, not a bootstrap
-RANDOM_RESAMPLING = "random draws"
 
 
 def _texts(judgments, field: str) -> list | None:

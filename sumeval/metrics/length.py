@@ -4,15 +4,35 @@ A measure that only counts words, with no model and no reference: when it correl
 human scores as well as a measure does, that measure's correlation may say no more than length
 (on DialSummEval relevance, length alone beats ROUGE-1 and BERTScore). Words are whitespace-
 separated tokens (``str.split()``), as the judge audit counts them
-(:func:`sumeval.judges.audit.summary_length`: one definition).
+(:func:`summary_length`: one definition, which the judge audit uses too).
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import Sequence
 
+import numpy as np
+import pandas as pd
+
+from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer
 
-__all__ = ["LengthScorer"]
+__all__ = ["LengthScorer", "summary_length"]
+
+
+def summary_length(summaries: Sequence[object] | pd.Series, where: str = "the summary column") -> np.ndarray:
+    """Length in words of each summary: the number of whitespace-separated tokens (``str.split()``).
+
+    Returns: shape (n,) float64; NaN for a missing summary (a row without text is left out, not 0).
+    """
+    out = np.empty(len(summaries))
+    for k, s in enumerate(summaries):
+        if s is None or (isinstance(s, float) and np.isnan(s)):
+            out[k] = np.nan
+        elif isinstance(s, str):
+            out[k] = len(s.split())
+        else:
+            raise InputError(f"{where}: row {k} holds {type(s).__name__} {s!r}, not a summary text")
+    return out
 
 
 class LengthScorer(Scorer):
@@ -37,6 +57,4 @@ class LengthScorer(Scorer):
         return {}
 
     def score_batch(self, batch: Batch) -> dict[str, np.ndarray]:
-        from sumeval.judges.audit import summary_length
-
         return {self.name: summary_length(list(batch.summaries), "the summaries")}

@@ -35,7 +35,22 @@ from sumeval.errors import InputError
 from sumeval.metrics.base import Batch, Scorer, Scores
 
 __all__ = ["tokens", "fragments", "fragment_coverage", "fragment_density", "ngram_overlap", "random_scores",
-           "ExtractiveFragmentsScorer", "BigramOverlapScorer", "ConstantScorer", "RandomScorer"]
+           "ExtractiveFragmentsScorer", "BigramOverlapScorer", "ConstantScorer", "RandomScorer", "LENGTH",
+           "COVERAGE", "DENSITY", "BIGRAMS", "CONSTANT", "RANDOM", "ORDER", "RANDOM_DRAWS", "RANDOM_RESAMPLING"]
+
+#: the sentinel rows' names in meta-evaluation tables (:mod:`sumeval.meta_eval.sentinels` makes the rows)
+LENGTH = "length (sentinel)"
+COVERAGE = "fragment coverage (sentinel)"
+DENSITY = "fragment density (sentinel)"
+BIGRAMS = "bigram overlap (sentinel)"
+CONSTANT = "constant (sentinel)"
+RANDOM = "random (sentinel)"
+#: the sentinels in the order of the tables' block
+ORDER: tuple[str, ...] = (LENGTH, COVERAGE, DENSITY, BIGRAMS, CONSTANT, RANDOM)
+#: how many times the random sentinel is drawn
+RANDOM_DRAWS = 100
+#: the ``resampling`` of the random sentinel's rows: its interval is the spread of the draws, not a bootstrap
+RANDOM_RESAMPLING = "random draws"
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 

@@ -71,21 +71,21 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
 
 
 @house_style
-def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
+def ppi_widths(curve: pd.DataFrame, *, min_coverage: float | None = None, title: str | None = None):
     """Mean interval width (top row) and measured coverage (bottom row) against the number of human labels:
     one line per judge (PPI) and the human-only interval (dashed), averaged over systems; one column of
-    panels per human column. The coverage panels mark the nominal 1 - alpha and the coverage below which
-    :func:`sumeval.judges.ppi.label_curve` notes that an interval is not to be trusted.
+    panels per human column. The coverage panels mark the nominal 1 - alpha and (dotted) the coverage below
+    which :func:`sumeval.judges.ppi.label_curve` notes that an interval is not to be trusted.
 
     Args:
         curve: the frame of :func:`sumeval.judges.ppi.label_curve` (one or several human columns).
+        min_coverage: the ``min_coverage`` the curve was made with (``sumeval.judges.ppi.MIN_COVERAGE`` by
+            default there), drawn dotted; None: no dotted line.
 
     Returns:
         ``(fig, axes)``, axes of shape (2, number of human columns).
     """
     import matplotlib.pyplot as plt
-
-    from sumeval.judges.ppi import MIN_COVERAGE
 
     humans = list(dict.fromkeys(curve["human"]))
     fig, axes = plt.subplots(2, len(humans), squeeze=False, sharex="col", sharey="row", figsize=(PAGE_IN, 4.2),
@@ -101,13 +101,15 @@ def ppi_widths(curve: pd.DataFrame, *, title: str | None = None):
         ax.plot(h.index, h["width_human"].to_numpy(), color="black", ls="--", lw=1.5, label="human labels only")
         cov.plot(h.index, h["coverage_human"].to_numpy(), color="black", ls="--", lw=1.5)
         cov.axhline(1 - first["alpha"], color="0.5", lw=0.8)
-        cov.axhline(MIN_COVERAGE, color=colour(3), lw=0.8, ls=":")
+        if min_coverage is not None:
+            cov.axhline(min_coverage, color=colour(3), lw=0.8, ls=":")
         ax.set_title(display(human))
 
     for cov in axes[1]:  # under each panel: a figure's own x label sits below the legend the footer adds
         cov.set_xlabel("human-labelled\nsummaries per system")
     axes[0, 0].set_ylabel("mean interval width")
-    axes[1, 0].set_ylabel(f"measured coverage\n(nominal {1 - first['alpha']:.2f}; dotted {MIN_COVERAGE:.2f})")
+    dotted = "" if min_coverage is None else f"; dotted {min_coverage:.2f}"
+    axes[1, 0].set_ylabel(f"measured coverage\n(nominal {1 - first['alpha']:.2f}{dotted})")
     method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
     suptitle(fig, title or f"{method} {1 - first['alpha']:.0%} intervals of a system's mean human score "
                            f"(mean over {curve['system'].nunique()} systems, {first['n_repeats']} draws each)")

@@ -44,7 +44,7 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    from sumeval.meta_eval.sentinels import RANDOM
+    from sumeval.metrics.sentinels import RANDOM
 
     sent = sentinels[(sentinels["coefficient"] == coefficient) & (sentinels["level"] == level)]
     ok = cells[(cells["coefficient"] == coefficient) & (cells["level"] == level) & (cells["status"] == "ok")
