@@ -203,22 +203,19 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
                      module_path: Sequence[str | Path] = ()) -> list[MeasureSpec]:
     """Resolve measure names (see the module docstring for the syntax) against ``judgments``.
 
-    Parameters
-    ----------
-    specs : measure specs, in the order the tables show them
-    judgments : the :class:`~sumeval.datasets.judgments_model.Judgments` they will score
-    measure_classes : ``module:Class`` paths (``--measure-class``), appended after ``specs``
-    options : options given to every registered or class measure that accepts them (each gets
-        only those its constructor accepts); an option no measure accepts is an error
-    lower_is_better : column names whose lower values are better (besides those the data set
-        declares)
-    module_path : folders searched first when importing a ``module:Class``
+    Args:
+        specs: measure specs, in the order the tables show them
+        judgments: the :class:`~sumeval.datasets.judgments_model.Judgments` they will score
+        measure_classes: ``module:Class`` paths (``--measure-class``), appended after ``specs``
+        options: options given to every registered or class measure that accepts them (each gets only those its
+            constructor accepts); an option no measure accepts is an error
+        lower_is_better: column names whose lower values are better (besides those the data set declares)
+        module_path: folders searched first when importing a ``module:Class``
 
-    Returns
-    -------
-    list of :class:`MeasureSpec`, one per spec. Raises :class:`InputError` for an unknown name
-    (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
-    a measure needing a text field the data lacks, or two measures with the same label.
+    Returns:
+        list of :class:`MeasureSpec`, one per spec. Raises :class:`InputError` for an unknown name
+        (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
+        a measure needing a text field the data lacks, or two measures with the same label.
     """
     items = [specs] if isinstance(specs, str) else list(specs)
     n_specs = len(items)  # the rest are --measure-class paths: no ':lower' suffix is read there
