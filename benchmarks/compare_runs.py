@@ -115,6 +115,31 @@ def _ignored(key: str, patterns) -> bool:
     return any(re.search(p, key, re.IGNORECASE) for p in patterns)
 
 
+def _row_pairs(rep: FileReport, rows_a: list, rows_b: list, keys_a: list | None, keys_b: list) -> list:
+    """``(label, row before, row after)`` of the rows to compare: matched by their keys (the text columns) when
+    ``keys_a`` is given and the keys are unique on both sides, else by position; a row on one side only is
+    recorded in ``rep``."""
+    if keys_a is not None and len(set(keys_a)) == len(keys_a) and len(set(keys_b)) == len(keys_b):
+        index_b = {k: n for n, k in enumerate(keys_b)}
+        pairs = []
+        for n, k in enumerate(keys_a):
+            if k in index_b:
+                pairs.append(("/".join(k), rows_a[n], rows_b[index_b[k]]))
+            else:
+                rep.one_side.append((f"row {'/'.join(k)}", "before"))
+        seen = set(keys_a)
+        for k in keys_b:
+            if k not in seen:
+                rep.one_side.append((f"row {'/'.join(k)}", "after"))
+    else:
+        pairs = [(f"row {n + 1}", x, y) for n, (x, y) in enumerate(zip(rows_a, rows_b))]
+        for n in range(len(rows_b), len(rows_a)):
+            rep.one_side.append((f"row {n + 1}", "before"))
+        for n in range(len(rows_a), len(rows_b)):
+            rep.one_side.append((f"row {n + 1}", "after"))
+    return pairs
+
+
 def compare_csv(rep: FileReport, a: str, b: str, patterns) -> None:
     ra = list(csv.reader(io.StringIO(a)))
     rb = list(csv.reader(io.StringIO(b)))
@@ -144,24 +169,7 @@ def compare_csv(rep: FileReport, a: str, b: str, patterns) -> None:
     key_cols = [c for c in cols if is_text_column(c)]
     keys_a = [tuple(r[ia[c]] if ia[c] < len(r) else "" for c in key_cols) for r in rows_a]
     keys_b = [tuple(r[ib[c]] if ib[c] < len(r) else "" for c in key_cols) for r in rows_b]
-    if key_cols and len(set(keys_a)) == len(keys_a) and len(set(keys_b)) == len(keys_b):
-        index_b = {k: n for n, k in enumerate(keys_b)}
-        pairs = []
-        for n, k in enumerate(keys_a):
-            if k in index_b:
-                pairs.append(("/".join(k), rows_a[n], rows_b[index_b[k]]))
-            else:
-                rep.one_side.append((f"row {'/'.join(k)}", "before"))
-        seen = set(keys_a)
-        for k in keys_b:
-            if k not in seen:
-                rep.one_side.append((f"row {'/'.join(k)}", "after"))
-    else:
-        pairs = [(f"row {n + 1}", x, y) for n, (x, y) in enumerate(zip(rows_a, rows_b))]
-        for n in range(len(rows_b), len(rows_a)):
-            rep.one_side.append((f"row {n + 1}", "before"))
-        for n in range(len(rows_a), len(rows_b)):
-            rep.one_side.append((f"row {n + 1}", "after"))
+    pairs = _row_pairs(rep, rows_a, rows_b, keys_a if key_cols else None, keys_b)
     for label, x, y in pairs:
         for c in cols:
             if c in key_cols:

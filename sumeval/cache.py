@@ -209,12 +209,9 @@ def atomic_write_json(path: str | os.PathLike[str], obj: Any, **dump_kwargs: Any
 class Store:
     """One namespace of the cache: ``<cache_dir>/<namespace>/<key[:2]>/<key>.<ext>``.
 
-    Parameters
-    ----------
-    namespace : str
-        A folder name such as ``"masked_embeddings"`` or ``"retrieval"``.
-    root : path, optional
-        Cache root; defaults to :func:`sumeval.paths.cache_dir` (``$SUMEVAL_CACHE``).
+    Args:
+        namespace: A folder name such as ``"masked_embeddings"`` or ``"retrieval"``.
+        root: Cache root; defaults to :func:`sumeval.paths.cache_dir` (``$SUMEVAL_CACHE``).
     """
 
     def __init__(self, namespace: str, root: str | os.PathLike[str] | None = None):

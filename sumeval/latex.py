@@ -63,6 +63,26 @@ def _runs(keys: Sequence) -> list[tuple[int, int]]:
     return out
 
 
+def _header_lines(columns: Sequence[tuple], column_labels: Sequence[Sequence[str]], stub: Sequence[str],
+                  n_levels: int) -> list[str]:
+    """The header rows of :func:`tabular`: one per outer column level (a ``\\multicolumn`` over each run of
+    columns, a ``\\cmidrule`` under each labelled one), then the stub's labels and the innermost column labels."""
+    k = len(stub)
+    lines = []
+    for level in range(n_levels - 1):
+        heads, rules = [""] * k, []
+        for start, stop in _runs([c[: level + 1] for c in columns]):
+            text = column_labels[start][level]
+            heads.append(f"\\multicolumn{{{stop - start}}}{{c}}{{{text}}}")
+            if text:
+                rules.append(f"\\cmidrule(lr){{{k + start + 1}-{k + stop}}}")
+        lines.append(" & ".join(heads) + " \\\\")
+        if rules:
+            lines.append(" ".join(rules))
+    lines.append(" & ".join([*stub, *(c[-1] for c in column_labels)]) + " \\\\")
+    return lines
+
+
 def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list[list[str]],
             rows: list[tuple], row_labels: list[list[str]], stub: list[str],
             groups: Sequence | None = None, align: Sequence[str] | None = None,
@@ -104,18 +124,7 @@ def tabular(cells: list[list[str]], *, columns: list[tuple], column_labels: list
     for j, width in wrap.items():
         kinds[j] = f"p{{{width:.1f}pt}}"
     spec = "".join(kinds)
-    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    for level in range(n_levels - 1):
-        heads, rules = [""] * k, []
-        for start, stop in _runs([c[: level + 1] for c in columns]):
-            text = column_labels[start][level]
-            heads.append(f"\\multicolumn{{{stop - start}}}{{c}}{{{text}}}")
-            if text:
-                rules.append(f"\\cmidrule(lr){{{k + start + 1}-{k + stop}}}")
-        lines.append(" & ".join(heads) + " \\\\")
-        if rules:
-            lines.append(" ".join(rules))
-    lines.append(" & ".join([*stub, *(c[-1] for c in column_labels)]) + " \\\\")
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", *_header_lines(columns, column_labels, stub, n_levels)]
     lines.append("\\midrule")
     if groups is None:
         groups = [r[0] if k > 1 else None for r in rows]

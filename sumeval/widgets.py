@@ -203,30 +203,8 @@ def frame_explorer(frame: pd.DataFrame, filters: Sequence[str], *, value: str = 
         if len(labels) > CHART_MAX_LABELS:
             return (f"chart: {len(labels)} rows, more than {CHART_MAX_LABELS}; "
                     "narrow the filters (the table has them all)")
-        series = list(dict.fromkeys(sub[bar_by])) if len(keys) == 2 else [None]
-        fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(labels) * max(1, len(series)) ** 0.5 + 1.3))
-        pos = {lab: len(labels) - 1 - i for i, lab in enumerate(labels)}  # highest value at the top
-        step = 0.8 / max(1, len(series))
-        for k, s in enumerate(series):
-            part = sub if s is None else sub[sub[bar_by] == s]
-            y = [pos[lab] + (k - (len(series) - 1) / 2) * step for lab in part[label_by]]
-            x = pd.to_numeric(part[value], errors="coerce")
-            if low and high:
-                lo, hi = pd.to_numeric(part[low], errors="coerce"), pd.to_numeric(part[high], errors="coerce")
-                ax.hlines(y, lo, hi, color=f"C{k}", lw=1.5)
-            ax.plot(x, y, "o", color=f"C{k}", label=None if s is None else _name(s))
-            if cluster and cluster in part:
-                for xi, yi, c in zip(x, y, part[cluster]):
-                    if pd.notna(c) and pd.notna(xi):
-                        ax.annotate(f"{int(c)}" if float(c) == int(float(c)) else str(c), (xi, yi),
-                                    xytext=(4, 3), textcoords="offset points", fontsize=7)
-        ax.set_yticks(range(len(labels)), [_name(lab) for lab in reversed(labels)])
-        ax.set_xlabel(_name(value) + (" (95% interval)" if low and high else "")
-                      + ("; number: significance cluster" if cluster else ""))
-        if series != [None]:
-            ax.legend(title=_name(bar_by), fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-        ax.set_title(title)
-        fig.tight_layout()
+        _draw_chart(sub, labels, keys, value=value, label_by=label_by, bar_by=bar_by, low=low, high=high,
+                    cluster=cluster, title=title)
         plt.show()
         box.last_chart = True
         return None
@@ -240,6 +218,38 @@ def frame_explorer(frame: pd.DataFrame, filters: Sequence[str], *, value: str = 
     box.filters = selects
     redraw()
     return box
+
+
+def _draw_chart(sub: pd.DataFrame, labels: list, keys: list[str], *, value: str, label_by: str,
+                bar_by: str | None, low: str | None, high: str | None, cluster: str | None, title: str) -> None:
+    """The explorer's chart of ``sub``: ``value`` per label (highest at the top), one series per ``bar_by`` value
+    when ``keys`` holds it, with the intervals and the cluster numbers (:func:`frame_explorer`)."""
+    import matplotlib.pyplot as plt
+
+    series = list(dict.fromkeys(sub[bar_by])) if len(keys) == 2 else [None]
+    fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(labels) * max(1, len(series)) ** 0.5 + 1.3))
+    pos = {lab: len(labels) - 1 - i for i, lab in enumerate(labels)}  # highest value at the top
+    step = 0.8 / max(1, len(series))
+    for k, s in enumerate(series):
+        part = sub if s is None else sub[sub[bar_by] == s]
+        y = [pos[lab] + (k - (len(series) - 1) / 2) * step for lab in part[label_by]]
+        x = pd.to_numeric(part[value], errors="coerce")
+        if low and high:
+            lo, hi = pd.to_numeric(part[low], errors="coerce"), pd.to_numeric(part[high], errors="coerce")
+            ax.hlines(y, lo, hi, color=f"C{k}", lw=1.5)
+        ax.plot(x, y, "o", color=f"C{k}", label=None if s is None else _name(s))
+        if cluster and cluster in part:
+            for xi, yi, c in zip(x, y, part[cluster]):
+                if pd.notna(c) and pd.notna(xi):
+                    ax.annotate(f"{int(c)}" if float(c) == int(float(c)) else str(c), (xi, yi),
+                                xytext=(4, 3), textcoords="offset points", fontsize=7)
+    ax.set_yticks(range(len(labels)), [_name(lab) for lab in reversed(labels)])
+    ax.set_xlabel(_name(value) + (" (95% interval)" if low and high else "")
+                  + ("; number: significance cluster" if cluster else ""))
+    if series != [None]:
+        ax.legend(title=_name(bar_by), fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title(title)
+    fig.tight_layout()
 
 
 def _natural(text: str):

@@ -4,6 +4,8 @@
     sumeval data add NAME PATH --human COL[,COL] [--doc-col C --system-col C ...] [--replace]
     sumeval data remove NAME
     sumeval data show | export NAME [-o FILE] [--format judge-bench]
+
+Each command's options: ``sumeval data COMMAND --help``.
 """
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
     sumeval index build --corpus wikipedia --size 10000 [--seed 0 --backend sparse --rebuild]
     sumeval index list
+
+The options: ``sumeval index --help``.
 """
 from __future__ import annotations
 

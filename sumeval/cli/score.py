@@ -69,7 +69,6 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
     created (a missing folder is created at writing time if its nearest existing parent is a
     writable folder).
     """
-    import stat
     import tempfile
 
     if given == "-":
@@ -85,29 +84,7 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
     except OSError as exc:
         raise InputError(f"{what} {given!r}: cannot use this path ({exc.strerror})") from None
     if st is not None:
-        if stat.S_ISDIR(st.st_mode):
-            raise InputError(f"{what} {given!r} is a folder; give a file name inside it, e.g. "
-                             f"{path / 'scored.jsonl'}")
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"{what} {given!r} is {_kind(st.st_mode)}; results are written to a regular "
-                             "file only - give a file name")
-        for inp in inputs:
-            if os.path.exists(inp) and os.path.samefile(target, inp):
-                raise InputError(f"{what} {given!r} is the input file {str(inp)!r}; write to another file "
-                                 "(the input is never overwritten)")
-        from sumeval.datasets.user_datasets import data_set_file_owner
-
-        owner = data_set_file_owner(target)
-        if owner:  # a judgments file a data set is read from: never replaced by scores
-            raise InputError(f"{what} {given!r} is {owner}; writing there would replace that file and break "
-                             f"the data set. Write to another file, e.g. {path.with_name(path.stem + '-scored.jsonl')}")
-        if not st.st_mode & 0o222:
-            raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
-                             "choose another file")
-        if not os.access(target, os.W_OK):  # e.g. immutable (chattr +i), or another user's file
-            raise InputError(f"{what} {given!r} cannot be replaced by this user (it may be immutable - "
-                             "lsattr shows an 'i', chattr -i clears it - or belong to another user); "
-                             "choose another file")
+        _check_existing_output(what, given, path, target, st, inputs)
     folder = target.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -120,6 +97,37 @@ def check_output_path(given: str, *, inputs: Sequence[Path] = (), what: str = "-
         raise InputError(f"{what} {given!r}: cannot create a file in {str(folder)!r} ({exc.strerror}); "
                          "choose a writable location") from None
     return target
+
+
+def _check_existing_output(what: str, given: str, path: Path, target: Path, st: os.stat_result,
+                           inputs: Sequence[Path]) -> None:
+    """The checks of :func:`check_output_path` on a file that is there (``target``, with its ``st``): a regular,
+    writable file that is neither an input nor a data set's own file."""
+    import stat
+
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{what} {given!r} is a folder; give a file name inside it, e.g. "
+                         f"{path / 'scored.jsonl'}")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{what} {given!r} is {_kind(st.st_mode)}; results are written to a regular "
+                         "file only - give a file name")
+    for inp in inputs:
+        if os.path.exists(inp) and os.path.samefile(target, inp):
+            raise InputError(f"{what} {given!r} is the input file {str(inp)!r}; write to another file "
+                             "(the input is never overwritten)")
+    from sumeval.datasets.user_datasets import data_set_file_owner
+
+    owner = data_set_file_owner(target)
+    if owner:  # a judgments file a data set is read from: never replaced by scores
+        raise InputError(f"{what} {given!r} is {owner}; writing there would replace that file and break "
+                         f"the data set. Write to another file, e.g. {path.with_name(path.stem + '-scored.jsonl')}")
+    if not st.st_mode & 0o222:
+        raise InputError(f"{what} {given!r} is a read-only file; make it writable (chmod u+w) or "
+                         "choose another file")
+    if not os.access(target, os.W_OK):  # e.g. immutable (chattr +i), or another user's file
+        raise InputError(f"{what} {given!r} cannot be replaced by this user (it may be immutable - "
+                         "lsattr shows an 'i', chattr -i clears it - or belong to another user); "
+                         "choose another file")
 
 
 def _clean(value: Any) -> Any:
@@ -311,9 +319,7 @@ def _score(args: argparse.Namespace) -> int:
     from sumeval import metrics
 
     if args.list:
-        for info in metrics.available():
-            needs = ", ".join(("summary",) + info.needs)
-            print(f"{info.name:<16} needs {needs:<28} {info.description}")
+        _print_measures()
         return 0
     plain = _check_score_arguments(args)
     from sumeval.argtypes import scorer_options
@@ -357,17 +363,7 @@ def _score(args: argparse.Namespace) -> int:
         raise InputError(f"input file {str(inp)!r} has no records")
     lines = [lineno for lineno, _ in numbered]
     records = [obj for _, obj in numbered]
-    needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
-    for rec, lineno in zip(records, lines):
-        missing = [f for f in sorted(needed) if f not in rec]
-        if missing:
-            raise InputError(
-                f"{inp}:{lineno}: field {missing[0]!r} is missing; the measures "
-                f"{', '.join(args.measures)} need {', '.join(sorted(needed))} on every line"
-            )
-    for s in scorers:
-        if "references" in s.needs and not any(rec.get("references") for rec in records):
-            raise InputError(f"measure {s.name!r} needs 'references' (a list of strings); no line of {inp} has them")
+    _check_fields(records, lines, scorers, inp, args.measures)
     check_output_columns(records, lines, scorers, inp)
 
     def label(i: int) -> str:
@@ -385,12 +381,7 @@ def _score(args: argparse.Namespace) -> int:
         frame, report, sharded = score_sharded(records, lines, scorers, recipe, source=inp, output=given,
                                                scheduler=args.scheduler, shard_size=shard_size,
                                                progress=progress, worker_timeout=args.worker_timeout)
-    scored = []
-    for i, rec in enumerate(records):
-        row = dict(rec)
-        for col in frame.columns:
-            row[col] = _clean(float(frame.at[i, col]))
-        scored.append(row)
+    scored = _scored_rows(records, frame)
     from sumeval.cache import atomic_write_json
 
     meta = {"input": str(inp), "measures": report.signatures,
@@ -420,6 +411,42 @@ def _score(args: argparse.Namespace) -> int:
     for line in summary_lines(frame, n_resamples=args.resamples, seed=args.seed):
         print(line)
     return 0
+
+
+def _print_measures() -> None:
+    """``sumeval score --list``: each measure, the fields it needs and what it is, one a line."""
+    from sumeval import metrics
+
+    for info in metrics.available():
+        needs = ", ".join(("summary",) + info.needs)
+        print(f"{info.name:<16} needs {needs:<28} {info.description}")
+
+
+def _check_fields(records: list[dict], lines: list[int], scorers, inp, measures) -> None:
+    """Every record has the fields the ``scorers`` need (the first missing one named with its file and line), and a
+    measure needing references finds them on some line."""
+    needed = {"summary"} | {f for s in scorers for f in s.needs if f != "references"}
+    for rec, lineno in zip(records, lines):
+        missing = [f for f in sorted(needed) if f not in rec]
+        if missing:
+            raise InputError(
+                f"{inp}:{lineno}: field {missing[0]!r} is missing; the measures "
+                f"{', '.join(measures)} need {', '.join(sorted(needed))} on every line"
+            )
+    for s in scorers:
+        if "references" in s.needs and not any(rec.get("references") for rec in records):
+            raise InputError(f"measure {s.name!r} needs 'references' (a list of strings); no line of {inp} has them")
+
+
+def _scored_rows(records: list[dict], frame) -> list[dict]:
+    """Each user record, unchanged, with one field per output column of ``frame`` (its row i) added."""
+    scored = []
+    for i, rec in enumerate(records):
+        row = dict(rec)
+        for col in frame.columns:
+            row[col] = _clean(float(frame.at[i, col]))
+        scored.append(row)
+    return scored
 
 
 def _report_progress(args: argparse.Namespace) -> bool:

@@ -227,15 +227,13 @@ def _group(name: str) -> Corpus:
 def open_corpus(spec: "str | Path | Corpus") -> Corpus:
     """The corpus named ``spec``: a shared collection or group name, or a path.
 
-    Parameters
-    ----------
-    spec : ``"wikipedia-2015"``, ``"news"``, ... (see :func:`builtin_corpora`), a folder of
-        ``.txt`` files, a ``.jsonl`` / ``.jsonl.gz`` file, or a ready :class:`Corpus`.
+    Args:
+        spec: ``"wikipedia-2015"``, ``"news"``, ... (see :func:`builtin_corpora`), a folder of ``.txt`` files, a
+            ``.jsonl`` / ``.jsonl.gz`` file, or a ready :class:`Corpus`.
 
-    Raises
-    ------
-    InputError : an unknown name, a path that does not exist, or a file of another format.
-    DataNotFoundError : a shared collection whose file is not in the data folder.
+    Raises:
+        InputError: an unknown name, a path that does not exist, or a file of another format.
+        DataNotFoundError: a shared collection whose file is not in the data folder.
     """
     if isinstance(spec, Corpus):
         return spec

@@ -93,29 +93,35 @@ def parse_judge_bench(data: Any, where: str, fix: str = "give a file in Judge-Be
         raise bad("no instances")
     ids: set = set()
     for n, inst in enumerate(data["instances"]):
-        at = f"instances[{n}]"
-        if not isinstance(inst, dict):
-            raise bad(f"{at} is {type(inst).__name__}, not an object")
-        iid = inst.get("id")
-        if isinstance(iid, bool) or not isinstance(iid, (int, str)):
-            raise bad(f"{at}: id {iid!r} is not an integer or a string")
-        at = f"instance id {iid!r}"
-        if iid in ids:
-            raise bad(f"{at} appears twice")
-        ids.add(iid)
-        if not isinstance(inst.get("instance"), str):
-            raise bad(f"{at}: 'instance' is {type(inst.get('instance')).__name__}, sumeval reads one text (a "
-                      "string)")
-        anns = inst.get("annotations")
-        if not isinstance(anns, dict) or not anns:
-            raise bad(f"{at}: 'annotations' is not a non-empty object")
-        for metric, scores in anns.items():
-            if metric not in declared:
-                raise bad(f"{at}: metric {metric!r} is not declared in 'annotations' ({', '.join(declared)})")
-            if declared[metric]["category"] == "categorical":
-                continue
-            _check_scores(scores, declared[metric], f"{at}, {metric}", bad)
+        _check_instance(n, inst, ids, declared, bad)
     return data
+
+
+def _check_instance(n: int, inst: Any, ids: set, declared: dict[str, dict], bad) -> None:
+    """Instance ``n`` of a Judge-Bench file (:func:`parse_judge_bench`): an object with a new id (added to
+    ``ids``), one text, and annotations of ``declared`` metrics only, each metric's scores checked."""
+    at = f"instances[{n}]"
+    if not isinstance(inst, dict):
+        raise bad(f"{at} is {type(inst).__name__}, not an object")
+    iid = inst.get("id")
+    if isinstance(iid, bool) or not isinstance(iid, (int, str)):
+        raise bad(f"{at}: id {iid!r} is not an integer or a string")
+    at = f"instance id {iid!r}"
+    if iid in ids:
+        raise bad(f"{at} appears twice")
+    ids.add(iid)
+    if not isinstance(inst.get("instance"), str):
+        raise bad(f"{at}: 'instance' is {type(inst.get('instance')).__name__}, sumeval reads one text (a "
+                  "string)")
+    anns = inst.get("annotations")
+    if not isinstance(anns, dict) or not anns:
+        raise bad(f"{at}: 'annotations' is not a non-empty object")
+    for metric, scores in anns.items():
+        if metric not in declared:
+            raise bad(f"{at}: metric {metric!r} is not declared in 'annotations' ({', '.join(declared)})")
+        if declared[metric]["category"] == "categorical":
+            continue
+        _check_scores(scores, declared[metric], f"{at}, {metric}", bad)
 
 
 def _declared_metrics(annotations: list, bad) -> dict[str, dict]:

@@ -111,33 +111,27 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
                    n_docs: int | None = None, annotators_suffice: bool = False) -> Judgments:
     """Load a judgments data set by file path or by name.
 
-    Parameters
-    ----------
-    source : a path to a ``.jsonl`` / ``.csv`` / ``.tsv`` / ``.parquet`` file, a built-in name
-        (:data:`BUILTIN`) or a name added with :func:`add_dataset`. A string with a path
-        separator or one of those extensions is a path; anything else is a name.
-    doc_col, system_col, summary_col, text_col, references_col : the file's column for each role
-        (default: the role's name). For a name, the roles recorded when it was added are used;
-        giving them again is an error.
-    human : the human columns (a name or a list; a string may list several separated by
-        commas). Required for a path. For a name: a selection of its human columns (the others
-        are kept as unused columns, never as measures).
-    lower_is_better : measure columns whose lower values are better (shown negated); added to
-        those recorded for a name.
-    n_docs : keep the first ``n_docs`` documents (order of first appearance), for smoke runs.
-    annotators_suffice : a file may lack a human column that has ``<human>/<annotator>`` columns (the
-        alt-test uses only those); the frame then has no column of that name.
+    Args:
+        source: a path to a ``.jsonl`` / ``.csv`` / ``.tsv`` / ``.parquet`` file, a built-in name (:data:`BUILTIN`)
+            or a name added with :func:`add_dataset`. A string with a path separator or one of those extensions is a
+            path; anything else is a name.
+        doc_col, system_col, summary_col, text_col, references_col: the file's column for each role (default: the
+            role's name). For a name, the roles recorded when it was added are used; giving them again is an error.
+        human: the human columns (a name or a list; a string may list several separated by commas). Required for a
+            path. For a name: a selection of its human columns (the others are kept as unused columns, never as
+            measures).
+        lower_is_better: measure columns whose lower values are better (shown negated); added to those recorded for
+            a name.
+        n_docs: keep the first ``n_docs`` documents (order of first appearance), for smoke runs.
+        annotators_suffice: a file may lack a human column that has ``<human>/<annotator>`` columns (the alt-test
+            uses only those); the frame then has no column of that name.
 
-    Returns
-    -------
-    Judgments
+    Returns:
+        Judgments
 
-    Raises
-    ------
-    InputError
-        naming the file, line, column and value of what is wrong (see the module docstring).
-    DataNotFoundError
-        when the file does not exist, or a registered file no longer matches its sha256.
+    Raises:
+        InputError: naming the file, line, column and value of what is wrong (see the module docstring).
+        DataNotFoundError: when the file does not exist, or a registered file no longer matches its sha256.
     """
     humans = _names(human, "human")
     lower = _names(lower_is_better, "lower_is_better")

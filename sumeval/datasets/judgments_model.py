@@ -61,33 +61,31 @@ class ColumnMap:
 class Judgments:
     """A judgments data set, validated.
 
-    Attributes
-    ----------
-    frame : pandas.DataFrame, one row per (document, system), index 0..n-1
-        ``doc_id``, ``system``, the text fields present (``summary``, ``text``, ``references`` -
-        a list of str), then the file's other columns in file order: human, annotator and
-        measure columns as float64 (NaN where missing), other columns as read.
-    name : the data set's name (a built-in or registered name, or the file's stem)
-    path : the file read (built-ins: the pairs file)
-    sha256 : the file's sha256 (built-ins: a sha256 over the sha256 of every file read)
-    format : ``jsonl``, ``csv``, ``tsv``, ``parquet`` or ``builtin``
-    humans : the human columns
-    annotators : ``{human: (annotator column, ...)}`` for the humans that have them
-    measures : the precomputed measure columns (numeric, neither ids nor humans nor annotators)
-    fields : the text fields present, of :data:`TEXT_FIELDS`
-    lower_is_better : measure columns declared lower-is-better (shown negated)
-    other_columns : the columns kept but not used (not numeric, or humans not selected)
-    columns : the :class:`ColumnMap` the file was read with
-    locations : where each row came from (``"file.csv:7"``), or None for built-ins
-    systems_missing_documents : ``{system: (doc_id, ...)}`` for each system absent from some
-        documents (allowed, reported)
-    limits : what the data set cannot do and why, ``{text field or level: reason}`` (built-in
-        sets only, e.g. FRANK ``{"summary": "FRANK has no texts ..."}``, Rank19 ``{"system":
-        ...}``); :func:`check_level` and the measure checks put the reason in their errors
-    opt_in_measures : measure columns used only when named, never as a study's default (SummEval's
-        LLM judges, so that today's SummEval studies do not change); see :attr:`default_measures`
-    notes : what a reader of the data set must know (built-in sets only; ``describe`` prints them),
-        e.g. Newsroom's ``rater_k`` are slots, not persons
+    Attributes:
+        frame: one row per (document, system), index 0..n-1: ``doc_id``, ``system``, the text fields
+            present (``summary``, ``text``, ``references`` - a list of str), then the file's other columns in
+            file order: human, annotator and measure columns as float64 (NaN where missing), other columns as read.
+        name: the data set's name (a built-in or registered name, or the file's stem)
+        path: the file read (built-ins: the pairs file)
+        sha256: the file's sha256 (built-ins: a sha256 over the sha256 of every file read)
+        format: ``jsonl``, ``csv``, ``tsv``, ``parquet`` or ``builtin``
+        humans: the human columns
+        annotators: ``{human: (annotator column, ...)}`` for the humans that have them
+        measures: the precomputed measure columns (numeric, neither ids nor humans nor annotators)
+        fields: the text fields present, of :data:`TEXT_FIELDS`
+        lower_is_better: measure columns declared lower-is-better (shown negated)
+        other_columns: the columns kept but not used (not numeric, or humans not selected)
+        columns: the :class:`ColumnMap` the file was read with
+        locations: where each row came from (``"file.csv:7"``), or None for built-ins
+        systems_missing_documents: ``{system: (doc_id, ...)}`` for each system absent from some documents (allowed,
+            reported)
+        limits: what the data set cannot do and why, ``{text field or level: reason}`` (built-in sets only, e.g.
+            FRANK ``{"summary": "FRANK has no texts ..."}``, Rank19 ``{"system": ...}``); :func:`check_level` and the
+            measure checks put the reason in their errors
+        opt_in_measures: measure columns used only when named, never as a study's default (SummEval's LLM judges, so
+            that today's SummEval studies do not change); see :attr:`default_measures`
+        notes: what a reader of the data set must know (built-in sets only; ``describe`` prints them), e.g.
+            Newsroom's ``rater_k`` are slots, not persons
     """
 
     frame: pd.DataFrame

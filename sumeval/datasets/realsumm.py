@@ -160,14 +160,12 @@ def _read_records() -> tuple[Path, list[dict]]:
 def load_realsumm_documents(n_docs: int | None = None) -> pd.DataFrame:
     """The REALSumm articles, one row per article, in file order (100 rows).
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (int64, 0-99), ``cnndm_test_index`` (int64, line in the CNN/DM test set),
-        ``scu_event_id`` (str, e.g. ``"cnndm1017"``, the id used by the raw SCU files),
-        ``text`` (str, tokenized, sentence-cased), ``text_tokenized`` (str, tokenized,
-        lower-cased), ``references`` (list of one str, tags turned into sentences joined by a
-        space), ``reference_sentences`` (list of str), ``reference_detok`` (str, untokenized).
+    Returns:
+        pandas.DataFrame: ``doc_id`` (int64, 0-99), ``cnndm_test_index`` (int64, line in the CNN/DM test set),
+            ``scu_event_id`` (str, e.g. ``"cnndm1017"``, the id used by the raw SCU files), ``text`` (str, tokenized,
+            sentence-cased), ``text_tokenized`` (str, tokenized, lower-cased), ``references`` (list of one str, tags
+            turned into sentences joined by a space), ``reference_sentences`` (list of str), ``reference_detok`` (str,
+            untokenized).
     """
     _check_n_docs(n_docs)
     _, recs = _read_records()
@@ -189,24 +187,18 @@ def load_realsumm_documents(n_docs: int | None = None) -> pd.DataFrame:
 def load_realsumm(n_docs: int | None = None, drop_duplicate_bart: bool = False) -> pd.DataFrame:
     """REALSumm, one row per (document, system): 2,500 rows (100 documents x 25 systems).
 
-    Parameters
-    ----------
-    n_docs : int, optional
-        Keep the first ``n_docs`` documents in file order (for smoke runs).
-    drop_duplicate_bart : bool
-        Leave out ``abs/bart_out``, a verbatim copy of ``ext/bart_out`` in the public release
-        (see the module docstring). Default False: the 25 systems as published and as used by
-        the papers that report on REALSumm.
+    Args:
+        n_docs: Keep the first ``n_docs`` documents in file order (for smoke runs).
+        drop_duplicate_bart: Leave out ``abs/bart_out``, a verbatim copy of ``ext/bart_out`` in the public
+            release (see the module docstring). Default False: the 25 systems as published and as used by the papers
+            that report on REALSumm.
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (int64, 0-99), ``system`` (str, ``"abs/bart_out"``, ``"ext/refresh_out"``...),
-        ``summary`` (str, sentences joined by a space), ``summary_sentences`` (list of str),
-        ``text`` (str, the source article, tokenized), ``text_tokenized`` (str, tokenized,
-        lower-cased), ``references`` (list of one str: the reference, tags turned into
-        sentences), ``litepyramid_recall`` (float64, 0-1). Documents in file order, systems in
-        sorted order within a document.
+    Returns:
+        pandas.DataFrame: ``doc_id`` (int64, 0-99), ``system`` (str, ``"abs/bart_out"``, ``"ext/refresh_out"``...),
+            ``summary`` (str, sentences joined by a space), ``summary_sentences`` (list of str), ``text`` (str, the
+            source article, tokenized), ``text_tokenized`` (str, tokenized, lower-cased), ``references`` (list of one
+            str: the reference, tags turned into sentences), ``litepyramid_recall`` (float64, 0-1). Documents in file
+            order, systems in sorted order within a document.
     """
     _check_n_docs(n_docs)
     path, recs = _read_records()
@@ -237,11 +229,9 @@ def load_realsumm(n_docs: int | None = None, drop_duplicate_bart: bool = False) 
 def load_realsumm_scus() -> pd.DataFrame:
     """The SCUs of every article (BLANK slots left out).
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (int64, as in :func:`load_realsumm`), ``scu_id`` (int64, REALSumm's global
-        ``questionId``), ``scu_text`` (str). About 1,056 rows (1 to 16 SCUs per article).
+    Returns:
+        pandas.DataFrame: ``doc_id`` (int64, as in :func:`load_realsumm`), ``scu_id`` (int64, REALSumm's global
+            ``questionId``), ``scu_text`` (str). About 1,056 rows (1 to 16 SCUs per article).
     """
     path = locate(SCU_LIST_FILE)
     docs = load_realsumm_documents()
@@ -267,20 +257,16 @@ def load_realsumm_scu_judgments() -> pd.DataFrame:
     Read from every CSV of :data:`SCU_ANNOTATION_FILES`. BLANK SCU slots (padding to 16,
     always answered ``n``) are left out; every judgment row must judge every SCU of its article.
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (int64, as in :func:`load_realsumm`: the CSV's ``Input.eventId`` mapped via
-        ``scu_event_id``), ``system`` (str, as in :func:`load_realsumm`), ``worker`` (int64, the
-        judgment's index within its (document, system) in file order: 0-2, or 0-3; there is no
-        worker id in the CSVs, so the same index is not the same person across summaries),
-        ``scu_id`` (int64, as in :func:`load_realsumm_scus`), ``present`` (bool). About 81,600
-        rows: 2,500 summaries x 3.1 workers x 10.6 SCUs.
+    Returns:
+        pandas.DataFrame: ``doc_id`` (int64, as in :func:`load_realsumm`: the CSV's ``Input.eventId`` mapped via
+            ``scu_event_id``), ``system`` (str, as in :func:`load_realsumm`), ``worker`` (int64, the judgment's index
+            within its (document, system) in file order: 0-2, or 0-3; there is no worker id in the CSVs, so the same
+            index is not the same person across summaries), ``scu_id`` (int64, as in :func:`load_realsumm_scus`),
+            ``present`` (bool). About 81,600 rows: 2,500 summaries x 3.1 workers x 10.6 SCUs.
 
-    Notes
-    -----
-    The ``abs/bart_out`` judgments are of the real abstractive BART summaries, which the JSONL
-    does not hold (it repeats ``ext/bart_out`` there); see the module docstring.
+    Notes:
+        The ``abs/bart_out`` judgments are of the real abstractive BART summaries, which the JSONL
+        does not hold (it repeats ``ext/bart_out`` there); see the module docstring.
     """
     docs = load_realsumm_documents()
     event_to_doc = dict(zip(docs["scu_event_id"], docs["doc_id"]))
@@ -374,23 +360,17 @@ def litepyramid_from_judgments(judgments: pd.DataFrame,
     ``rule="mean"``: the mean over workers of each worker's fraction of SCUs present
     (the same example, with workers marking 3, 2 and 1 SCUs: (3/4 + 2/4 + 1/4) / 3 = 0.5).
 
-    Parameters
-    ----------
-    judgments : DataFrame
-        Columns ``doc_id, system, worker, scu_id, present`` (as from
-        :func:`load_realsumm_scu_judgments`, or a subset of its rows).
-    workers : int or iterable of int, optional
-        None: all workers. An int ``k``: the first ``k`` workers of each summary
-        (``worker < k``). An iterable: those worker indices.
-    rule : {"majority", "mean"}
+    Args:
+        judgments: Columns ``doc_id, system, worker, scu_id, present`` (as from
+            :func:`load_realsumm_scu_judgments`, or a subset of its rows).
+        workers: None: all workers. An int ``k``: the first ``k`` workers of each
+            summary (``worker < k``). An iterable: those worker indices.
+        rule: ``"majority"`` or ``"mean"``, the recall rule (above).
 
-    Returns
-    -------
-    DataFrame
-        ``doc_id, system, litepyramid_recall`` (float64), ``n_workers`` (int64, workers used),
-        ``n_scus`` (int64), one row per (document, system) of ``judgments``, sorted. A pair whose
-        selected workers are none (e.g. ``workers=[3]`` where only 3 judged) is kept with recall
-        NaN and ``n_workers`` 0, never dropped.
+    Returns:
+        DataFrame: ``doc_id, system, litepyramid_recall`` (float64), ``n_workers`` (int64, workers used), ``n_scus``
+            (int64), one row per (document, system) of ``judgments``, sorted. A pair whose selected workers are none
+            (e.g. ``workers=[3]`` where only 3 judged) is kept with recall NaN and ``n_workers`` 0, never dropped.
     """
     need = {"doc_id", "system", "worker", "scu_id", "present"}
     missing = sorted(need - set(judgments.columns))

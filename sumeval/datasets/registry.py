@@ -183,29 +183,21 @@ def _not_found(relpath: str, places: list[Path]) -> DataNotFoundError:
 def locate(relpath: str | os.PathLike[str], verify: bool = True) -> Path:
     """Path of data file (or folder) ``relpath``, found in :func:`sumeval.paths.data_search_path`.
 
-    Parameters
-    ----------
-    relpath : str
-        Path relative to a data folder, e.g. ``"summeval/summeval_pairs_1600.jsonl"`` or
-        ``"corpora/wikipedia/enwiki2015_early_jasonfeng_cap4k.jsonl.gz"``. A folder
-        (``"realsumm/raw"``) is returned from the first data folder that has it.
-    verify : bool
-        Check registered files against their recorded sha256 (cached by path, size and
-        mtime_ns, so only the first call per file version hashes it). For a folder, every
-        registered file below it must be present there and match. Unregistered files are
-        returned unverified.
+    Args:
+        relpath: Path relative to a data folder, e.g. ``"summeval/summeval_pairs_1600.jsonl"`` or
+            ``"corpora/wikipedia/enwiki2015_early_jasonfeng_cap4k.jsonl.gz"``. A folder (``"realsumm/raw"``) is returned
+            from the first data folder that has it.
+        verify: Check registered files against their recorded sha256 (cached by path, size and mtime_ns, so
+            only the first call per file version hashes it). For a folder, every registered file below it must be
+            present there and match. Unregistered files are returned unverified.
 
-    Returns
-    -------
-    pathlib.Path
-        The absolute path in the first data folder that holds ``relpath``.
+    Returns:
+        pathlib.Path: The absolute path in the first data folder that holds ``relpath``.
 
-    Raises
-    ------
-    DataNotFoundError
-        When no data folder holds ``relpath`` (the message names the file, every place searched
-        and where to obtain it), or when the first copy found does not match its checksum (the
-        message names the file, the expected and actual sha256 and the fix).
+    Raises:
+        DataNotFoundError: When no data folder holds ``relpath`` (the message names the file, every place searched
+            and where to obtain it), or when the first copy found does not match its checksum (the message names the
+            file, the expected and actual sha256 and the fix).
     """
     key = _norm(relpath)
     places = data_search_path()

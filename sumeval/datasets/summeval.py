@@ -77,17 +77,13 @@ def _check_n_docs(n_docs: int | None) -> None:
 def load_summeval_documents(n_docs: int | None = None) -> pd.DataFrame:
     """The SummEval articles, one row per article, in file order.
 
-    Parameters
-    ----------
-    n_docs : int, optional
-        Keep the first ``n_docs`` articles (file order); all 100 by default.
+    Args:
+        n_docs: Keep the first ``n_docs`` articles (file order); all 100 by default.
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (str, e.g. ``"dm-test-8764fb95..."``), ``text`` (str, original article),
-        ``text_tokenized`` (str, PTB-tokenized article), ``references`` (list of 11 str;
-        ``[0]`` the CNN/DM highlight). 100 rows.
+    Returns:
+        pandas.DataFrame: ``doc_id`` (str, e.g. ``"dm-test-8764fb95..."``), ``text`` (str, original article),
+            ``text_tokenized`` (str, PTB-tokenized article), ``references`` (list of 11 str; ``[0]`` the CNN/DM
+            highlight). 100 rows.
     """
     _check_n_docs(n_docs)
     path = locate(DOCS_FILE)
@@ -118,27 +114,20 @@ def load_summeval_documents(n_docs: int | None = None) -> pd.DataFrame:
 def load_summeval(n_docs: int | None = None) -> pd.DataFrame:
     """SummEval, one row per (document, system) pair: 1,600 rows (100 documents x 16 systems).
 
-    Parameters
-    ----------
-    n_docs : int, optional
-        Keep the pairs of the first ``n_docs`` documents in file order (for smoke runs):
-        ``16 * n_docs`` rows.
+    Args:
+        n_docs: Keep the pairs of the first ``n_docs`` documents in file order (for smoke runs):
+            ``16 * n_docs`` rows.
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``doc_id`` (str), ``system`` (str, ``"M0"`` ... ``"M23"``), ``summary`` (str, tokenized,
-        lower-cased but sentence-initial), ``text`` (str, original article), ``text_tokenized``
-        (str, tokenized article), ``references`` (list of 11 str, ``[0]`` the CNN/DM highlight),
-        ``coherence``, ``consistency``, ``fluency``, ``relevance`` (float64, mean of 3 experts,
-        1-5). Rows in file order: documents in the order of the documents file, systems in
-        :data:`SYSTEMS` order within a document.
+    Returns:
+        pandas.DataFrame: ``doc_id`` (str), ``system`` (str, ``"M0"`` ... ``"M23"``), ``summary`` (str, tokenized,
+            lower-cased but sentence-initial), ``text`` (str, original article), ``text_tokenized`` (str, tokenized
+            article), ``references`` (list of 11 str, ``[0]`` the CNN/DM highlight), ``coherence``, ``consistency``,
+            ``fluency``, ``relevance`` (float64, mean of 3 experts, 1-5). Rows in file order: documents in the order of
+            the documents file, systems in :data:`SYSTEMS` order within a document.
 
-    Raises
-    ------
-    InputError
-        When a pair names an article that is not in the documents file, a (document, system)
-        pair appears twice, or the data is not 16 systems x 100 documents.
+    Raises:
+        InputError: When a pair names an article that is not in the documents file, a (document, system) pair
+            appears twice, or the data is not 16 systems x 100 documents.
     """
     _check_n_docs(n_docs)
     docs = load_summeval_documents()
@@ -198,20 +187,15 @@ def load_summac_consistency_experts(wide: bool = False) -> pd.DataFrame:
     the two frames join on ``(doc_id, system)`` or on ``summary``. The mean of the three scores
     equals ``consistency`` in :func:`load_summeval` (checked).
 
-    Parameters
-    ----------
-    wide : bool
-        False (default): long frame, one row per (pair, expert). True: one row per pair.
+    Args:
+        wide: False (default): long frame, one row per (pair, expert). True: one row per pair.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Long (300 rows): ``doc_id`` (str), ``system`` (str), ``summary`` (str), ``expert``
-        (int64, 1-3, the position of the score in SummaC's ``annotations``; the same position
-        need not be the same person across pairs), ``score`` (int64, 1-5), ``label`` (int64,
-        SummaC's binary label: 1 = consistent, i.e. at least two experts gave 5).
-        Wide (100 rows): ``doc_id, system, summary, expert_1, expert_2, expert_3, consistency``
-        (float64 mean), ``label``.
+    Returns:
+        pandas.DataFrame: Long (300 rows): ``doc_id`` (str), ``system`` (str), ``summary`` (str), ``expert`` (int64,
+            1-3, the position of the score in SummaC's ``annotations``; the same position need not be the same person
+            across pairs), ``score`` (int64, 1-5), ``label`` (int64, SummaC's binary label: 1 = consistent, i.e. at
+            least two experts gave 5). Wide (100 rows): ``doc_id, system, summary, expert_1, expert_2, expert_3,
+            consistency`` (float64 mean), ``label``.
     """
     path = locate(SUMMAC_FILE)
     try:

@@ -80,17 +80,16 @@ def _n_layers(spec) -> int:
 class BertScoreScorer(Scorer):
     """BERTScore precision, recall and F of each summary against its references.
 
-    Parameters
-    ----------
-    model : a packaged model name or alias, a local folder, or a Hugging Face id in the local cache
-    layer : hidden layer used (1..number of layers; 0 = the embedding layer); default
-        :func:`default_bertscore_layer`
-    idf : must be False (see the module docstring)
-    rescale_with_baseline : rescale with the baseline TSV ``baseline_path`` (default False)
-    baseline_path : a bert-score baseline file (``LAYER,P,R,F`` rows) for the model
-    batch_size : texts per forward pass
-    device : ``"cpu"``, ``"cuda"`` ...; default :func:`sumeval.lm.default_device`
-    name : measure name (default ``"bertscore"``)
+    Args:
+        model: a packaged model name or alias, a local folder, or a Hugging Face id in the local cache
+        layer: hidden layer used (1..number of layers; 0 = the embedding layer); default
+            :func:`default_bertscore_layer`
+        idf: must be False (see the module docstring)
+        rescale_with_baseline: rescale with the baseline TSV ``baseline_path`` (default False)
+        baseline_path: a bert-score baseline file (``LAYER,P,R,F`` rows) for the model
+        batch_size: texts per forward pass
+        device: ``"cpu"``, ``"cuda"`` ...; default :func:`sumeval.lm.default_device`
+        name: measure name (default ``"bertscore"``)
 
     Columns: ``{name}-p``, ``{name}-r``, ``{name}-f``.
     """

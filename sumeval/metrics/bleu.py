@@ -45,15 +45,13 @@ def _tokenizer(kind: str):
 class BleuScorer(Scorer):
     """Sentence BLEU of each summary against all of its references (multi-reference BLEU).
 
-    Parameters
-    ----------
-    tokenize : ``"split"`` (whitespace, default), ``"treebank"`` (NLTK Treebank tokenizer) or
-        ``"words"`` (runs of ``\\w``)
-    lowercase : lowercase summary and references first (default False)
-    smoothing : NLTK ``SmoothingFunction`` method, ``"method0"`` (none) ... ``"method7"``
-        (default ``"method2"``)
-    max_n : highest n-gram order; weights are uniform 1/max_n (default 4: BLEU-4)
-    strip_tags : remove ``<t>``/``</t>`` sentence tags first (default True)
+    Args:
+        tokenize: ``"split"`` (whitespace, default), ``"treebank"`` (NLTK Treebank tokenizer) or ``"words"`` (runs
+            of ``\\w``)
+        lowercase: lowercase summary and references first (default False)
+        smoothing: NLTK ``SmoothingFunction`` method, ``"method0"`` (none) ... ``"method7"`` (default ``"method2"``)
+        max_n: highest n-gram order; weights are uniform 1/max_n (default 4: BLEU-4)
+        strip_tags: remove ``<t>``/``</t>`` sentence tags first (default True)
 
     Column: ``bleu``, in [0, 1].
     """

@@ -92,15 +92,14 @@ def distribution(counts: Counter) -> dict[object, float]:
 class JensenShannonScorer(Scorer):
     """JS divergence between the n-gram distribution of a summary and that of its references.
 
-    Parameters
-    ----------
-    n : n-gram order (default 2: JS-2)
-    stem : Snowball-stem the tokens (default True)
-    stopwords : drop n-grams made only of stopwords (default True; NLTK's English list)
-    multi_ref : ``"mean"`` divergence over references (default) or ``"pooled"`` references
-    against : ``"references"`` (default) or ``"text"`` (the source document instead; the scorer
-        then needs ``text``)
-    base : logarithm base (default e: values in [0, ln 2])
+    Args:
+        n: n-gram order (default 2: JS-2)
+        stem: Snowball-stem the tokens (default True)
+        stopwords: drop n-grams made only of stopwords (default True; NLTK's English list)
+        multi_ref: ``"mean"`` divergence over references (default) or ``"pooled"`` references
+        against: ``"references"`` (default) or ``"text"`` (the source document instead; the scorer then needs
+            ``text``)
+        base: logarithm base (default e: values in [0, ln 2])
 
     Column: ``js-2`` (``js-{n}``); lower is better.
     """

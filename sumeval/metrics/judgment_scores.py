@@ -137,16 +137,13 @@ def score_judgments(judgments, measures: Sequence[MeasureSpec], *, progress: boo
     signature=..., inputs=sha256 of the texts it reads)``, with the rows it could not score. A
     column measure is read from the frame.
 
-    Returns
-    -------
-    MeasureScores
-        ``frame``: one column per measure label, oriented so that higher is better (a
-        lower-is-better measure negated, its label ending in ``(negated)``); ``signatures``;
-        ``not_scored`` (empty summaries, missing text or references, undefined values, NaN or
-        None a scorer returned without a reason - :data:`sumeval.metrics.records.NO_NUMBER`, counted in
-        the measure's own column - and empty cells of a column); ``from_cache``. A scorer's
-        measure with no number on any row is an InputError naming it and why (a column with no
-        value is not a measure column of the data set in the first place).
+    Returns:
+        MeasureScores: ``frame``: one column per measure label, oriented so that higher is better (a lower-is-better
+            measure negated, its label ending in ``(negated)``); ``signatures``; ``not_scored`` (empty summaries,
+            missing text or references, undefined values, NaN or None a scorer returned without a reason -
+            :data:`sumeval.metrics.records.NO_NUMBER`, counted in the measure's own column - and empty cells of a
+            column); ``from_cache``. A scorer's measure with no number on any row is an InputError naming it and why (a
+            column with no value is not a measure column of the data set in the first place).
     """
     frame = judgments.frame
     outputs: dict[str, tuple[pd.DataFrame, list, bool]] = {}

@@ -193,21 +193,19 @@ def score_records(records: Sequence[Mapping[str, Any]], measures: Iterable[str |
                   row_label: Callable[[int], str] | None = None, **options: Any):
     """Score ``records`` (dicts with ``summary`` and, as needed, ``text`` / ``references``).
 
-    Parameters
-    ----------
-    records : sequence of mappings, length n; field types as :func:`check_records` says (checked
-        before anything is scored)
-    measures : names (``"rouge-1"``) or ready :class:`Scorer` objects
-    row_label : how messages name row i (default ``"row i"``; the CLI gives ``file:line``)
-    options : scorer options for the measures given by name; each measure gets only the options
-        it accepts (see :func:`sumeval.metrics.registry.get_scorers`)
+    Args:
+        records: sequence of mappings, length n; field types as :func:`check_records` says (checked before anything
+            is scored)
+        measures: names (``"rouge-1"``) or ready :class:`Scorer` objects
+        row_label: how messages name row i (default ``"row i"``; the CLI gives ``file:line``)
+        options: scorer options for the measures given by name; each measure gets only the options it accepts (see
+            :func:`sumeval.metrics.registry.get_scorers`)
 
-    Returns
-    -------
-    scores : pandas.DataFrame, n rows, one column per measure output (NaN where not scored)
-    report : ScoreReport listing every (row, measure) not scored and why - an empty summary, a
-        missing text or references, an undefined value - and the notes (an empty reference left
-        out, ...). Rows are never dropped.
+    Returns:
+        ``(scores, report)``: ``scores``, a pandas.DataFrame of n rows, one column per measure output (NaN
+        where not scored); ``report``, a ScoreReport listing every (row, measure) not scored and why - an empty
+        summary, a missing text or references, an undefined value - and the notes (an empty reference left out,
+        ...). Rows are never dropped.
     """
     import pandas as pd
 

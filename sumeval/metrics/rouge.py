@@ -156,18 +156,17 @@ def _name_of(variant: str) -> str:
 class RougeScorer(Scorer):
     """ROUGE precision, recall and F of each summary against its references (rouge-score).
 
-    Parameters
-    ----------
-    variant : ``"rouge1"`` ... ``"rouge9"``, ``"rougeL"`` (LCS over the whole text) or
-        ``"rougeLsum"`` (summary-level union LCS over sentences, see :func:`split_sentences`)
-    aggregate : ``"mean"`` over references of each of P, R, F (default), or ``"max"``: P, R and F
-        of the reference with the best F
-    use_stemmer : Porter stemming of tokens longer than 3 characters (default True)
-    tokenizer : ``"unicode"`` (default; words of every script) or ``"rouge-score"`` (rouge-score's
-        ASCII-only tokenizer, as the papers used); identical on ASCII text - see :func:`tokenize`
-    strip_tags : remove ``<t>``/``</t>`` tags before tokenizing (default True)
-    sentence_split : how ROUGE-Lsum splits sentences (ignored by the other variants)
-    name : measure name; default from ``variant`` (``rouge-1``, ``rouge-l``, ``rouge-lsum``)
+    Args:
+        variant: ``"rouge1"`` ... ``"rouge9"``, ``"rougeL"`` (LCS over the whole text) or ``"rougeLsum"``
+            (summary-level union LCS over sentences, see :func:`split_sentences`)
+        aggregate: ``"mean"`` over references of each of P, R, F (default), or ``"max"``: P, R and F of the
+            reference with the best F
+        use_stemmer: Porter stemming of tokens longer than 3 characters (default True)
+        tokenizer: ``"unicode"`` (default; words of every script) or ``"rouge-score"`` (rouge-score's ASCII-only
+            tokenizer, as the papers used); identical on ASCII text - see :func:`tokenize`
+        strip_tags: remove ``<t>``/``</t>`` tags before tokenizing (default True)
+        sentence_split: how ROUGE-Lsum splits sentences (ignored by the other variants)
+        name: measure name; default from ``variant`` (``rouge-1``, ``rouge-l``, ``rouge-lsum``)
 
     Columns: ``{name}-p``, ``{name}-r``, ``{name}-f`` (``-max`` appended with ``aggregate="max"``).
     """

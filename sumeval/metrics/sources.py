@@ -203,22 +203,19 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
                      module_path: Sequence[str | Path] = ()) -> list[MeasureSpec]:
     """Resolve measure names (see the module docstring for the syntax) against ``judgments``.
 
-    Parameters
-    ----------
-    specs : measure specs, in the order the tables show them
-    judgments : the :class:`~sumeval.datasets.judgments_model.Judgments` they will score
-    measure_classes : ``module:Class`` paths (``--measure-class``), appended after ``specs``
-    options : options given to every registered or class measure that accepts them (each gets
-        only those its constructor accepts); an option no measure accepts is an error
-    lower_is_better : column names whose lower values are better (besides those the data set
-        declares)
-    module_path : folders searched first when importing a ``module:Class``
+    Args:
+        specs: measure specs, in the order the tables show them
+        judgments: the :class:`~sumeval.datasets.judgments_model.Judgments` they will score
+        measure_classes: ``module:Class`` paths (``--measure-class``), appended after ``specs``
+        options: options given to every registered or class measure that accepts them (each gets only those its
+            constructor accepts); an option no measure accepts is an error
+        lower_is_better: column names whose lower values are better (besides those the data set declares)
+        module_path: folders searched first when importing a ``module:Class``
 
-    Returns
-    -------
-    list of :class:`MeasureSpec`, one per spec. Raises :class:`InputError` for an unknown name
-    (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
-    a measure needing a text field the data lacks, or two measures with the same label.
+    Returns:
+        list of :class:`MeasureSpec`, one per spec. Raises :class:`InputError` for an unknown name
+        (listing the known ones), an ambiguous one, a class that does not import or is not a Scorer,
+        a measure needing a text field the data lacks, or two measures with the same label.
     """
     items = [specs] if isinstance(specs, str) else list(specs)
     n_specs = len(items)  # the rest are --measure-class paths: no ':lower' suffix is read there
@@ -262,86 +259,101 @@ def resolve_measures(specs: str | Iterable[str], judgments, *, measure_classes: 
     return out
 
 
-def _resolve_one(text, head, own, orientation, explicit, output, judgments, lower, built, module_path):
-    """One :class:`MeasureSpec` (see :func:`resolve_measures`)."""
-    columns = set(judgments.measures)
-    scored_cols = set(judgments.humans) | set(judgments.annotator_columns)
+@dataclass(frozen=True)
+class _Spec:
+    """What one measure spec says beside its head (:func:`_split_spec`), and how its scorers are built: the
+    steps of :func:`_resolve_one` that turn it into a :class:`MeasureSpec`."""
 
-    def no_orientation(what):
-        if orientation is not None:
-            raise InputError(f"measure {text!r}: {what} declares its own orientation "
+    text: str
+    own: dict
+    orientation: bool | None
+    output: str | None
+    judgments: Any
+    lower: set
+    built: Any
+
+    def no_orientation(self, what: str) -> None:
+        if self.orientation is not None:
+            raise InputError(f"measure {self.text!r}: {what} declares its own orientation "
                              "(higher_is_better); ':lower' / ':higher' apply to columns of the data only")
 
-    def pick(scorer, column=None, columns=None):
+    def pick(self, scorer, column=None, columns=None):
         """(name shown, column used) of ``scorer`` for this spec (``columns``: its columns, when
         already read)."""
-        column = column or output
+        column = column or self.output
         cols = list(columns if columns is not None else scorer.columns())
         if column is None:
             return scorer.name, _main_column(scorer, cols)
         if column not in cols:
-            raise InputError(f"measure {text!r}: {scorer.name!r} has no output {column!r}; its "
+            raise InputError(f"measure {self.text!r}: {scorer.name!r} has no output {column!r}; its "
                              f"outputs: {', '.join(cols)}")
-        return (scorer.name if column == _main_column(scorer, cols) and not output else
+        return (scorer.name if column == _main_column(scorer, cols) and not self.output else
                 _output_name(scorer, column)), column
 
-    def column_spec(col):
-        if output:
-            raise InputError(f"measure {text!r}: {col!r} is a column of {judgments.name}; '#OUTPUT' "
+    def column_spec(self, col: str, orientation: bool | None) -> MeasureSpec:
+        if self.output:
+            raise InputError(f"measure {self.text!r}: {col!r} is a column of {self.judgments.name}; '#OUTPUT' "
                              "picks an output of a scorer")
-        if own:
-            raise InputError(f"measure {text!r}: {col!r} is a column of {judgments.name}; columns "
+        if self.own:
+            raise InputError(f"measure {self.text!r}: {col!r} is a column of {self.judgments.name}; columns "
                              "take no options")
-        higher = orientation if orientation is not None else col not in lower
-        sig = f"column={col}|dataset_sha256={judgments.sha256}"
-        return MeasureSpec(col, "column", col, higher, sig, spec=text)
+        higher = orientation if orientation is not None else col not in self.lower
+        sig = f"column={col}|dataset_sha256={self.judgments.sha256}"
+        return MeasureSpec(col, "column", col, higher, sig, spec=self.text)
 
-    def registered_spec(info, cls, column=None):
-        no_orientation(repr(info.name))
-        scorer = built(cls, text, lambda **o: get_scorer(info.name, **o))
-        name, col = pick(scorer, column)
+    def registered_spec(self, info, cls, column=None) -> MeasureSpec:
+        self.no_orientation(repr(info.name))
+        scorer = self.built(cls, self.text, lambda **o: get_scorer(info.name, **o))
+        name, col = self.pick(scorer, column)
         if column:
             name = column
         return MeasureSpec(name, "registered", col, bool(scorer.higher_is_better),
-                           scorer.signature(), spec=text, scorer=scorer)
+                           scorer.signature(), spec=self.text, scorer=scorer)
 
-    def class_spec(cls, path, source):
-        no_orientation("a class")
-        scorer = built(cls, text)
-        cols = check_columns(scorer, text)
+    def class_spec(self, cls, path, source) -> MeasureSpec:
+        self.no_orientation("a class")
+        scorer = self.built(cls, self.text)
+        cols = check_columns(scorer, self.text)
         sig = user_signature(call_user(scorer, "signature", scorer.signature), class_identity(cls, path))
-        name, col = pick(scorer, columns=cols)
-        return MeasureSpec(name, source, col, bool(scorer.higher_is_better), sig, spec=text,
+        name, col = self.pick(scorer, columns=cols)
+        return MeasureSpec(name, source, col, bool(scorer.higher_is_better), sig, spec=self.text,
                            scorer=scorer)
+
+
+def _resolve_one(text, head, own, orientation, explicit, output, judgments, lower, built, module_path):
+    """One :class:`MeasureSpec` (see :func:`resolve_measures`)."""
+    columns = set(judgments.measures)
+    scored_cols = set(judgments.humans) | set(judgments.annotator_columns)
+    spec = _Spec(text, own, orientation, output, judgments, lower, built)
 
     if explicit == "column":
         head, orientation = _explicit_column(text, head, orientation, judgments, columns | scored_cols)
-        return column_spec(head)
+        return spec.column_spec(head, orientation)
     if explicit is None and CLASS_RE.match(head):
         _refuse_upper_orientation(text, head, judgments, columns | scored_cols)
-        return class_spec(load_scorer_class(head, module_path), head, "class")
+        return spec.class_spec(load_scorer_class(head, module_path), head, "class")
 
     info, cls = registered_class(head)
     if info is not None:
         if explicit is None and head in columns:
             raise InputError(f"measure {text!r} is both a registered measure and a measure column of "
                              f"{judgments.name}; write 'measure:{head}' or 'column:{head}'")
-        return registered_spec(info, cls)
+        return spec.registered_spec(info, cls)
     parent = _registered_parent(head, built, text)
     if parent is not None:
         if explicit is None and head in columns:
             raise InputError(f"measure {text!r} is both an output of the registered measure "
                              f"{parent[0].name!r} and a measure column of {judgments.name}; write "
                              f"'measure:{head}' or 'column:{head}'")
-        return registered_spec(*parent, column=head.lower())
+        return spec.registered_spec(*parent, column=head.lower())
     if explicit == "measure":
         raise InputError(f"measure {text!r}: no registered measure or measure output {head!r}; "
                          f"registered measures: {', '.join(m.name for m in available())}")
     if head in columns | scored_cols:
-        return column_spec(head)
+        return spec.column_spec(head, orientation)
     eps = entry_point_measures()
     if head in eps:
-        return class_spec(load_entry_point(eps[head]), eps[head].value, "entry-point")
+        return spec.class_spec(load_entry_point(eps[head]), eps[head].value, "entry-point")
     _refuse_unknown(text, head, orientation, output, judgments, columns | scored_cols)
 
 

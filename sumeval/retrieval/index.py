@@ -307,19 +307,17 @@ def build_index(corpus: "str | Path | Corpus" = "wikipedia", n: int = 10_000, se
     """Build (or load from the cache) the index of the first ``n`` documents of the seeded
     shuffle of ``corpus``.
 
-    Parameters
-    ----------
-    corpus : a collection name, a path or a :class:`Corpus` (see :func:`open_corpus`)
-    n : number of documents, 1 <= n <= N (the corpus size)
-    seed : seed of the shuffle (``numpy.random.default_rng(seed).permutation(N)``)
-    backend : ``"sparse"`` (default) or ``"whoosh"``
-    root : cache root (default ``$SUMEVAL_CACHE``)
-    rebuild : build again even when a complete cached index exists
+    Args:
+        corpus: a collection name, a path or a :class:`Corpus` (see :func:`open_corpus`)
+        n: number of documents, 1 <= n <= N (the corpus size)
+        seed: seed of the shuffle (``numpy.random.default_rng(seed).permutation(N)``)
+        backend: ``"sparse"`` (default) or ``"whoosh"``
+        root: cache root (default ``$SUMEVAL_CACHE``)
+        rebuild: build again even when a complete cached index exists
 
-    Returns
-    -------
-    Index, whose ``meta`` records corpus, its sha256, N, n, seed, analyzer, backend, versions
-    and build time.
+    Returns:
+        Index, whose ``meta`` records corpus, its sha256, N, n, seed, analyzer, backend, versions
+        and build time.
     """
     check_index_params(n, seed, backend)
     corp = open_corpus(corpus)

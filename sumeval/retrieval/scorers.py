@@ -72,14 +72,13 @@ def retrieve_lists(index: Any, texts: Sequence[str], reformulation: str = "raw",
 class SeraScorer(Scorer):
     """SERA-k / SERA-DIS-k with one query reformulation over one index.
 
-    Parameters
-    ----------
-    k : cut-off (5 or 10 in the paper; any positive integer)
-    dis : False for SERA, True for SERA-DIS
-    reformulation : ``raw``, ``np``, ``kw``, ``gesera`` or ``gesera-pn``
-    index : ``"CORPUS:SIZE:SEED:BACKEND"``; overrides corpus / size / seed / backend
-    corpus, size, seed, backend : the index (default ``wikipedia``, 10000, 0, ``sparse``)
-    cache_root : cache root (default ``$SUMEVAL_CACHE``)
+    Args:
+        k: cut-off (5 or 10 in the paper; any positive integer)
+        dis: False for SERA, True for SERA-DIS
+        reformulation: ``raw``, ``np``, ``kw``, ``gesera`` or ``gesera-pn``
+        index: ``"CORPUS:SIZE:SEED:BACKEND"``; overrides corpus / size / seed / backend
+        corpus, size, seed, backend: the index (default ``wikipedia``, 10000, 0, ``sparse``)
+        cache_root: cache root (default ``$SUMEVAL_CACHE``)
     """
 
     needs = ("references",)

@@ -149,11 +149,10 @@ class BM25F:
     """BM25F (paper 001 Sec.2.2 and App.B: Whoosh's ranking; the module doc gives the formulas)
     over rows ``rows`` of a :class:`TermMatrix` (document number i = ``rows[i]``).
 
-    Parameters
-    ----------
-    matrix : the tokenised corpus
-    rows : int array (n,), the corpus positions of the index's documents, in document order
-    B, K1 : BM25F parameters (Whoosh's defaults 0.75 and 1.2)
+    Args:
+        matrix: the tokenised corpus
+        rows: int array (n,), the corpus positions of the index's documents, in document order
+        B, K1: BM25F parameters (Whoosh's defaults 0.75 and 1.2)
     """
 
     def __init__(self, matrix: TermMatrix, rows: np.ndarray, *, B: float = B, K1: float = K1):

@@ -179,6 +179,22 @@ img{max-width:min(100%,760px);border:1px solid #ddd;margin:.3em 0}section{border
 details{margin:.4em 0}summary{cursor:pointer;color:#345}"""
 
 
+def _shown_figures(o: StudyOutcome) -> list[Path]:
+    """The image of each figure a study wrote, once per name: its PNG or SVG (a PDF-only listing: its PNG or SVG
+    sibling, if written), those that are there."""
+    figures: list[Path] = []
+    for fig in o.figures:
+        src = Path(fig)
+        shown = src if src.suffix in (".png", ".svg") else None
+        if shown is None:  # a PDF-only listing: its PNG or SVG sibling, if written
+            shown = next((c for c in (src.with_suffix(".png"), src.with_suffix(".svg"))
+                          if str(c) not in o.figures and c.is_file()), None)
+        if shown is None or not shown.is_file() or any(shown.stem == f.stem for f in figures):
+            continue
+        figures.append(shown)
+    return figures
+
+
 def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _dt.datetime,
                  finished: _dt.datetime) -> Path:
     """Write ``runs/report-<timestamp>/index.html`` (+ ``summary.json``, PNG copies); return index.html.
@@ -220,16 +236,7 @@ def write_report(outcomes: Sequence[StudyOutcome], params_name: str, started: _d
         if o.notes:
             parts.append("<ul class=\"notes\">" + "".join(f"<li>note: {html.escape(n)}</li>" for n in o.notes)
                          + "</ul>")
-        figures = []  # the figures first, then the tables; the raw numbers and the manifest folded
-        for fig in o.figures:
-            src = Path(fig)
-            shown = src if src.suffix in (".png", ".svg") else None
-            if shown is None:  # a PDF-only listing: its PNG or SVG sibling, if written
-                shown = next((c for c in (src.with_suffix(".png"), src.with_suffix(".svg"))
-                              if str(c) not in o.figures and c.is_file()), None)
-            if shown is None or not shown.is_file() or any(shown.stem == f.stem for f in figures):
-                continue
-            figures.append(shown)
+        figures = _shown_figures(o)  # the figures first, then the tables; the raw numbers and the manifest folded
         if figures:
             parts.append("<h3>Figures</h3>")
         for src in figures:

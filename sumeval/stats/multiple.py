@@ -130,6 +130,29 @@ def adjust_pvalues(p: Sequence[float] | np.ndarray, method: str = "holm") -> np.
     return out
 
 
+def _check_compare_options(metric_names: list[str], test: str, correction: str, alternative: str,
+                           bootstrap_p: str) -> None:
+    """The options of :func:`compare_measures` (at least two distinct measures, a known test, correction,
+    alternative and bootstrap p-value, the bootstrap two-sided), each refused with the choices."""
+    if len(metric_names) < 2 or len(set(metric_names)) != len(metric_names):
+        raise InputError(f"compare_measures needs at least 2 distinct measures, got "
+                         f"{metric_names}")
+    if test not in TESTS:
+        raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r}; choose one of "
+                         f"{', '.join(CORRECTIONS)}")
+    if alternative not in COMPARE_ALTERNATIVES:
+        raise InputError(f"unknown alternative {alternative!r}; choose one of "
+                         f"{', '.join(COMPARE_ALTERNATIVES)}")
+    if test == "bootstrap" and alternative != "two-sided":
+        raise InputError("the bootstrap test is two-sided; use test='permutation' or "
+                         "'williams' for a one-sided alternative")
+    if bootstrap_p not in P_METHODS:
+        raise InputError(f"unknown bootstrap p-value {bootstrap_p!r}; choose one of "
+                         f"{', '.join(P_METHODS)}")
+
+
 def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | Sequence[str], *,
                      level: str | Sequence[str], method: str, test: str = "permutation",
                      resample: str = "both", n_resamples: int = 1000,
@@ -176,23 +199,7 @@ def compare_measures(frame: pd.DataFrame, metrics: Sequence[str], human: str | S
     """
     check_frame(frame)
     metric_names = names(metrics, "metric columns")
-    if len(metric_names) < 2 or len(set(metric_names)) != len(metric_names):
-        raise InputError(f"compare_measures needs at least 2 distinct measures, got "
-                         f"{metric_names}")
-    if test not in TESTS:
-        raise InputError(f"unknown test {test!r}; choose one of {', '.join(TESTS)}")
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r}; choose one of "
-                         f"{', '.join(CORRECTIONS)}")
-    if alternative not in COMPARE_ALTERNATIVES:
-        raise InputError(f"unknown alternative {alternative!r}; choose one of "
-                         f"{', '.join(COMPARE_ALTERNATIVES)}")
-    if test == "bootstrap" and alternative != "two-sided":
-        raise InputError("the bootstrap test is two-sided; use test='permutation' or "
-                         "'williams' for a one-sided alternative")
-    if bootstrap_p not in P_METHODS:
-        raise InputError(f"unknown bootstrap p-value {bootstrap_p!r}; choose one of "
-                         f"{', '.join(P_METHODS)}")
+    _check_compare_options(metric_names, test, correction, alternative, bootstrap_p)
     humans, levels = names(human, "human columns"), names(level, "levels")
     check_columns(frame, metric_names, "metric")
     check_columns(frame, humans, "human")

@@ -94,18 +94,17 @@ def make_judgments(frame: pd.DataFrame, *, name: str, relpaths: Sequence[str], h
                    limits: Mapping[str, str] | None = None, notes: Sequence[str] = ()):
     """The :class:`~sumeval.datasets.judgments_model.Judgments` of a built-in set, roles declared.
 
-    Parameters
-    ----------
-    frame : one row per (document, system): ``doc_id``, ``system``, the text fields the set has
-        (``summary``, ``text``, ``references`` - a list of str), then its other columns.
-    name : the data set's name.
-    relpaths : the registered files read (the first is the Judgments' ``path``); the sha256 is over
-        their sha256s.
-    humans : the human columns; ``annotators``: ``{human: (annotator column, ...)}``.
-    measures : the precomputed measure columns; ``opt_in``: those of them used only when named;
-        ``lower``: those whose lower values are better.
-    limits : ``{text field or level: reason}`` of what the set cannot do.
-    notes : what a reader must know, printed by ``sumeval data show`` (:attr:`Judgments.notes`).
+    Args:
+        frame: one row per (document, system): ``doc_id``, ``system``, the text fields the set has (``summary``,
+            ``text``, ``references`` - a list of str), then its other columns.
+        name: the data set's name.
+        relpaths: the registered files read (the first is the Judgments' ``path``); the sha256 is over their
+            sha256s.
+        humans: the human columns; ``annotators``: ``{human: (annotator column, ...)}``.
+        measures: the precomputed measure columns; ``opt_in``: those of them used only when named; ``lower``: those
+            whose lower values are better.
+        limits: ``{text field or level: reason}`` of what the set cannot do.
+        notes: what a reader must know, printed by ``sumeval data show`` (:attr:`Judgments.notes`).
 
     Every other column is kept as an unused column. Human, annotator and measure columns become
     float64. Raises :class:`InputError` for a duplicate (doc_id, system) pair or a declared column

@@ -70,13 +70,11 @@ def paper_score(scores: np.ndarray) -> np.ndarray:
     the repository's reproduce/analysis/analysis.py): the value two of the three annotators share
     (when all three agree, that value), else the mean of the three.
 
-    Parameters
-    ----------
-    scores : array (n, 3) of the three annotators' scores.
+    Args:
+        scores: array (n, 3) of the three annotators' scores.
 
-    Returns
-    -------
-    array (n,), float64.
+    Returns:
+        array (n,), float64.
     """
     s = np.asarray(scores, dtype=float)
     if s.ndim != 2 or s.shape[1] != 3:

@@ -129,17 +129,14 @@ def load_newsroom_raters(pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """The 3 individual ratings per quality, one row per Newsroom pair (the order of ``pairs``, default
     :func:`load_newsroom`), joined as the module docstring says.
 
-    Returns
-    -------
-    pandas.DataFrame, 420 rows: ``doc_id, system, jb_id`` (the Judge-Bench instance id) and
-    ``<quality>/rater_k`` (float64, 1-5) for the 4 qualities (:data:`QUALITIES` order) and k = 1, 2, 3.
+    Returns:
+        pandas.DataFrame, 420 rows: ``doc_id, system, jb_id`` (the Judge-Bench instance id) and
+        ``<quality>/rater_k`` (float64, 1-5) for the 4 qualities (:data:`QUALITIES` order) and k = 1, 2, 3.
 
-    Raises
-    ------
-    InputError
-        when the file is not Judge-Bench's schema, a count differs from MANIFEST.md's (420 instances, 3 ratings
-        each, the join's 384 / 28 / 8, 1,078 majorities), the join is not one to one, or the mean of the 3 ratings
-        differs from ``pairs``' score by more than 1e-9 anywhere.
+    Raises:
+        InputError: when the file is not Judge-Bench's schema, a count differs from MANIFEST.md's (420 instances, 3
+            ratings each, the join's 384 / 28 / 8, 1,078 majorities), the join is not one to one, or the mean of the 3
+            ratings differs from ``pairs``' score by more than 1e-9 anywhere.
     """
     from sumeval.datasets.judge_bench import parse_judge_bench
     from sumeval.datasets.loaders.build import read_json

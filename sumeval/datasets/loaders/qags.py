@@ -51,13 +51,11 @@ def summary_factuality(votes: np.ndarray) -> float:
     its sentences (the ``fact`` of BARTScore's QAGS files equals it on all 235 / 239 summaries,
     MANIFEST.md). ``[[1, 1, 0], [0, 0, 1], [1, 1, 1]] -> (1 + 0 + 1) / 3``.
 
-    Parameters
-    ----------
-    votes : array (sentences, 3) of 1 (yes) and 0 (no).
+    Args:
+        votes: array (sentences, 3) of 1 (yes) and 0 (no).
 
-    Returns
-    -------
-    float in [0, 1].
+    Returns:
+        float in [0, 1].
     """
     v = np.asarray(votes, dtype=float)
     if v.ndim != 2 or v.shape[1] != 3 or v.shape[0] == 0:

@@ -96,11 +96,9 @@ def _records(domain: str) -> list[dict]:
 def load_summedits() -> pd.DataFrame:
     """SummEdits' 8 domains as one frame, one row per record (see the module docstring for the columns).
 
-    Raises
-    ------
-    InputError
-        when a file's counts differ from MANIFEST.md's, or a seed group has not exactly one seed, one document,
-        one original summary (the seed's summary) and one split, or a seed is not labelled 1.
+    Raises:
+        InputError: when a file's counts differ from MANIFEST.md's, or a seed group has not exactly one seed, one
+            document, one original summary (the seed's summary) and one split, or a seed is not labelled 1.
     """
     rows = []
     for domain in DOMAINS:

@@ -92,11 +92,10 @@ def load_summeval_experts(pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """The 3 experts' scores, one row per SummEval pair (the order of ``pairs``, default
     :func:`~sumeval.datasets.summeval.load_summeval`).
 
-    Returns
-    -------
-    pandas.DataFrame, 1,600 rows: ``doc_id, system`` and ``<quality>/expert_k`` (float64, 1-5) for
-    the 4 qualities (:data:`~sumeval.datasets.summeval.QUALITIES` order) and k = 1, 2, 3 (``e0, e1,
-    e2``).
+    Returns:
+        pandas.DataFrame, 1,600 rows: ``doc_id, system`` and ``<quality>/expert_k`` (float64, 1-5) for
+        the 4 qualities (:data:`~sumeval.datasets.summeval.QUALITIES` order) and k = 1, 2, 3 (``e0, e1,
+        e2``).
     """
     from sumeval.datasets.summeval import QUALITIES, load_summeval
 
@@ -110,10 +109,9 @@ def load_summeval_experts(pairs: pd.DataFrame | None = None) -> pd.DataFrame:
 def load_summeval_judges(pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """The 6 LLM judges' scores, one row per SummEval pair (the order of ``pairs``).
 
-    Returns
-    -------
-    pandas.DataFrame, 1,600 rows: ``doc_id, system`` and ``<judge>.<quality>`` (float64, 1-5) for
-    the judges of :data:`JUDGES` and the 4 qualities.
+    Returns:
+        pandas.DataFrame, 1,600 rows: ``doc_id, system`` and ``<judge>.<quality>`` (float64, 1-5) for
+        the judges of :data:`JUDGES` and the 4 qualities.
     """
     from sumeval.datasets.summeval import QUALITIES, load_summeval
 
@@ -128,11 +126,9 @@ def summeval_judgments():
     rows and columns unchanged, then ``consistency/expert_1..3`` (the columns it always had, now on
     every pair), the other qualities' ``/expert_1..3``, and the 24 opt-in judge columns.
 
-    Raises
-    ------
-    InputError
-        when the experts' mean differs from a human column on any of the 6,400 scores, or the
-        experts differ from SummaC's on its 100 pairs.
+    Raises:
+        InputError: when the experts' mean differs from a human column on any of the 6,400 scores, or the experts
+            differ from SummaC's on its 100 pairs.
     """
     from sumeval.datasets import summeval as se
     from sumeval.datasets.loaders.build import make_judgments

@@ -81,7 +81,6 @@ def annotator_correlations(measures: pd.DataFrame, metrics: Sequence[str], rows:
     Returns:
         ``annotator, metric, human, method, value, n`` (n: systems, or summaries at the global level).
     """
-
     base = measures[["doc_id", "system", *metrics]]
     frames = [correlations_at(_with(base, mean_of_annotators(rows, human)), metrics, human, level, methods)
               .assign(annotator="all")]

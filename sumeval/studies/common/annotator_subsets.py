@@ -164,7 +164,6 @@ def annotator_effects(measures: pd.DataFrame, metrics: Sequence[str], rows: pd.D
         (> 0: the annotator helps the measure agree with people), ``n`` (systems, or summaries at
         the global level).
     """
-
     base = measures[["doc_id", "system", *metrics]]
 
     def corr(scores: pd.DataFrame) -> pd.DataFrame:
@@ -230,7 +229,6 @@ def worker_correlations(measures: pd.DataFrame, metrics: Sequence[str], litepyra
     Returns:
         ``n_workers, draw, metric, method, value, n``.
     """
-
     base = measures[~measures["system"].isin(drop_systems)].drop(columns=[human], errors="ignore")
     frames = []
     for (n, d), g in litepyramids.groupby(["n_workers", "draw"], sort=True):
