@@ -182,3 +182,17 @@ def test_the_commands_that_draw_figures_leave_the_callers_settings_alone(command
         assert changed == set(), changed
     dpi = Image.open(out / png).info["dpi"][0]
     assert dpi == pytest.approx(style.HOUSE_STYLE["savefig.dpi"], abs=0.5), dpi  # not the caller's 72
+
+
+def test_cross_domain_turns_the_test_sets_names_only_where_they_do_not_fit():
+    """Table 3's heat maps: a smoke run's one model and two sets have room for ``NIPS`` and
+    ``ROCStories`` upright (they were turned whatever the room); four models' narrow panels turn them."""
+    from sumeval.plots import ordering
+
+    t3 = figure_kinds._t3()
+    two = ["nips", "roc"]
+    one = t3[(t3["model"] == "attordernet") & t3["train_set"].isin(two) & t3["test_set"].isin(two)]
+    for frame, turned in ((one, False), (t3, True)):
+        fig, axes = ordering.cross_domain(frame, metric="tau")
+        assert {t.get_rotation() == 90 for t in axes[0, 0].get_xticklabels()} == {turned}
+        assert style.layout_problems(fig) == []
