@@ -33,7 +33,8 @@ NAMES: dict[str, str] = {
     "estime": "ESTIME (negated)", "estime-soft": "ESTIME-soft", "similarity-order": "Similarity order",
     "estime_alarms": "ESTIME (negated)", "estime_soft": "ESTIME-soft", "similarity_order": "Similarity order",
     "blanc": "BLANC", "supert": "SUPERT", "summaqa": "SummaQA", "moverscore": "MoverScore",
-    "meteor": "METEOR",
+    "meteor": "METEOR", "fragment-coverage": "Fragment coverage", "fragment-density": "Fragment density",
+    "bigram-overlap": "Bigram overlap",
     # human columns (qualities and protocols)
     "consistency": "Consistency", "relevance": "Relevance", "coherence": "Coherence", "fluency": "Fluency",
     "overall": "Overall", "informativeness": "Informativeness", "factuality": "Factuality",

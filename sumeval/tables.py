@@ -462,9 +462,12 @@ def to_markdown(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame |
 
 def to_html(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
             marks: pd.DataFrame | None = None, index: bool = True,
-            intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True) -> str:
+            intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True,
+            caption: str | None = None) -> str:
     """The table as an HTML ``<table>`` fragment (pandas' Styler: one header row per column
-    level, an outer label spanning its columns and rows)."""
+    level, an outer label spanning its columns and rows); a ``caption`` is its ``<caption>``, with
+    readable names (:func:`readable_caption`) and HTML-escaped."""
+    import html
     frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
     cells = _cells(frame, "html", precision=precision, bold=bold, marks=marks, intervals=intervals,
                    display=display)
@@ -473,6 +476,8 @@ def to_html(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | Non
     styler = styler.format_index(lambda v: _label_text(v, "html", display), axis=1).hide(axis=1, names=True)
     if not index:
         styler = styler.hide(axis="index")
+    if caption:
+        styler = styler.set_caption(html.escape(readable_caption(caption)))
     return styler.to_html(escape=False)
 
 
@@ -526,8 +531,9 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
     ``notes`` (sentences, e.g. why a cell is undefined) go under the table in the LaTeX (inside
     its ``table`` float), Markdown and HTML files; the CSV holds only data (code names, the
     values, no intervals). The ``.tex`` is a ``table`` float with the caption (``name`` when
-    none is given) and the label ``label`` or :func:`table_label` of ``name``, ``dataset`` and
-    ``source`` (who writes it: a study, ``meta-eval``), unique among the tables of a run.
+    none is given; the ``.html`` carries the same as its ``<caption>``) and the label ``label`` or
+    :func:`table_label` of ``name``, ``dataset`` and ``source`` (who writes it: a study,
+    ``meta-eval``), unique among the tables of a run.
 
     Returns:
         ``{suffix: path}`` for the four files.
@@ -554,6 +560,6 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
     out["md"] = atomic_write_text(folder / f"{name}.md", head + md + "\n" + _notes_block(notes, "markdown"))
     out["html"] = atomic_write_text(folder / f"{name}.html",
                                     to_html(frame, precision=precision, bold=bold, marks=marks, index=index,
-                                            intervals=intervals)
+                                            intervals=intervals, caption=caption or name)
                                     + _notes_block(notes, "html"))
     return {k: Path(v) for k, v in out.items()}

@@ -169,6 +169,23 @@ def _across():
     return cells, summary
 
 
+def _across_shelf(measures=("rouge-1", "bigram-overlap", "fragment-coverage")):
+    """The shelf study over all 16 sets at the global level: 29 tasks (data set x human column), more
+    than a page's width holds as columns of two-line labels."""
+    shelf_sets = {"summeval": HUMANS, "realsumm": ["litepyramid"], "dialsummeval": HUMANS, "frank": ["factuality"],
+                  "qags-c": ["factuality"], "qags-x": ["factuality"], "xsumfaith": ["faithful", "factual"],
+                  "newsroom": ["coherence", "fluency", "informativeness", "relevance"], "rank19": ["fact"],
+                  "rose": ["prior", "ref_free", "ref_based", "acu"], "faithbench": ["consistent"],
+                  "storysumm": ["faithful"], "summedits": ["consistency"], "summhay": ["coverage"],
+                  "tofueval": ["consistent"], "fables": ["faithful"]}
+    rng = _rng(7)
+    return pd.DataFrame([{"coefficient": "kendall_b", "measure": m, "dataset": d, "human": h, "level": "global",
+                          "kind": "accuracy" if d == "rank19" else "correlation",
+                          "value": rng.uniform(0.3, 0.9) if d == "rank19" else rng.uniform(-0.5, 0.9),
+                          "cluster": int(rng.integers(1, 8)), "n": int(rng.integers(90, 5000)), "status": "ok",
+                          "reason": None} for d, hs in shelf_sets.items() for h in hs for m in measures])
+
+
 def _sentinels(cells):
     """The shelf's sentinel rows for the across cells' correlation tasks (input level): length, the
     source-overlap sentinels, and the random one with the central range of its draws."""
@@ -274,6 +291,8 @@ def kinds():
         "ranking_grid": lambda: meta_eval.ranking_grid(rank, coefficient="kendall_b", **HOW)[0],
         "across_heatmap": lambda: shelf.across_heatmap(cells, coefficient="kendall_b", level="input", **HOW)[0],
         "across_ranking": lambda: shelf.across_ranking(summary, coefficient="kendall_b", **HOW)[0],
+        "across_heatmap_29_tasks": lambda: shelf.across_heatmap(_across_shelf(), coefficient="kendall_b",
+                                                               level="global", **HOW)[0],
         "sentinel_bands": lambda: sentinels.sentinel_bands(cells, _sentinels(cells), coefficient="kendall_b",
                                                            level="input", measures=MEASURES[:3], ci=0.9)[0],
         "table2_bars": lambda: ordering.table2_bars(t2, ("pmr", "wlcs_l"), random=random2,

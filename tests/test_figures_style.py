@@ -3,12 +3,15 @@ renderer (:func:`sumeval.plots.style.layout_problems`): no two texts overlap, no
 the figure; the colours are the Okabe-Ito palette and the caller's matplotlib settings survive."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import pytest
+from cycler import cycler
 
 from sumeval.plots import core, style
 
@@ -16,7 +19,7 @@ import figure_kinds  # noqa: E402  (tests/ is on the path)
 
 HUMANS = ["coherence", "consistency", "fluency", "relevance"]
 #: the figure kinds the studies draw (tests/figure_kinds.py); each is checked below
-ALL_KINDS = 35
+ALL_KINDS = 36
 
 
 @pytest.fixture(autouse=True)
@@ -127,3 +130,69 @@ def test_meta_eval_draws_its_figures_in_the_house_style_and_leaves_the_callers_s
     png = out / "correlations_kendall_b.png"
     dpi = Image.open(png).info["dpi"][0]
     assert dpi == pytest.approx(style.HOUSE_STYLE["savefig.dpi"], abs=0.5), dpi  # not the caller's 72
+
+
+def _alt_test(tmp_path, out):
+    fixture = Path(__file__).parent / "fixtures" / "judges" / "judgments_annotators.csv"
+    return ["alt-test", str(fixture), "--human", "overall", "fluency", "--judges", "judge_good_{human}", "judge_flat",
+            "--out", str(out)], "alt_test.png"
+
+
+def _judge_audit(tmp_path, out):
+    import pandas as pd
+
+    frame = pd.read_csv(Path(__file__).parent / "fixtures" / "judges" / "judgments_annotators.csv")
+    frame = frame.assign(summary=[" ".join(["w"] * int(n)) for n in frame["length"]]).rename(
+        columns={"judge_good_overall": "good.overall", "judge_bad_overall": "bad.overall"})
+    frame = frame[[c for c in frame if not c.startswith(("fluency", "judge_"))]]
+    frame.to_csv(tmp_path / "audit.csv", index=False)
+    return ["judge-audit", str(tmp_path / "audit.csv"), "--human", "overall", "--judges", "good", "bad",
+            "--n-resamples", "20", "--out", str(out)], "judge_audit_verbosity.png"
+
+
+def _across(tmp_path, out):
+    from sumeval.cli import main
+
+    data = Path(__file__).parent / "data" / "user_judgments.csv"
+    columns = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "output", "--text-col", "source",
+               "--references-col", "gold", "--human", "overall"]
+    for name in ("news_a", "news_b"):
+        assert main(["data", "add", name, str(data), *columns]) == 0
+    return ["meta-eval", "--dataset", "news_a", "news_b", "--human", "news_a:overall", "--measures", "rouge-1",
+            "--level", "global", "--n-resamples", "20", "--out", str(out), "-q"], "heatmap_kendall_b_global.png"
+
+
+@pytest.mark.parametrize("command", [_alt_test, _judge_audit, _across])
+def test_the_commands_that_draw_figures_leave_the_callers_settings_alone(command, tmp_path, monkeypatch):
+    """`sumeval alt-test`, `judge-audit` and `meta-eval` over several sets (and a notebook calling
+    their writers) once set the house style for every figure the process drew after them
+    (``apply_style``); their figures are drawn and saved in it, and the caller's settings stay."""
+    from PIL import Image
+
+    from sumeval.cli import main
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+    out = tmp_path / "out"
+    argv, png = command(tmp_path, out)
+    with matplotlib.rc_context({"font.size": 13.0, "savefig.dpi": 72, "axes.prop_cycle": cycler(color=["red"])}):
+        before = dict(matplotlib.rcParams)
+        assert main(argv) == 0
+        changed = {k for k, v in matplotlib.rcParams.items() if str(before[k]) != str(v)}
+        assert changed == set(), changed
+    dpi = Image.open(out / png).info["dpi"][0]
+    assert dpi == pytest.approx(style.HOUSE_STYLE["savefig.dpi"], abs=0.5), dpi  # not the caller's 72
+
+
+def test_cross_domain_turns_the_test_sets_names_only_where_they_do_not_fit():
+    """Table 3's heat maps: a smoke run's one model and two sets have room for ``NIPS`` and
+    ``ROCStories`` upright (they were turned whatever the room); four models' narrow panels turn them."""
+    from sumeval.plots import ordering
+
+    t3 = figure_kinds._t3()
+    two = ["nips", "roc"]
+    one = t3[(t3["model"] == "attordernet") & t3["train_set"].isin(two) & t3["test_set"].isin(two)]
+    for frame, turned in ((one, False), (t3, True)):
+        fig, axes = ordering.cross_domain(frame, metric="tau")
+        assert {t.get_rotation() == 90 for t in axes[0, 0].get_xticklabels()} == {turned}
+        assert style.layout_problems(fig) == []

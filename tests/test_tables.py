@@ -69,6 +69,46 @@ def test_write_table_writes_four_files_with_full_precision_csv(tmp_path, frame):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t1.csv", "t1.html", "t1.md", "t1.tex"]
 
 
+def test_the_html_table_carries_the_latex_caption_escaped(tmp_path, frame):
+    """The HTML file (the run report shows it) has the LaTeX's caption - readable names, the same
+    words - as its <caption>, escaped: a caption's ``<`` or ``&`` is text, never markup."""
+    import html
+    from html.parser import HTMLParser
+
+    class Captions(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.inside, self.texts, self.tags = False, [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.inside = self.inside or tag == "caption"
+            self.tags += [tag] if self.inside else []
+
+        def handle_endtag(self, tag):
+            self.inside = self.inside and tag != "caption"
+
+        def handle_data(self, data):
+            self.texts += [data] if self.inside else []
+
+    def caption_of(text):
+        parser = Captions()
+        parser.feed(text)
+        return "".join(parser.texts), parser.tags
+
+    caption = "kendall_b on summeval: p < 0.05 & <b>not bold</b>"
+    out = tables.write_table(frame, tmp_path, "t1", caption=caption)
+    text, tags = caption_of(out["html"].read_text())
+    assert text == tables.readable_caption(caption) == "Kendall tau-b on SummEval: p < 0.05 & <b>not bold</b>"
+    assert tags == ["caption"]  # the caption's <b> is text, not an element
+    latex = out["tex"].read_text()
+    assert f"\\caption{{{tables.readable_caption(caption, 'latex')}}}" in latex
+    # without a caption, the LaTeX's stand-in (the table's name) in both
+    plain = tables.write_table(frame, tmp_path, "t2")
+    assert caption_of(plain["html"].read_text())[0] == "t2" and "\\caption{t2}" in plain["tex"].read_text()
+    assert html.escape("<") not in caption_of(tables.to_html(frame, caption="a < b"))[0]
+    assert "<caption>" not in tables.to_html(frame)  # none asked, none written
+
+
 @pytest.mark.parametrize("name", ["", "../x", "a/b", ".hidden"])
 def test_write_table_refuses_names_that_are_not_plain_files(tmp_path, frame, name):
     with pytest.raises(InputError, match="plain file name"):

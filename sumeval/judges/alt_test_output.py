@@ -175,7 +175,6 @@ def write_alt_test(out: Path, frames: dict[str, pd.DataFrame], results: pd.DataF
             from sumeval import figures as figs
             from sumeval.judges.plots import alt_test_bars
 
-            figs.apply_style()
             fig, _ = alt_test_bars(results)
             figs.save(fig, "", "alt_test", folder=work)
             plt.close(fig)

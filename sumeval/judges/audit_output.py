@@ -49,7 +49,6 @@ def write_judge_audit(out: Path, audit: JudgeAudit, manifest: dict[str, Any], fi
             from sumeval import figures as figs
             from sumeval.judges.plots import close_pair_lines, verbosity_excess
 
-            figs.apply_style()
             data = manifest.get("dataset", {}).get("name", "")
             for name, draw, title in (
                     ("judge_audit_verbosity", verbosity_excess,

@@ -286,7 +286,6 @@ def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) ->
     from sumeval import figures
     from sumeval.plots import shelf as splots
 
-    figures.apply_style()
     st = result.settings
     if level is None:
         fig, _ = splots.across_ranking(result.summary, coefficient=coef)

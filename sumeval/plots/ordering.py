@@ -84,8 +84,7 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
         mat = t3[t3["model"] == m].pivot_table(index="train_set", columns="test_set", values=metric)
         mat = mat.reindex(index=[s for s in sets if s in mat.index], columns=[s for s in sets if s in mat.columns])
         im = ax.imshow(mat.to_numpy(float), cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto")
-        ax.set_xticks(range(mat.shape[1]), [display(c) for c in mat.columns], rotation=90,
-                      va="top")
+        ax.set_xticks(range(mat.shape[1]), [display(c) for c in mat.columns])
         ax.set_yticks(range(mat.shape[0]), [display(r) for r in mat.index])
         for (i, j), v in np.ndenumerate(mat.to_numpy(float)):
             if not np.isnan(v):
@@ -98,6 +97,13 @@ def cross_domain(t3: pd.DataFrame, metric: str = "tau", title: str | None = None
     fig.colorbar(im, ax=list(axes[0]), label=METRIC_LABELS.get(metric, metric), shrink=0.8, aspect=15)
     if title:
         suptitle(fig, title)
+    # the test sets' names upright where each fits its column, turned where one would run into the next
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes[0]:
+        column_px = ax.get_window_extent(renderer).width / max(len(ax.get_xticks()), 1)
+        if any(t.get_window_extent(renderer).width > column_px - 4 for t in ax.get_xticklabels()):
+            ax.tick_params(axis="x", labelrotation=90)
     return fig, axes
 
 
