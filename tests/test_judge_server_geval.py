@@ -3,8 +3,9 @@ G-Eval's own prompts (the data files) end to end, and the audit probes (``--prob
 
 The model is SmolLM2-135M-Instruct, a **test double, not a judge** (Kendall -0.40 with SummEval's
 experts on 16 items, measured in issue 31): to G-Eval's coherence prompt it answers by filling in the
-form line the prompt ends with ("- Coherence:" answered "Coherence: 1"), which the text grammar reads;
-cut at 2 tokens ("Coherence", "- Co") the answers do not parse and are missing values, counted - the
+form line the prompt ends with and writing on ("Coherence: 1. Read the" at 8 tokens), which the strict
+text grammar refuses (samples:N, G-Eval's leading number after the form's field, would read 1); cut at 2
+tokens ("Coherence", "- Co") nothing parses. The unparsable answers are missing values, counted - the
 test checks the pipeline and the counts, not the judge. A G-Eval call is ~800 prompt tokens (16-100 s each on this
 shared 2-core CPU through the server), so the suite runs 2 rows; the 40-row run the issue asks for
 was run once by hand (BENCHMARKS.md, "Your own judge"). The probes use a short template (a summary and one
@@ -79,8 +80,6 @@ def test_geval_prompts_end_to_end_through_the_server(tmp_path, served):
     answers = pd.read_csv(out / "answers.csv", keep_default_na=False)
     assert manifest["templates"]["coherence"]["form_field"] == "Coherence"
     strict = [parse_strict(a, (1, 2, 3, 4, 5), "Coherence") for a in answers["answer"]]
-    # the test double, greedy, fills in the form line on both rows: scores, not missing values
-    assert all(s is not None for s in strict), list(answers["answer"])
     rows = [json.loads(line) for line in (out / "judgments.jsonl").read_text().splitlines()]
     assert [row["smol.coherence"] for row in rows] == [None if s is None else float(s) for s in strict]
     q = manifest["qualities"]["coherence"]
