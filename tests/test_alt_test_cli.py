@@ -155,3 +155,40 @@ def test_a_judge_neither_column_nor_measure_names_both(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "judge 'nonesuch': no column" in err and "nor is 'nonesuch' a measure sumeval can score" in err
     assert not (tmp_path / "alt").exists()
+
+
+def test_a_judge_with_every_value_missing_is_named_with_its_run(tmp_path, capsys):
+    """A `sumeval judge` run whose answers all failed to parse (its manifest beside the file counts
+    them): alt-test says that every value is missing, the count, where they are listed and the fix -
+    not "not a measure column" or "lower --min-items", which mislead."""
+    frame = pd.read_csv(FIXTURE)
+    frame = frame[[c for c in frame.columns if not c.startswith("fluency")]]
+    run = tmp_path / "judge"
+    run.mkdir()
+    frame.assign(**{"smol.overall": np.nan}).to_csv(run / "judgments.csv", index=False)
+    n = len(frame)
+    manifest = {"kind": "sumeval-judge", "columns": {"overall": "smol.overall"}, "scoring": {"method": "text"},
+                "qualities": {"overall": {"items": n, "missing": n, "parse_failures": n, "answers": n}}}
+    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    out = tmp_path / "alt"
+    for judges in (["smol"], ["judge_good_{human}", "smol"]):
+        assert cli.main(["alt-test", str(run / "judgments.csv"), "--human", "overall", "--judges", *judges,
+                         "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and not out.exists()
+        assert "judge 'smol' on 'overall'" in err and "not a measure" not in err and "lower min_items" not in err
+        assert f"every value of its column 'smol.overall' is missing ({n} of {n} rows)" in err
+        assert f"counts {n} unparsable answers of {n} for it (scoring text; " in err
+        assert str(run / "parse_failures.csv") in err and "--scoring logprobs" in err
+    # without a judge manifest beside the file, the message says where a judge run keeps its counts
+    frame.assign(**{"smol.overall": np.nan}).to_csv(tmp_path / "plain.csv", index=False)
+    assert cli.main(["alt-test", str(tmp_path / "plain.csv"), "--human", "overall", "--judges", "smol", "--out",
+                     str(tmp_path / "alt2")]) == 2
+    err = capsys.readouterr().err
+    assert f"every value of its column 'smol.overall' is missing ({n} of {n} rows)" in err
+    assert "the manifest.json beside it counts the unparsable answers" in err
+    # a numeric column missing on every row the test sees (the function on a frame): the note says so
+    f = frame.assign(**{"smol.overall": np.nan, "judge_good_overall": frame["judge_good_overall"]})
+    res = alt_test(f, "overall", ["smol", "judge_good_{human}"], min_items=3).results.set_index("judge")
+    assert res.loc["smol", "n_annotators"] == 0 and res.loc["judge_good", "n_annotators"] > 0
+    assert res.loc["smol", "note"].startswith("judge 'smol' not tested on 'overall': every value of its column")

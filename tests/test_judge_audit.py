@@ -19,6 +19,8 @@ from sumeval.stats.agreement import cohen_kappa
 from sumeval.stats.binary import brier_score, expected_calibration_error
 from sumeval.stats.pairwise import close_pair_agreement, close_pair_bins, pair_agreement_rows, pairwise_accuracy
 
+from helpers import needs_data
+
 
 # ------------------------------------------------------------------------------------------------
 # Cohen's kappa
@@ -119,6 +121,9 @@ class TestClosePairs:
         assert close_pair_bins([0, 1, 3, 6]).tolist() == [0, 1, 2, 0, 2, 1]
         # equally spaced: |diffs| 1 2 3 1 2 1 -> three ties of 1 (ranks 0), two of 2 (rank 3), one 3 (rank 5)
         assert close_pair_bins([0, 1, 2, 3]).tolist() == [0, 1, 2, 0, 1, 0]
+        # differences equal as numbers but an ulp apart are ties too: 0.3 and 0.1 + 0.2 (SummEval's expert
+        # means are k/300: two coherence pairs differ by 0.3999999999999999 and 0.40000000000000036)
+        assert close_pair_bins([0.0, 0.3, 0.1 + 0.2]).tolist() == [1, 1, 0]
         # a pair's bin does not depend on the order of the systems
         h = np.array([2.0, 2.5, 4.0, 1.0, 3.3])
         perm = np.array([3, 0, 4, 1, 2])
@@ -361,3 +366,68 @@ def test_summeval_judges_reproduce_the_motivating_measurements():
     # Not reproduced under these definitions (left unasserted, reported): the held-out expert's top
     # 0.90 (highest here 0.83, interval up to 0.85) and length's 0.71 on relevance (0.60, interval
     # 0.45-0.675); 0.71 is not k/40, so it is no equal-count third of SummEval's 120 pairs.
+
+
+def _sign(z: float) -> int:
+    return 0 if abs(z) < 1e-12 else (1 if z > 0 else -1)
+
+
+@needs_data("summeval/summeval_pairs_1600.jsonl", "summeval_annotators/human_annotations.json",
+            "summeval_annotators/llm_annotations.json")
+def test_summeval_judges_audit_values_equal_a_direct_computation():
+    """The audit's point values on SummEval's six cached judges (AltTest's release), each computed here
+    again without sumeval: Kendall's tau-b with the summary's word count by scipy, the close-pair bins
+    and agreements by plain loops over the 16 systems' 120 pairs, and both kappas by scikit-learn.
+    No resampling (the intervals are the bootstrap's; the slow test above checks them)."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from sumeval.datasets.loaders.summeval import JUDGES, summeval_judgments
+
+    f = summeval_judgments().frame
+    qualities = ["coherence", "consistency", "relevance"]
+    a = judge_audit(f, qualities, list(JUDGES), n_resamples=0)
+    length = np.array([len(s.split()) for s in f["summary"]], dtype=float)
+    v = a.verbosity.set_index(["judge", "human", "versus"])
+    cp = a.close_pairs
+    systems = sorted(set(f["system"]))
+    assert len(systems) == 16
+    for q in qualities:
+        h = f[q].to_numpy(float)
+        for judge in JUDGES:
+            x = f[f"{judge}.{q}"].to_numpy(float)
+            ok = ~(np.isnan(x) | np.isnan(h))
+            row = v.loc[(judge, q, "humans")]
+            tau_j, tau_h = kendalltau(x[ok], length[ok]).statistic, kendalltau(h[ok], length[ok]).statistic
+            assert row.tau_judge == pytest.approx(tau_j, abs=1e-12)
+            assert row.excess == pytest.approx(tau_j - tau_h, abs=1e-12)
+            # close pairs: system means over the rows both sides scored; pairs ranked by the experts'
+            # |difference|, thirds by the count of pairs strictly closer; agreement = same sign
+            mx = {s: x[ok & (f["system"] == s).to_numpy()].mean() for s in systems}
+            mh = {s: h[ok & (f["system"] == s).to_numpy()].mean() for s in systems}
+            pairs = [(s, t) for k, s in enumerate(systems) for t in systems[k + 1:]]
+            d = {p: abs(mh[p[0]] - mh[p[1]]) for p in pairs}
+            bins = {p: min(3 * sum(d[o] < d[p] - 1e-12 for o in pairs) // len(pairs), 2) for p in pairs}
+            agree = {p: _sign(mh[p[0]] - mh[p[1]]) == _sign(mx[p[0]] - mx[p[1]]) for p in pairs}
+            got = cp[(cp.role == "judge") & (cp.metric == judge) & (cp.human == q)].set_index("bin")
+            for b in range(3):
+                in_bin = [p for p in pairs if bins[p] == b]
+                assert got.loc[b, "n_pairs"] == len(in_bin)
+                assert got.loc[b, "agreement"] == pytest.approx(np.mean([agree[p] for p in in_bin]), abs=1e-12)
+        # length alone (longer is better) on the experts' bins
+        ml = {s: length[(f["system"] == s).to_numpy()].mean() for s in systems}
+        got = cp[(cp.role == "length") & (cp.human == q)].set_index("bin")
+        want = [np.mean([_sign(mh[p[0]] - mh[p[1]]) == _sign(ml[p[0]] - ml[p[1]]) for p in pairs if bins[p] == b])
+                for b in range(3)]
+        np.testing.assert_allclose(got.loc[[0, 1, 2], "agreement"].to_numpy(float), want, rtol=0, atol=1e-12)
+    # both kappas against each expert: scikit-learn's
+    k = a.kappa.set_index(["judge", "human", "annotator"])
+    for q in qualities:
+        for judge in JUDGES:
+            for e in ("expert_1", "expert_2", "expert_3"):
+                row = k.loc[(judge, q, e)]
+                x, y = f[f"{judge}.{q}"].to_numpy(float), f[f"{q}/{e}"].to_numpy(float)
+                ok = ~(np.isnan(x) | np.isnan(y))
+                assert row.n_items == ok.sum()
+                assert row.kappa == pytest.approx(cohen_kappa_score(x[ok], y[ok]), abs=1e-12)
+                assert row.kappa_quadratic == pytest.approx(cohen_kappa_score(x[ok], y[ok], weights="quadratic"),
+                                                            abs=1e-12)

@@ -104,6 +104,17 @@ def test_parsing_rules_never_invent_a_score():
     assert mass == pytest.approx(0.6) and score == pytest.approx((3 * 0.4 + 4 * 0.2) / 0.6)
     nothing, zero = expected_score(label_probabilities([["The", -0.1]], labels))
     assert math.isnan(nothing) and zero == 0
+    # the prompt's form line filled in ("- Coherence:" answered "Coherence: 3") states the score too; a
+    # cut answer, another field, a wrong label or more text does not parse
+    form = [("Coherence: 3", 3), ("- Coherence: 4", 4), ("coherence:5\n", 5), ("Coherence", None), ("- Co", None),
+            ("Coherence: ", None), ("Coherence: 3/5", None), ("Coherence: 6", None), ("Consistency: 3", None),
+            ("Coherent: 3", None), ("Coherence: 3. It is", None)]
+    assert [parse_strict(a, labels, "Coherence") for a, _ in form] == [v for _, v in form]
+    assert parse_strict("Coherence: 3", labels) is None  # no form line in the prompt: only a label
+    assert parse_strict("- Fluency (1-3): 2", (1, 2, 3), "Fluency (1-3)") == 2
+    assert parse_strict("Fluency: 2", (1, 2, 3), "Fluency (1-3)") == 2
+    assert parse_leading("- Coherence: 3 because", labels, "Coherence") == 3.0
+    assert parse_leading("Coherence: none", labels, "Coherence") is None
     assert parse_scoring("samples:20").n == 20
     for bad in ("samples:0", "samples", "logprob", "text:3"):
         with pytest.raises(InputError, match="--scoring"):
@@ -117,6 +128,9 @@ def test_geval_prompts_are_read_from_the_data_files():
     assert t.labels == (1, 2, 3) and t.source.endswith("prompts/geval/flu_detailed.txt") and "\r" not in t.text
     msg = geval_template("coherence").messages({"doc_id": "d", "system": "s", "summary": "SUMMARY", "text": "ARTICLE"})
     assert "ARTICLE" in msg[0]["content"] and "SUMMARY" in msg[0]["content"] and "{{" not in msg[0]["content"]
+    # the form line each prompt ends with, which an answer may fill in
+    assert {q: geval_template(q).form_field for q in ("coherence", "consistency", "fluency", "relevance")} == \
+        {"coherence": "Coherence", "consistency": "Consistency", "fluency": "Fluency (1-3)", "relevance": "Relevance"}
     with pytest.raises(InputError, match="needs the 'text' field"):
         geval_template("coherence").render({"doc_id": "d", "system": "s", "summary": "x"})
     with pytest.raises(InputError, match="geval has prompts for"):

@@ -219,9 +219,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
         "scoring": {"method": str(scoring), "n": scoring.n,
                     "rule": {"logprobs": "G-Eval eq. 1 over the allowed labels, renormalised (Liu et al. 2023, "
                                          "sec. 2.3)",
-                             "samples": "mean of the sampled answers' leading numbers (G-Eval's parse), "
-                                        "unparsable samples left out",
-                             "text": "the answer, stripped, is exactly one allowed label"}[scoring.method],
+                             "samples": "mean of the sampled answers' leading numbers (G-Eval's parse, after the "
+                                        "form's field if an answer repeats it), unparsable samples left out",
+                             "text": "the answer, stripped, is exactly one allowed label, or the prompt's form "
+                                     "line filled in with one ('- Coherence: 3')"}[scoring.method],
                     "unparsable": "missing value (counted and listed in parse_failures.csv), never a default"},
         "generation": params, "concurrency": args.concurrency, "offline": bool(args.offline),
         "cache": {"namespace": NAMESPACE, **result.stats["calls"]}, "tokens": result.stats["tokens"],
@@ -237,6 +238,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(f"{judged[h]}: {q['items'] - q['missing']} of {q['items']} items scored, {q['missing']} missing, "
               f"{q['parse_failures']} unparsable answers"
               + (f", mean probability mass on the labels {mass['mean']:.2f}" if mass else ""), file=sys.stderr)
+        if q.get("parse_failures_cut"):
+            print(f"note: {q['parse_failures_cut']} of the unparsable answers for {judged[h]} stopped at --max-tokens "
+                  f"{params.get('max_tokens')}, perhaps before the label (a chat model often repeats the form's "
+                  "field first: '- Coherence: 3' is 6 tokens for some tokenizers); raise --max-tokens "
+                  f"(answers.csv and {out / 'parse_failures.csv'} hold the answers)", file=sys.stderr)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     for line in _probe_lines(probe_summaries, judged):

@@ -37,6 +37,7 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
         alt_test_table,
         check_empty_out,
         judge_notes,
+        judge_run_missing,
         score_measure_judges,
         versions,
         write_alt_test,
@@ -63,7 +64,8 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
     t_load = time.perf_counter()
     result = alt_test(frame, humans, judges, pooled=args.pooled or args.pooled_only, per_human=not args.pooled_only,
                       alignment=args.alignment, epsilon=args.epsilon, q=args.q, min_items=args.min_items,
-                      min_annotators=args.min_annotators, where=where, candidates=measures)
+                      min_annotators=args.min_annotators, where=where, candidates=measures,
+                      missing_why=judge_run_missing(judgments.path))
     t_test = time.perf_counter()
     notes = judge_notes(judgments, humans, judge_cols, frame)
     notes += [n for n in result.results["note"] if isinstance(n, str)]  # judges not tested on a human column

@@ -48,7 +48,7 @@ one annotator) and the judge's column for each quality.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -56,6 +56,7 @@ import pandas as pd
 from sumeval.errors import InputError
 from sumeval.judges.columns import (
     POOLED,
+    all_missing_message,
     annotator_columns,
     annotator_name,
     judge_column,
@@ -281,13 +282,22 @@ def skipped_note(judge: str, human: str, most: int, settings: dict) -> str:
             "(--min-items) or check the judge's column")
 
 
+def all_missing_note(judge: str, human: str, column: str, n_rows: int, why: str | None = None) -> str:
+    """Why a judge is not tested on a human column: every value of its column is missing
+    (:func:`sumeval.judges.columns.all_missing_message`)."""
+    return f"judge {judge!r} not tested on {human!r}: " + all_missing_message(column, n_rows, why)
+
+
 def _frames(res: dict[str, np.ndarray], judges: Sequence[str], human: str, names: Sequence[str],
-            jcols: Sequence[str], settings: dict) -> tuple[list[dict], list[dict]]:
+            jcols: Sequence[str], settings: dict, jv: np.ndarray | None = None,
+            missing_why: Mapping[str, str] | None = None) -> tuple[list[dict], list[dict]]:
     rows, per = [], []
     for j, judge in enumerate(judges):
         n_ann = int(res["n_annotators"][j])
         note = math.nan
-        if n_ann == 0:  # this judge is not tested here; the others are
+        if n_ann == 0 and jv is not None and jv.shape[1] and np.isnan(jv[j]).all():
+            note = all_missing_note(judge, human, jcols[j], jv.shape[1], (missing_why or {}).get(jcols[j]))
+        elif n_ann == 0:  # this judge is not tested here; the others are
             note = skipped_note(judge, human, int(res["n_items"][j].max()), settings)
         rows.append({"judge": judge_label(judge), "human": human, "alignment": settings["alignment"],
                      "epsilon": settings["epsilon"], "q": settings["q"],
@@ -310,7 +320,7 @@ def _frames(res: dict[str, np.ndarray], judges: Sequence[str], human: str, names
 def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Sequence[str], *,
              per_human: bool = True, pooled: bool = False, alignment: str = "neg_rmse", epsilon: float = 0.2,
              q: float = 0.05, min_items: int = 30, min_annotators: int = 2, where: str = "the data",
-             candidates: Sequence[str] | None = None) -> AltTest:
+             candidates: Sequence[str] | None = None, missing_why: Mapping[str, str] | None = None) -> AltTest:
     """The alt-test of each judge against the annotators of each human column, and pooled.
 
     Args:
@@ -323,6 +333,8 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
             ``"pooled"``).
         alignment, epsilon, q, min_items, min_annotators: :data:`DEFAULTS` (module docstring).
         where: the data's name, for messages; candidates: the columns listed when a judge is not found.
+        missing_why: ``{judge column: why its values are missing}`` (the judge's own record, e.g. ``sumeval
+            judge``'s manifest), said when every value of the column is missing.
 
     Returns:
         :class:`AltTest` (``results``: :data:`RESULT_COLUMNS`, a judge not tested on a human column with
@@ -352,7 +364,7 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
     rows, per = [], []
     if per_human:
         for h, (ann, names, jv, jcols) in blocks.items():
-            r, p = _frames(alt_test_arrays(ann, jv, **run), judges, h, names, jcols, settings)
+            r, p = _frames(alt_test_arrays(ann, jv, **run), judges, h, names, jcols, settings, jv, missing_why)
             rows += r
             per += p
     if pooled:
@@ -365,7 +377,7 @@ def alt_test(frame: pd.DataFrame, humans: str | Sequence[str], judges: str | Seq
         ann = np.concatenate(parts, axis=0)
         jv = np.concatenate([b[2] for b in blocks.values()], axis=1)
         jcols = [", ".join(dict.fromkeys(b[3][j] for b in blocks.values())) for j in range(len(judges))]
-        r, p = _frames(alt_test_arrays(ann, jv, **run), judges, POOLED, names, jcols, settings)
+        r, p = _frames(alt_test_arrays(ann, jv, **run), judges, POOLED, names, jcols, settings, jv, missing_why)
         rows += r
         per += p
     if not any(r["n_annotators"] for r in rows):

@@ -13,7 +13,8 @@ or empty, and gets::
 
     alt_test.csv                    judge, human, alignment, epsilon, q, winning_rate,
                                     advantage_probability, passed, n_items, n_annotators, n_won, n_skipped,
-                                    note (why a judge is not tested on a human column: too few items)
+                                    note (why a judge is not tested on a human column: too few items, or
+                                    every value of its column missing)
     alt_test_annotators.csv         per judge x human x excluded annotator: rho of the judge and of the
                                     annotator, p-value, Benjamini-Yekutieli adjusted p-value, won
     table_alt_test.{csv,tex,md,html}  judges x (human, omega / rho), passing winning rates marked
@@ -32,8 +33,8 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["MANIFEST_KIND", "check_empty_out", "alt_test_table", "score_measure_judges", "judge_notes", "versions",
-           "write_alt_test"]
+__all__ = ["MANIFEST_KIND", "check_empty_out", "alt_test_table", "score_measure_judges", "judge_notes",
+           "judge_run_missing", "versions", "write_alt_test"]
 
 MANIFEST_KIND = "sumeval alt-test"
 _PARTIAL = ".alt-test-partial-"
@@ -89,7 +90,7 @@ def score_measure_judges(judgments, humans: list[str], judges: list[str], measur
     from sumeval.metrics.sources import resolve_measures
 
     frame, scored = judgments.frame, {}
-    not_judges = not_judge_columns(judgments)
+    not_judges = not_judge_columns(judgments, judge_run_missing(judgments.path))
     for j in judges:
         try:
             for h in humans:
@@ -132,6 +133,32 @@ def judge_notes(judgments, humans: list[str], columns: dict[str, dict[str, str]]
                 notes.append(f"judge {judge!r} ({per[h]}) has no score on {int(v.isna().sum())} rows of {h!r}; "
                              "those items are left out of its test")
     return notes
+
+
+def judge_run_missing(data_path: str | Path | None) -> dict[str, str]:
+    """``{judge column: what its run says of its missing values}`` when ``data_path`` is the judgments
+    file of a ``sumeval judge`` run (its ``manifest.json`` beside it): the unparsable answers counted
+    there, per column. Empty otherwise (another file, or a manifest that cannot be read)."""
+    import json
+
+    from sumeval.cli.judge import MANIFEST_KIND as JUDGE_KIND
+
+    if data_path is None:
+        return {}
+    manifest = Path(data_path).parent / "manifest.json"
+    try:
+        m = json.loads(manifest.read_text(encoding="utf-8"))
+        if m.get("kind") != JUDGE_KIND:
+            return {}
+        out = {}
+        for human, column in m["columns"].items():
+            q = m["qualities"][human]
+            out[column] = (f"`sumeval judge`'s manifest ({manifest}) counts {q['parse_failures']} unparsable answers "
+                           f"of {q['answers']} for it (scoring {m['scoring']['method']}; "
+                           f"{manifest.parent / 'parse_failures.csv'} lists them)")
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def versions() -> dict[str, str]:

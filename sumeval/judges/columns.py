@@ -20,11 +20,27 @@ import pandas as pd
 
 from sumeval.errors import InputError
 
-__all__ = ["annotator_columns", "annotator_name", "judge_candidates", "judge_column", "judge_label",
-           "not_judge_columns", "POOLED"]
+__all__ = ["ALL_MISSING", "all_missing_message", "annotator_columns", "annotator_name", "judge_candidates",
+           "judge_column", "judge_label", "not_judge_columns", "POOLED"]
 
 #: the ``human`` label of results pooled over several human columns
 POOLED = "pooled"
+#: how :func:`not_judge_columns` marks a column with no value on any row
+ALL_MISSING = "a column with no value on any row"
+
+
+def all_missing_message(column: str, n_rows: int, why: str | None = None) -> str:
+    """What to say of a judge column whose every value is missing: what happened, where the judge's
+    own record counts why (``why``: e.g. ``sumeval judge``'s manifest and its unparsable answers), and
+    the fix (the judge's answers, not the test's settings)."""
+    return (f"every value of its column {column!r} is missing ({n_rows} of {n_rows} rows), so there is nothing "
+            "to compare with the humans; "
+            + (why or "if the column comes from `sumeval judge`, the manifest.json beside it counts the unparsable "
+                      "answers and parse_failures.csv lists them")
+            + ". Fix the judge's answers, not the test's settings (--min-items cannot help): an answer that does "
+              "not parse is a missing value, never a default score; with `sumeval judge`, score in process with "
+              "--scoring logprobs, give the model room to answer (--max-tokens), or use a model that answers "
+              "with a label")
 
 
 def annotator_columns(columns: Sequence[str] | pd.Index, human: str) -> list[str]:
@@ -88,6 +104,8 @@ def judge_column(columns: Sequence[str] | pd.Index, judge: str, human: str, wher
     listed = list(candidates) if candidates is not None else [str(c) for c in columns]
     shown = ", ".join(listed[:30]) + (" ..." if len(listed) > 30 else "")
     found = [c for c in tried if c in (not_judges or {})]
+    if found and not_judges[found[0]].startswith(ALL_MISSING):
+        raise InputError(f"judge {judge!r} on {human!r} in {where}: {not_judges[found[0]][len(ALL_MISSING) + 2:]}")
     if found:
         raise InputError(
             f"judge {judge!r}: column {found[0]!r} of {where} is {not_judges[found[0]]}, not a measure column, "
@@ -101,9 +119,11 @@ def judge_column(columns: Sequence[str] | pd.Index, judge: str, human: str, wher
         f"column, or a template with {{human}}). Its measure columns: {shown or 'none'}")
 
 
-def not_judge_columns(judgments) -> dict[str, str]:
+def not_judge_columns(judgments, missing_why: Mapping[str, str] | None = None) -> dict[str, str]:
     """The columns of a :class:`~sumeval.datasets.judgments_model.Judgments` that cannot be a judge -> what they
-    are: its human columns (asked or not), their annotator columns, and its other non-measure columns."""
+    are: its human columns (asked or not), their annotator columns, and its other non-measure columns; a
+    column with no value on any row is :data:`ALL_MISSING` followed by ``": "`` and
+    :func:`all_missing_message` (with ``missing_why[column]``, what the judge's run says of it)."""
     out = {}
     for h in judgments.humans:
         out[h] = f"the human column {h!r} (--human)"
@@ -117,6 +137,8 @@ def not_judge_columns(judgments) -> dict[str, str]:
             out[c] = f"an annotator column of {base!r}, a human column of the data not asked with --human"
         elif any(o.startswith(f"{c}/") for o in others):
             out[c] = f"the human column {c!r} of the data (not asked with --human)"
+        elif judgments.frame[c].isna().all():
+            out[c] = f"{ALL_MISSING}: " + all_missing_message(c, len(judgments.frame), (missing_why or {}).get(c))
         else:
             out[c] = "a column of the data that is not a measure (not numbers, or not a score)"
     return out

@@ -274,7 +274,10 @@ def close_pair_bins(human: Sequence[float] | np.ndarray, n_bins: int = 3) -> np.
         raise InputError(f"n_bins must be an integer >= 1, got {n_bins!r}")
     i, j = np.triu_indices(h.size, 1)
     d = np.abs(_snap(h[i] - h[j], h))
-    below = np.searchsorted(np.sort(d), d, side="left")  # pairs strictly closer
+    # pairs strictly closer; differences equal as numbers but an ulp apart (means of k/300, e.g.
+    # 0.3999999999999999 and 0.40000000000000036) are ties, as _snap makes them at 0
+    tol = ZERO_RTOL * float(np.max(np.abs(h)))
+    below = np.searchsorted(np.sort(d), d - tol, side="left")
     return np.minimum(n_bins * below // d.size, n_bins - 1).astype(np.int64)
 
 

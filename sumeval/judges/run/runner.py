@@ -209,13 +209,14 @@ def _score(records, templates, scoring: Scoring, calls: list[Call], answers: dic
             value, mass = expected_score(probs)
             value = None if math.isnan(value) else value
         elif scoring.method == "text":
-            value = parse_strict(a.get("text") or "", labels)
+            value = parse_strict(a.get("text") or "", labels, templates[c.quality].form_field)
         else:
-            value = parse_leading(a.get("text") or "", labels)
+            value = parse_leading(a.get("text") or "", labels, templates[c.quality].form_field)
         rec = records[c.row]
         rows.append({"row": c.row, "doc_id": rec.get("doc_id"), "system": rec.get("system"), "quality": c.quality,
                      "sample": c.sample, "answer": a.get("text"), "value": np.nan if value is None else float(value),
-                     "mass": mass, "parsed": value is not None, "model": a.get("model"),
+                     "mass": mass, "parsed": value is not None, "finish_reason": a.get("finish_reason"),
+                     "model": a.get("model"),
                      "prompt_tokens": a.get("prompt_tokens"), "completion_tokens": a.get("completion_tokens")})
     answers_frame = pd.DataFrame(rows)
     scores: dict[str, np.ndarray] = {}
@@ -227,7 +228,10 @@ def _score(records, templates, scoring: Scoring, calls: list[Call], answers: dic
         col[means.index.to_numpy()] = means.to_numpy()
         scores[quality] = col
         info: dict[str, Any] = {"items": len(records), "missing": int(np.isnan(col).sum()),
-                                "parse_failures": int((~part["parsed"]).sum()), "answers": len(part)}
+                                "parse_failures": int((~part["parsed"]).sum()), "answers": len(part),
+                                # unparsable answers that stopped at max_tokens: cut, perhaps before the label
+                                "parse_failures_cut": int((~part["parsed"] & (part["finish_reason"] == "length"))
+                                                          .sum())}
         if scoring.method == "logprobs":
             masses = part["mass"].to_numpy(dtype=float)
             low = int((masses < LOW_MASS).sum())
@@ -239,7 +243,8 @@ def _score(records, templates, scoring: Scoring, calls: list[Call], answers: dic
                               f"{len(masses)} items (mean {np.nanmean(masses):.2f}); its scores rest on little "
                               "mass (answers.csv lists each item's mass)", LowMassWarning, stacklevel=2)
         per_quality[quality] = info
-    failures = answers_frame.loc[~answers_frame["parsed"], ["doc_id", "system", "quality", "sample", "answer"]]
+    failures = answers_frame.loc[~answers_frame["parsed"], ["doc_id", "system", "quality", "sample", "answer",
+                                                            "finish_reason"]]
     models = sorted({str(m) for m in answers_frame["model"].dropna()})
     stats = {
         "calls": {"total": len(calls), "cached": cached, "made": made["calls"], "seconds": round(seconds, 3)},

@@ -9,7 +9,12 @@
   output)``, ``meta_eval_summeval.py``), averaged. G-Eval scored an answer without a number as 0;
   here it is left out and counted, and an item with no parsable answer is missing.
 - ``text``: one answer, read by a strict grammar: the answer, stripped of white space, is one of
-  the allowed labels and nothing else.
+  the allowed labels and nothing else - or the prompt's form line filled in with one. G-Eval's
+  prompts end in a form to fill in (``Evaluation Form (scores ONLY):`` then ``- Coherence:``); a
+  chat model asked that way often answers with the whole line, ``Coherence: 3`` or
+  ``- Coherence: 3``, which states its score as plainly as ``3``. The form's field is the
+  template's (:attr:`~sumeval.judges.run.templates.Template.form_field`); nothing else is read.
+  ``samples:N`` applies G-Eval's leading-number rule after such a repeated field.
 
 An answer that does not parse is a missing value, counted and listed - never a default score.
 """
@@ -23,7 +28,7 @@ from typing import Mapping, Sequence
 from sumeval.errors import InputError
 
 __all__ = ["LOW_MASS", "Scoring", "expected_score", "label_probabilities", "parse_leading", "parse_scoring",
-           "parse_strict"]
+           "parse_strict", "strip_form_field"]
 
 #: below this probability mass on the allowed labels, ``logprobs`` scoring warns
 LOW_MASS = 0.5
@@ -82,14 +87,36 @@ def expected_score(probs: Mapping[int, float]) -> tuple[float, float]:
 _LEADING = re.compile(r"^ ?([\d\.]+)")
 
 
-def parse_leading(answer: str, labels: Sequence[int]) -> float | None:
-    """G-Eval's reading of a sampled answer: the number it starts with (after at most one space);
-    None when there is none or it is outside the labels' range.
+def _form_prefix(field: str | None) -> re.Pattern | None:
+    """The form line's field as an answer repeats it: ``"Fluency (1-3)"`` matches ``- Fluency (1-3):``,
+    ``Fluency:`` (any case), followed by white space."""
+    if not field:
+        return None
+    base = re.sub(r"\s*\([^)]*\)\s*$", "", field).strip()
+    return re.compile(rf"-?\s*{re.escape(base)}\s*(?:\([^)]*\))?\s*:\s*", re.IGNORECASE)
+
+
+def strip_form_field(answer: str, field: str | None) -> str:
+    """``answer`` without a leading repetition of the form's field (``"- Coherence: 3"`` -> ``"3"``);
+    unchanged when it does not start with it.
+
+    >>> strip_form_field("- Coherence: 3", "Coherence"), strip_form_field("Coherent: 3", "Coherence")
+    ('3', 'Coherent: 3')
+    """
+    pattern = _form_prefix(field)
+    m = pattern.match(answer.lstrip()) if pattern else None
+    return answer.lstrip()[m.end():] if m else answer
+
+
+def parse_leading(answer: str, labels: Sequence[int], field: str | None = None) -> float | None:
+    """G-Eval's reading of a sampled answer: the number it starts with (after at most one space, and
+    after the form's ``field`` if the answer repeats it); None when there is none or it is outside the
+    labels' range.
 
     >>> parse_leading(" 4", range(1, 6)), parse_leading("4.5 because", range(1, 6)), parse_leading("Good", range(1, 6))
     (4.0, 4.5, None)
     """
-    m = _LEADING.search(answer)
+    m = _LEADING.search(strip_form_field(answer, field))
     if not m:
         return None
     try:
@@ -99,11 +126,14 @@ def parse_leading(answer: str, labels: Sequence[int]) -> float | None:
     return value if min(labels) <= value <= max(labels) else None
 
 
-def parse_strict(answer: str, labels: Sequence[int]) -> int | None:
-    """The ``text`` grammar: the whole answer, stripped of white space, is one allowed label.
+def parse_strict(answer: str, labels: Sequence[int], field: str | None = None) -> int | None:
+    """The ``text`` grammar: the whole answer, stripped of white space, is one allowed label, or the
+    form line of ``field`` filled in with one (``"- Coherence: 3"``, ``"Coherence: 3"``).
 
     >>> parse_strict(" 3\\n", (1, 2, 3)), parse_strict("3/5", (1, 2, 3)), parse_strict("6", (1, 2, 3))
     (3, None, None)
+    >>> parse_strict("- Fluency: 2", (1, 2, 3), "Fluency (1-3)"), parse_strict("Fluency: 2.", (1, 2, 3), "Fluency")
+    (2, None)
     """
-    t = answer.strip()
+    t = strip_form_field(answer.strip(), field).strip()
     return int(t) if t in {str(k) for k in labels} else None

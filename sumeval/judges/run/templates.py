@@ -17,6 +17,7 @@ the model's own chat template (the server's, or the tokenizer's in process) make
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -49,6 +50,15 @@ class Template:
     source: str
     labels: tuple[int, ...]
     role: str = "user"
+
+    @property
+    def form_field(self) -> str | None:
+        """The field of the form the prompt ends with, which the answer fills in: its last non-empty
+        line ``- <field>:`` (G-Eval's ``- Coherence:``, ``- Fluency (1-3):``); None when it ends
+        otherwise. An answer that repeats it before the label is read (:mod:`~sumeval.judges.run.scoring`)."""
+        lines = [ln for ln in self.text.splitlines() if ln.strip()]
+        m = re.fullmatch(r"\s*-\s*([A-Za-z][^:{}]*?)\s*:\s*", lines[-1]) if lines else None
+        return m.group(1) if m else None
 
     @property
     def sha256(self) -> str:
@@ -85,7 +95,7 @@ class Template:
     def describe(self) -> dict[str, Any]:
         """What the manifest records of the template."""
         return {"kind": self.kind, "source": self.source, "sha256": self.sha256, "labels": list(self.labels),
-                "role": self.role}
+                "role": self.role, "form_field": self.form_field}
 
 
 def parse_labels(text: str) -> tuple[int, ...]:
