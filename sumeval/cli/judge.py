@@ -113,6 +113,23 @@ def _probe_lines(summaries: dict, judged: dict) -> list[str]:
     return lines
 
 
+def _probe_options(args: argparse.Namespace, humans: list[str]) -> tuple[dict, dict | None]:
+    """The probes asked for (``--probe``) and the position-swap probe's pairwise templates, checked together."""
+    from sumeval.judges.run.probes import parse_probes
+    from sumeval.judges.run.templates import jinja_template
+
+    probes = parse_probes(split_values(args.probe or []))
+    if "position-swap" in probes and not args.pair_template:
+        raise InputError("--probe position-swap needs a pairwise template: --pair-template FILE.jinja (fields "
+                         "summary_a, summary_b, system_a, system_b and the document's; answers 1 = the first "
+                         "summary is better, 2 = the second)")
+    if args.pair_template and "position-swap" not in probes:
+        raise InputError("--pair-template is the position-swap probe's template: add --probe position-swap")
+    pair_templates = ({h: jinja_template(args.pair_template, h, PAIR_LABELS, role=args.role) for h in humans}
+                      if args.pair_template else None)
+    return probes, pair_templates
+
+
 def cmd_judge(args: argparse.Namespace) -> int:
     """Run ``sumeval judge``; 0 when the scores were written."""
     import warnings
@@ -122,7 +139,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from sumeval.datasets.judgments import load_judgments
     from sumeval.datasets.loaders.summeval import judge_column
     from sumeval.judges.run.backends import OpenAIBackend, TransformersBackend
-    from sumeval.judges.run.probes import parse_probes, run_probes
+    from sumeval.judges.run.probes import run_probes
     from sumeval.judges.run.runner import NAMESPACE, generation_params, judge_name, run_judge
     from sumeval.judges.run.scoring import parse_scoring
     from sumeval.judges.run.templates import GEVAL_LABELS, geval_template, jinja_template, parse_labels
@@ -137,15 +154,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if args.concurrency < 1:
         raise InputError(f"--concurrency {args.concurrency}: give a number >= 1")
     out = check_out(args.out)
-    probes = parse_probes(split_values(args.probe or []))
-    if "position-swap" in probes and not args.pair_template:
-        raise InputError("--probe position-swap needs a pairwise template: --pair-template FILE.jinja (fields "
-                         "summary_a, summary_b, system_a, system_b and the document's; answers 1 = the first "
-                         "summary is better, 2 = the second)")
-    if args.pair_template and "position-swap" not in probes:
-        raise InputError("--pair-template is the position-swap probe's template: add --probe position-swap")
-    pair_templates = ({h: jinja_template(args.pair_template, h, PAIR_LABELS, role=args.role) for h in humans}
-                      if args.pair_template else None)
+    probes, pair_templates = _probe_options(args, humans)
     if args.template == "geval":
         if args.labels:
             raise InputError("--labels applies to your own template; G-Eval's prompts fix theirs "
