@@ -176,8 +176,9 @@ def sentinel_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame
     return values, bold
 
 
-#: the row order of a set's measures in the system-pair tables: given measures, the set's own columns, sentinels
 def _measure_order(result, name: str, measures) -> list[str]:
+    """The order of a set's ``measures`` in the system-pair tables: the given measures, the set's own columns,
+    then the rest (the sentinels) in the sentinels' order."""
     o = result.sets[name]
     return [m for m in dict.fromkeys([*result.given, *o.labels]) if m in set(measures)] + sorted(
         set(measures) - set(result.given) - set(o.labels), key=_sentinel_position)
