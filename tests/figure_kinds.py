@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sumeval.plots import core, judges, meta_eval, ordering, retrieval, sentinels, shelf, similarity
+from sumeval.plots import close_pairs, core, judges, meta_eval, ordering, retrieval, sentinels, shelf, similarity
 
 # a meta-evaluation of SummEval as the study runs it: 13 measures, 3 annotators and their mean, 4 qualities, 3 levels
 MEASURES = ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "bleu", "js-2 (negated)", "bertscore-f", "estime",
@@ -255,6 +255,35 @@ def _judges():
     return alt, curve, scores, agreement, pd.DataFrame(shelf_rows), verbosity, close
 
 
+def _system_pairs():
+    """close_pairs.csv / pdp.csv / rank_intervals.csv as the shelf study has them: DialSummEval's 4 qualities,
+    9 measures and 4 sentinels, 14 systems (the tables' largest set with 4 human columns)."""
+    from sumeval.meta_eval.sentinels import BIGRAMS, COVERAGE, DENSITY, LENGTH
+
+    rng = _rng(7)
+    measures = [(m, "measure") for m in MEASURES[:9]] + [(m, "sentinel") for m in (LENGTH, COVERAGE, DENSITY, BIGRAMS)]
+    cp, pdp = [], []
+    for h in HUMANS:
+        for m, role in measures:
+            for b, lab in enumerate(("closest", "middle", "farthest")):
+                a = float(rng.uniform(0.3, 0.95))
+                cp.append({"dataset": "dialsummeval", "human": h, "measure": m, "role": role, "bin": b,
+                           "bin_label": lab, "n_pairs": 30, "agreement": a, "ci_low": a - 0.15, "ci_high": a + 0.1})
+            for d in ("dialsummeval", "summeval", "realsumm", "xsumfaith"):
+                v = float(rng.uniform(-0.4, 0.8))
+                pdp.append({"dataset": d, "human": h, "measure": m, "role": role, "level": "input", "pdp": v,
+                            "ci_low": v - 0.1, "ci_high": v + 0.1})
+    systems = ["LEAD_3", "LONGEST_3", "PGN", "Transformer", "BART", "PEGASUS", "UniLM", "CODS", "ConvoSumm", "MV_BART",
+               "PLM", "S_BART", "PNEP", "reference"]
+    ranks = []
+    for c, role in [(h, "human") for h in HUMANS] + [(m, "measure") for m in MEASURES[:9]]:
+        order = rng.permutation(len(systems)) + 1
+        for s, r in zip(systems, order):
+            ranks.append({"dataset": "dialsummeval", "column": c, "system": s, "rank": float(r),
+                          "rank_low": max(1.0, r - 2.0), "rank_high": min(14.0, r + 2.5), "role": role})
+    return pd.DataFrame(cp), pd.DataFrame(pdp), pd.DataFrame(ranks)
+
+
 def kinds():
     """name -> a function drawing that figure kind as a study does (returns the figure)."""
     corr, pair, rank = meta_frames()
@@ -264,6 +293,7 @@ def kinds():
     spread, paper = _spread()
     cells, summary = _across()
     alt, curve, scores, agreement, shelf_frame, verbosity, close = _judges()
+    pair_cp, pair_pdp, pair_ranks = _system_pairs()
     edges = np.linspace(-0.2, 1.0, 61)
     shares = np.abs(np.sin(np.arange(13)[:, None] + edges[None, :-1] * 5))
     shares /= shares.sum(axis=1, keepdims=True)
@@ -344,6 +374,9 @@ def kinds():
                                                               "ceiling (kendall_b)")[0],
         "verbosity_excess": lambda: judges.verbosity_excess(verbosity, title="Verbosity: judges' length dependence")[0],
         "close_pair_lines": lambda: judges.close_pair_lines(close, title="Close pairs")[0],
+        "close_pair_dots": lambda: close_pairs.close_pair_dots(pair_cp, dataset="dialsummeval")[0],
+        "pdp_heatmap": lambda: close_pairs.pdp_heatmap(pair_pdp, measure_order=MEASURES[:9])[0],
+        "rank_interval_panels": lambda: close_pairs.rank_interval_panels(pair_ranks, dataset="dialsummeval")[0],
     }
 
 

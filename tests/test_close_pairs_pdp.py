@@ -86,6 +86,62 @@ class TestPDP:
             pairwise_difference_pearson(one, "m", "human")
 
 
+class TestPDPInterval:
+    """The document bootstrap of PDP: a resample is PDP on the drawn inputs; ties, NaN, shuffled rows."""
+
+    @staticmethod
+    def _frame(seed: int = 3, items: int = 12, systems: int = 5) -> pd.DataFrame:
+        rng = np.random.default_rng(seed)
+        gold = np.round(rng.normal(size=(items, systems)) + np.arange(systems) * 0.4, 1)  # rounded: ties
+        metric = np.round(gold + rng.normal(0, 0.7, size=gold.shape), 1)
+        gold[rng.random(gold.shape) < 0.1] = np.nan
+        metric[rng.random(metric.shape) < 0.1] = np.nan
+        return pd.DataFrame({"doc_id": np.repeat([f"d{i:02d}" for i in range(items)], systems),
+                             "system": np.tile([f"s{s}" for s in range(systems)], items),
+                             "human": gold.ravel(), "m": metric.ravel()})
+
+    def test_a_resample_is_pdp_on_the_drawn_inputs(self):
+        from sumeval.stats.layout import frame_layout
+        from sumeval.stats.pdp import pdp_replicates
+
+        f = self._frame()
+        lay = frame_layout(f, "doc_id", "system", need_systems=True)
+        keep = f["human"].notna() & f["m"].notna()
+        gh, gm = (lay.grid(np.where(keep, f[c], np.nan)) for c in ("human", "m"))
+        # input 0 drawn three times, input 1 never, the others once: PDP of the frame with d00 thrice, no d01
+        counts = np.ones((1, lay.n_docs))
+        counts[0, 0], counts[0, 1] = 3, 0
+        drawn = pd.concat([f[f["doc_id"] != "d01"]] + [f[f["doc_id"] == "d00"].assign(doc_id=f"d00_{k}")
+                                                      for k in (1, 2)], ignore_index=True)
+        for level in ("input", "system"):
+            want = pairwise_difference_pearson(drawn, "m", "human", level=level, n_resamples=0)["pdp"].iloc[0]
+            assert pdp_replicates(gh, gm, counts, level)[0] == pytest.approx(want, abs=1e-12)
+            point = pairwise_difference_pearson(f, "m", "human", level=level, n_resamples=0)["pdp"].iloc[0]
+            assert pdp_replicates(gh, gm, np.ones((1, lay.n_docs)), level)[0] == pytest.approx(point, abs=1e-12)
+
+    def test_interval_seeded_and_the_row_order_changes_nothing(self):
+        f = self._frame()
+        out = pairwise_difference_pearson(f, "m", "human", level=["input", "system"], n_resamples=300, seed=4)
+        assert (out["n_resamples_used"] == 300).all() and (out["resampling"] == "inputs").all()
+        assert (out["ci_low"] < out["pdp"]).all() and (out["pdp"] < out["ci_high"]).all()
+        for k in (0, 1, 2):
+            pd.testing.assert_frame_equal(pairwise_difference_pearson(
+                f.sample(frac=1.0, random_state=k), "m", "human", level=["input", "system"], n_resamples=300, seed=4),
+                out)
+        other = pairwise_difference_pearson(f, "m", "human", level=["input", "system"], n_resamples=300, seed=5)
+        assert not np.allclose(other["ci_low"], out["ci_low"])
+        pd.testing.assert_series_equal(other["pdp"], out["pdp"])  # the point value does not depend on the draws
+        none = pairwise_difference_pearson(f, "m", "human", n_resamples=0)
+        assert none["ci_low"].isna().all() and (none["n_resamples_used"] == 0).all()
+
+    def test_all_ties_undefined_in_every_resample_and_bad_coverage(self):
+        f = self._frame().assign(flat=1.0)
+        out = pairwise_difference_pearson(f, "flat", "human", level=["input", "system"], n_resamples=100)
+        assert out["pdp"].isna().all() and out["ci_low"].isna().all() and (out["n_resamples_used"] == 0).all()
+        with pytest.raises(InputError, match="ci must be a coverage"):
+            pairwise_difference_pearson(f, "m", "human", ci=1.5)
+
+
 def _close_fixture() -> pd.DataFrame:
     # human means A 0, B 1, C 3, D 6 (|diffs| 1 3 6 2 5 3: bins closest (A,B), (B,C); middle (A,C), (C,D);
     # farthest (A,D), (B,D)); the measure orders every pair as the humans but (A, B).

@@ -73,6 +73,53 @@ def test_key_results_are_the_summarys(two_sets):
     json.dumps(run_context._jsonable(key))  # results.json can hold it
 
 
+def test_close_pairs_pdp_and_rank_intervals_are_additions(two_sets, tmp_path):
+    """close_pairs adds the system-level views and moves no other number; the tables are the statistics' own
+    numbers on the set's rows; a set without them gets a note with the reason."""
+    from sumeval.datasets.judgments import add_dataset, load_judgments
+    from sumeval.meta_eval.sentinels import ORDER
+    from sumeval.stats.close_pairs import close_pairs, rank_intervals
+    from sumeval.stats.pdp import pairwise_difference_pearson
+
+    raw = pd.read_csv(DATA / "user_judgments.csv").drop(columns=["faithful"])
+    raw[raw["model"] != "halluc"].to_csv(tmp_path / "two.csv", index=False)  # 2 systems
+    add_dataset("two", tmp_path / "two.csv", human=["overall"], **MAP)
+    kw = dict(datasets=two_sets + ",two", measures="rouge-1,js-2", levels="system,global", n_resamples=40, seed=1)
+    on, off = shelf.evaluate(**kw), shelf.evaluate(**kw, close_pairs=False)
+    pd.testing.assert_frame_equal(on.cells, off.cells)
+    pd.testing.assert_frame_equal(on.summary, off.summary)
+    pd.testing.assert_frame_equal(shelf.sentinel_cells(on), shelf.sentinel_cells(off))
+    frames, notes = shelf.system_pairs(on)
+    assert set(frames["close_pairs"]["dataset"]) == {"news", "other"}
+    assert any(n.startswith("two / overall: no close pairs, PDP or rank intervals: ") for n in notes), notes
+    assert shelf.system_pairs(off)[1] == ["no close pairs, PDP or rank intervals: close_pairs is off"]
+
+    frame = load_judgments("news").frame
+    values, low, high = shelf.close_pair_table(on, frames["close_pairs"])
+    direct = close_pairs(frame, "my_metric", "overall", n_resamples=40, seed=1)
+    row = ("news", "overall", "my_metric")
+    assert list(values.columns) == ["closest third", "middle third", "farthest third"]
+    np.testing.assert_allclose(values.loc[row], direct["agreement"], atol=1e-12)
+    np.testing.assert_allclose(low.loc[row], direct["ci_low"], atol=1e-12)
+    np.testing.assert_allclose(high.loc[row], direct["ci_high"], atol=1e-12)
+    news = values.loc[("news", "overall")].index.tolist()
+    assert news == ["rouge-1", "js-2 (negated)", "my_metric", *ORDER[:4]]  # the sentinels last, but the constant
+
+    pdp, lo, _ = shelf.pdp_table(on, frames["pdp"])
+    want = pairwise_difference_pearson(frame, "my_metric", "overall", level=["input", "system"], n_resamples=40,
+                                       seed=1).set_index("level")
+    assert pdp.loc[row, "PDP (same input)"] == pytest.approx(want.loc["input", "pdp"], abs=1e-12)
+    assert lo.loc[row, "system means"] == pytest.approx(want.loc["system", "ci_low"], abs=1e-12)
+
+    table = shelf.rank_interval_table(on, frames["rank_intervals"])
+    ranks = rank_intervals(frame, "overall", n_resamples=40, seed=1)
+    overlap = [not (a.rank_high < b.rank_low or b.rank_high < a.rank_low)
+               for i, a in enumerate(ranks.itertuples()) for b in list(ranks.itertuples())[i + 1:]]
+    got = table.loc[("news", "human", "overall")]
+    assert got["systems"] == 3 and got["separated pairs"] == pytest.approx(1 - np.mean(overlap))
+    assert got["tied with the top"].split("; ")[0] == ranks["system"].iloc[0]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not have_data("rank19/rank19_373.jsonl", "frank/human_annotations.json"),
                     reason="the shelf's data is not here; see data/README.md")
@@ -90,6 +137,16 @@ def test_smoke_run_through_the_runner(tmp_path, monkeypatch):
     results = json.loads((run / "results.json").read_text())["results"]
     assert results["sets"]["frank"]["cannot_run"] and results["sets"]["rank19"]["status"] == "ok"
     assert {"ranking.png", "heatmap_input.png"} <= {p.name for p in (run / "figures").iterdir()}
+    # close pairs, PDP and rank intervals where a set has a system level (XSumFaith), a note where not
+    assert {"close_pairs_xsumfaith.png", "pdp.png", "rank_intervals_xsumfaith.png"} <= {
+        p.name for p in (run / "figures").iterdir()}
+    cp = pd.read_csv(run / "tables" / "table_close_pairs.csv")
+    assert set(cp.loc[cp["dataset"] == "xsumfaith", "human"]) == {"factuality", "no_hallucination"}
+    assert not {"rank19", "tofueval"} & set(cp["dataset"])
+    for name in ("table_pdp", "table_rank_intervals"):
+        assert (run / "tables" / f"{name}.tex").exists()
+    notes = json.loads((run / "results.json").read_text())["notes"]
+    assert any(n.startswith("tofueval / ") and "no system level" in n for n in notes), notes
     cells = pd.read_csv(run / "across" / "across.csv")
     acc = pd.read_csv(run / "across" / "rank19" / "ranking_accuracy.csv").set_index("measure")
     rank19 = cells[(cells["dataset"] == "rank19") & (cells["status"] == "ok")].set_index("measure")

@@ -93,6 +93,7 @@ class AcrossSettings(StatisticsOptions):
     def for_set(self, humans: Sequence[str], levels: Sequence[str]) -> Settings:
         """The :class:`~sumeval.meta_eval.Settings` of one set's meta-evaluation (checked)."""
         shared = {f.name: getattr(self, f.name) for f in dc_fields(StatisticsOptions) if f.name != "levels"}
+        shared["close_pairs"] = self.close_pairs and "system" in levels  # system-level views: where that level runs
         settings = Settings(humans=tuple(humans), levels=tuple(levels), **shared)
         settings.check()
         return settings

@@ -242,9 +242,14 @@ def _merge(parts: list, settings):
 
     timings = {k: sum(p.timings.get(k, 0.0) for p in parts) for k in first.timings}
     dataset = dict(first.dataset, humans=list(settings.humans))
+    # close_pairs: each unit's frames (the measures' rank intervals, the same in every unit, once)
+    pairs = {k: pd.concat([p.system_pairs[k] for p in parts if k in p.system_pairs], ignore_index=True)
+             for k in dict.fromkeys(k for p in parts for k in p.system_pairs)}
+    if "rank_intervals" in pairs:
+        pairs["rank_intervals"] = pairs["rank_intervals"].drop_duplicates(["column", "system"], ignore_index=True)
     return replace(first, settings=settings, dataset=dataset, correlations=cat("correlations"),
                    pairwise=cat("pairwise"), ranking=cat("ranking"), pairwise_accuracy=cat("pairwise_accuracy"),
-                   detection=cat("detection"), timings=timings,
+                   detection=cat("detection"), timings=timings, system_pairs=pairs,
                    notes=list(dict.fromkeys(n for p in parts for n in p.notes)))
 
 

@@ -367,14 +367,17 @@ def _with_length(frame: pd.DataFrame, judgments, s) -> pd.DataFrame:
     return frame
 
 
-def _sentinel_rows(frame: pd.DataFrame, judgments, s, progress: bool, notes: list[str]) -> pd.DataFrame:
+def _sentinel_rows(frame: pd.DataFrame, judgments, s, progress: bool, notes: list[str],
+                   keep: dict | None = None) -> pd.DataFrame:
     """The sentinels' rows of ``correlations.csv`` (role ``sentinel``; :mod:`sumeval.meta_eval.sentinels`: none
-    without summary texts, the source-overlap ones only with source texts)."""
+    without summary texts, the source-overlap ones only with source texts); ``keep["scores"]`` gets their scores."""
     from sumeval.meta_eval import sentinels
 
     if not s.sentinels:
         return pd.DataFrame(columns=_CORRELATION_COLUMNS)
     scores = sentinels.sentinel_frame(judgments, notes)
+    if keep is not None:
+        keep["scores"] = scores
     if not len(scores.columns):
         return pd.DataFrame(columns=_CORRELATION_COLUMNS)
     base = frame[["doc_id", "system", *s.humans, *([PARTIAL_LENGTH_COLUMN] if PARTIAL_LENGTH_COLUMN in frame else [])]]
@@ -513,7 +516,8 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
     if sets.columns:
         annotator_rows = ann.correlation_rows(judgments, sets, settings, notes)[_CORRELATION_COLUMNS]
         correlations = pd.concat([correlations, annotator_rows], ignore_index=True)
-    sentinel = _sentinel_rows(frame, judgments, settings, progress, notes)
+    kept: dict = {}
+    sentinel = _sentinel_rows(frame, judgments, settings, progress, notes, kept)
     if len(sentinel):
         correlations = pd.concat([correlations, sentinel[_CORRELATION_COLUMNS]], ignore_index=True)
     timings["correlations_s"] = time.perf_counter() - t
@@ -532,7 +536,7 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
         timings["spa_tests_s"] = time.perf_counter() - t
     if settings.close_pairs:
         t = time.perf_counter()
-        system_pairs = system_pair_frames(frame, labels, settings, notes)
+        system_pairs = system_pair_frames(frame, labels, settings, notes, kept.get("scores"))
         timings["system_pairs_s"] = time.perf_counter() - t
     else:
         system_pairs = {}
@@ -564,16 +568,21 @@ def meta_evaluate(judgments, measures: Sequence[Any], settings: Settings, *, pro
                           sentinels=list(dict.fromkeys(sentinel["measure"])), system_pairs=system_pairs)
 
 
-def system_pair_frames(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str]) -> dict:
+def system_pair_frames(frame: pd.DataFrame, labels: Sequence[str], s: Settings, notes: list[str],
+                       sentinel_scores: pd.DataFrame | None = None) -> dict:
     """``close_pairs``: the system-level views of the measures beyond one correlation over all pairs.
 
     Returns:
         ``{"close_pairs": ...}`` (:func:`sumeval.stats.close_pairs.close_pairs`: agreement per third of the
         system pairs by human difference, with a document-bootstrap interval), ``"pdp"``
-        (:func:`sumeval.stats.pdp.pairwise_difference_pearson`, input and system level) and
-        ``"rank_intervals"`` (:func:`sumeval.stats.close_pairs.rank_intervals` of every human column and
-        measure); empty with a note when the data has fewer than 3 systems.
+        (:func:`sumeval.stats.pdp.pairwise_difference_pearson`, input and system level, with its
+        document-bootstrap interval) and ``"rank_intervals"`` (:func:`sumeval.stats.close_pairs.rank_intervals`
+        of every human column and measure); ``role`` says which rows are a measure's, a human column's
+        (rank intervals) or a sentinel's (``sentinel_scores``: the deterministic sentinels but the constant,
+        whose every pair is a tie: a labelled block, never ranked); empty with a note when the data has fewer
+        than 3 systems.
     """
+    from sumeval.meta_eval.sentinels import CONSTANT
     from sumeval.stats.close_pairs import close_pairs, rank_intervals
     from sumeval.stats.pdp import pairwise_difference_pearson
 
@@ -581,10 +590,17 @@ def system_pair_frames(frame: pd.DataFrame, labels: Sequence[str], s: Settings, 
         notes.append("--close-pairs: fewer than 3 systems, no close pairs, PDP or rank intervals")
         return {}
     kw = dict(n_resamples=s.n_resamples, ci=s.ci, seed=s.seed)
-    pdp = pd.concat([pairwise_difference_pearson(frame, list(labels), h, level=["input", "system"])
+    extra = [c for c in (sentinel_scores.columns if sentinel_scores is not None else ()) if c != CONSTANT]
+    if extra:
+        frame = pd.concat([frame, sentinel_scores[extra].set_axis(frame.index)], axis=1)
+    measures = [*labels, *extra]
+    role = {**{m: "measure" for m in labels}, **{m: "sentinel" for m in extra}, **{h: "human" for h in s.humans}}
+    pdp = pd.concat([pairwise_difference_pearson(frame, measures, h, level=["input", "system"], **kw)
                      for h in s.humans], ignore_index=True).rename(columns={"metric": "measure"})
-    return {"close_pairs": close_pairs(frame, list(labels), list(s.humans), **kw).rename(columns={"metric": "measure"}),
-            "pdp": pdp, "rank_intervals": rank_intervals(frame, [*s.humans, *labels], **kw)}
+    cp = close_pairs(frame, measures, list(s.humans), **kw).rename(columns={"metric": "measure"})
+    ranks = rank_intervals(frame, [*s.humans, *labels], **kw)
+    return {"close_pairs": cp.assign(role=cp["measure"].map(role)), "pdp": pdp.assign(role=pdp["measure"].map(role)),
+            "rank_intervals": ranks.assign(role=ranks["column"].map(role))}
 
 
 def _notes(labels: Sequence[str], s: Settings, missing: dict[str, Any], undefined: list[dict[str, Any]],

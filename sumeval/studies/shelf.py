@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 __all__ = ["PARAMETER_RANGES", "OFFLINE_MEASURES", "SENTINEL_COLUMNS", "evaluate", "key_results", "explorer_frame",
-           "sentinel_cells", "sentinel_table"]
+           "sentinel_cells", "sentinel_table", "system_pairs", "close_pair_table", "pdp_table", "rank_interval_table",
+           "CLOSE_PAIRS_CAPTION", "PDP_CAPTION", "RANK_INTERVALS_CAPTION"]
 
 #: ranges of the notebook's numeric parameters, checked by the runner before a run starts
 PARAMETER_RANGES = {"n_docs": (">=0", "0 means all documents"), "n_resamples": ">=1", "alpha": "0..1",
@@ -26,7 +27,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
              humans: str = "", levels: str = "input,system,global", coefficient: str = "kendall_b",
              test: str = "permutation-both", n_resamples: int = 1000, seed: int = 0, alpha: float = 0.05,
              weights: str = "", missing: str = "available", min_sets: int = 2, n_docs: int = 0, model: str = "",
-             layer: int = -1, precision: str = "", jobs: int = 1, progress: bool = False):
+             layer: int = -1, precision: str = "", jobs: int = 1, close_pairs: bool = True, progress: bool = False):
     """Meta-evaluate ``measures`` on each of ``datasets`` and across them.
 
     Args:
@@ -41,6 +42,9 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
         n_docs: the first documents of each set only (0: all).
         model, layer, precision: options of the model-based measures (empty / -1: their defaults).
         jobs: processes for the statistics (one unit per data set and human column).
+        close_pairs: on every set with a system level, also the close system pairs, PDP and the systems'
+            rank intervals (:func:`system_pairs`; computed after the rest, from their own draws: no other
+            number moves).
 
     Returns:
         An :class:`~sumeval.meta_eval.across.AcrossResult`.
@@ -51,7 +55,7 @@ def evaluate(*, datasets: str = "shelf", measures: str = OFFLINE_MEASURES, own_c
 
     settings = AcrossSettings(levels=split(levels), coefficients=split(coefficient), test=test,
                               n_resamples=n_resamples, seed=seed, alpha=alpha, weights=parse_weights([weights]),
-                              missing=missing, min_sets=min_sets, jobs=jobs)
+                              missing=missing, min_sets=min_sets, jobs=jobs, close_pairs=close_pairs)
     return meta_evaluate_across(list(split(datasets)), list(split(measures)), settings,
                                 humans=parse_humans([humans]), options=scorer_options(model, layer, precision),
                                 own_columns=own_columns, n_docs=n_docs or None, progress=progress)
@@ -170,3 +174,137 @@ def sentinel_table(result, coefficient: str) -> tuple[pd.DataFrame, pd.DataFrame
             if m not in ("best measure", lo, hi):
                 bold.loc[m] = (values.loc[m] >= ref - 1e-12).fillna(False).to_numpy()
     return values, bold
+
+
+def _measure_order(result, name: str, measures) -> list[str]:
+    """The order of a set's ``measures`` in the system-pair tables: the given measures, the set's own columns,
+    then the rest (the sentinels) in the sentinels' order."""
+    o = result.sets[name]
+    return [m for m in dict.fromkeys([*result.given, *o.labels]) if m in set(measures)] + sorted(
+        set(measures) - set(result.given) - set(o.labels), key=_sentinel_position)
+
+
+def _sentinel_position(label: str) -> int:
+    from sumeval.meta_eval.sentinels import ORDER
+
+    return ORDER.index(label) if label in ORDER else len(ORDER)
+
+
+def system_pairs(result) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """Every set's close pairs, PDP and rank intervals (``close_pairs=True``; :func:`sumeval.meta_eval.analysis.
+    system_pair_frames`), with a ``dataset`` column, for the human columns whose system level ran; and a note for
+    every (set, human column) without them, with the reason (no system level, fewer than 3 systems, not asked
+    for). Returns ``({"close_pairs": ..., "pdp": ..., "rank_intervals": ...}, notes)``."""
+    parts: dict[str, list[pd.DataFrame]] = {"close_pairs": [], "pdp": [], "rank_intervals": []}
+    notes: list[str] = []
+    if "system" not in result.settings.levels:
+        return {k: pd.DataFrame() for k in parts}, ["no close pairs, PDP or rank intervals: the system level is not "
+                                                   "among the levels run"]
+    if not result.settings.close_pairs:
+        return {k: pd.DataFrame() for k in parts}, ["no close pairs, PDP or rank intervals: close_pairs is off"]
+    tasks = result.tasks[result.tasks["level"] == "system"]
+    for name, o in result.sets.items():
+        frames = getattr(o.result, "system_pairs", None) or {}
+        for t in tasks[tasks["dataset"] == name].itertuples():
+            cp = frames.get("close_pairs")
+            if t.status != "run":
+                notes.append(f"{name} / {t.human}: no close pairs, PDP or rank intervals: no system level ({t.reason})")
+            elif cp is None or not (cp["human"] == t.human).any():
+                few = any(n.startswith("--close-pairs: fewer than 3 systems") for n in o.result.notes)
+                notes.append(f"{name} / {t.human}: no close pairs, PDP or rank intervals: "
+                             + ("fewer than 3 systems" if few else "none computed"))
+        run = set(tasks.loc[(tasks["dataset"] == name) & (tasks["status"] == "run"), "human"])
+        for key in parts:
+            f = frames.get(key)
+            if f is None or not len(f):
+                continue
+            if key == "rank_intervals":
+                keep = (f["role"] != "human") | f["column"].isin(run)
+            else:
+                keep = f["human"].isin(run)
+            parts[key].append(f[keep].assign(dataset=name))
+    out = {k: (pd.concat(v, ignore_index=True) if v else pd.DataFrame()) for k, v in parts.items()}
+    for k, f in out.items():
+        if len(f):
+            out[k] = f[["dataset", *[c for c in f.columns if c != "dataset"]]]
+    return out, notes
+
+
+def _task_rows(frame: pd.DataFrame, result, value_cols: dict[str, tuple[str, str, str]]):
+    """``(values, low, high)``: one row per (data set, human, measure) (measures in :func:`_measure_order`:
+    the sentinels last), one column per ``value_cols`` item ``column: (selector, selected value, value column)``."""
+    out: dict[str, list] = {"value": [], "ci_low": [], "ci_high": []}
+    index = []
+    for (d, h), g in frame.groupby(["dataset", "human"], sort=False):
+        for m in _measure_order(result, d, set(g["measure"])):
+            gm = g[g["measure"] == m]
+            picked = {col: gm[gm[sel] == val] for col, (sel, val, _) in value_cols.items()}
+            for key in out:
+                out[key].append({col: float(r[value_cols[col][2] if key == "value" else key].iloc[0]) if len(r)
+                                 else float("nan") for col, r in picked.items()})
+            index.append((d, h, m))
+    idx = pd.MultiIndex.from_tuples(index, names=["dataset", "human", "measure"])
+    return tuple(pd.DataFrame(out[k], index=idx, columns=list(value_cols)) for k in ("value", "ci_low", "ci_high"))
+
+
+def close_pair_table(result, close_pairs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """``(values, low, high)``: each measure's agreement on the closest, middle and farthest third of a task's
+    system pairs by human difference (rows: data set, human, measure, the sentinels last), and its
+    document-bootstrap interval."""
+    if not len(close_pairs):
+        return pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+    labels = list(dict.fromkeys(close_pairs.sort_values("bin")["bin_label"]))
+    thirds = close_pairs["n_bins"].max() == 3
+    return _task_rows(close_pairs, result, {f"{lab} third" if thirds else lab: ("bin_label", lab, "agreement")
+                                            for lab in labels})
+
+
+def pdp_table(result, pdp: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """``(values, low, high)``: each measure's Pairwise Difference Pearson on a task, between systems on the same
+    input (the paper's) and between system means (the system-level Pearson), with document-bootstrap intervals."""
+    if not len(pdp):
+        return pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+    return _task_rows(pdp, result, {"PDP (same input)": ("level", "input", "pdp"),
+                                    "system means": ("level", "system", "pdp")})
+
+
+def _overlap(a: pd.Series, b: pd.Series) -> bool:
+    return bool(a["rank_low"] <= b["rank_high"] and b["rank_low"] <= a["rank_high"])
+
+
+def rank_interval_table(result, ranks: pd.DataFrame, *, top: int = 3) -> pd.DataFrame:
+    """Per data set and ranking (its human columns, then its measures), how many systems the data tells apart:
+    ``systems`` ranked, ``separated pairs`` (the share of system pairs whose bootstrap rank intervals do not
+    overlap) and ``tied with the top`` (the top-ranked system and those whose intervals overlap its own: named
+    when at most ``top``, else counted)."""
+    if not len(ranks):
+        return pd.DataFrame()
+    rows, index = [], []
+    for d, g in ranks.groupby("dataset", sort=False):
+        humans = list(dict.fromkeys(g.loc[g["role"] == "human", "column"]))
+        measures = _measure_order(result, d, set(g.loc[g["role"] != "human", "column"]))
+        for c in [*humans, *measures]:
+            r = g[(g["column"] == c) & g["rank"].notna()].reset_index(drop=True)
+            n = len(r)
+            pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+            sep = sum(not _overlap(r.loc[i], r.loc[j]) for i, j in pairs) / len(pairs) if pairs else float("nan")
+            head = r.iloc[0] if n else None
+            group = [] if head is None else [str(head["system"]), *[s for s in str(head["tied_with"]).split("; ")
+                                                                    if s and s != "nan"]]
+            rows.append({"systems": n, "separated pairs": sep,
+                         "tied with the top": "; ".join(group) if len(group) <= top else f"{len(group)} systems"})
+            index.append((d, "human" if c in humans else "measure", c))
+    return pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["dataset", "ranked by", "column"]))
+
+
+#: the captions of the system-pair tables (``.format(ci=...)``: the intervals' coverage)
+CLOSE_PAIRS_CAPTION = ("Close pairs: the share of a task's system pairs each measure orders as the humans do, in the "
+                       "closest, middle and farthest third of the pairs by human difference, with a {ci:.0%} "
+                       "document-bootstrap interval; 0.5: chance; the sentinels last in each task, never ranked")
+PDP_CAPTION = ("Pairwise Difference Pearson (DiIanni and Deutsch 2025): Pearson's r of the measure's and the humans' "
+               "score differences between systems on the same input, pooled over inputs, and between system means "
+               "(the system-level Pearson), with {ci:.0%} document-bootstrap intervals; the sentinels last in each "
+               "task")
+RANK_INTERVALS_CAPTION = ("Rank intervals: per data set and ranking (human columns, then measures), the systems "
+                          "ranked, the share of system pairs whose {ci:.0%} bootstrap rank intervals do not overlap "
+                          "(told apart by the data), and the systems tied with the top one")
