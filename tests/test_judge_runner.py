@@ -115,6 +115,11 @@ def test_parsing_rules_never_invent_a_score():
     assert parse_strict("Fluency: 2", (1, 2, 3), "Fluency (1-3)") == 2
     assert parse_leading("- Coherence: 3 because", labels, "Coherence") == 3.0
     assert parse_leading("Coherence: none", labels, "Coherence") is None
+    # the scale restated is not a score (G-Eval's regular expression reads "1-5" as 1): SmolLM2's usual answer
+    for scale in ("Coherence: 1-5\n", "- Coherence: 1-5", "1 - 5", "1 to 5", "1\u20135"):
+        assert parse_leading(scale, labels, "Coherence") is None, scale
+    assert parse_leading("Coherence: 1.1\n", labels, "Coherence") == 1.1
+    assert parse_leading("2 - it jumps between topics", labels) == 2.0
     assert parse_scoring("samples:20").n == 20
     for bad in ("samples:0", "samples", "logprob", "text:3"):
         with pytest.raises(InputError, match="--scoring"):

@@ -85,6 +85,8 @@ def expected_score(probs: Mapping[int, float]) -> tuple[float, float]:
 
 
 _LEADING = re.compile(r"^ ?([\d\.]+)")
+#: what follows a leading number when the answer restates the scale ("1-5", "1 to 5"), not a score
+_RANGE_REST = re.compile(r"^\s*(?:-|\u2013|to)\s*\d", re.IGNORECASE)
 
 
 def _form_prefix(field: str | None) -> re.Pattern | None:
@@ -113,11 +115,19 @@ def parse_leading(answer: str, labels: Sequence[int], field: str | None = None) 
     after the form's ``field`` if the answer repeats it); None when there is none or it is outside the
     labels' range.
 
+    One departure from G-Eval's rule besides leaving unparsable answers out: an answer that restates
+    the scale (``"1-5"``, ``"Coherence: 1 to 5"``) is not read as its first number - G-Eval's regular
+    expression would score it 1 - but counted as unparsable; a small model asked G-Eval's form often
+    answers that way.
+
     >>> parse_leading(" 4", range(1, 6)), parse_leading("4.5 because", range(1, 6)), parse_leading("Good", range(1, 6))
     (4.0, 4.5, None)
+    >>> parse_leading("Coherence: 1-5", range(1, 6), "Coherence"), parse_leading("3 - good", range(1, 6))
+    (None, 3.0)
     """
-    m = _LEADING.search(strip_form_field(answer, field))
-    if not m:
+    rest = strip_form_field(answer, field)
+    m = _LEADING.search(rest)
+    if not m or _RANGE_REST.match(rest[m.end():]):
         return None
     try:
         value = float(m.group(1).rstrip("."))
