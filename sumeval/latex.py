@@ -447,7 +447,7 @@ ROW_PT = 12.0
 def tabular_height(tex: str, size: float = TABLE_SIZE_PT) -> float:
     """The height in pt (with its depth) of the (first) ``tabular`` in ``tex``, estimated without LaTeX:
     :data:`ROW_PT` a row (scaled with ``size``; a row whose ``p{...}`` cell wraps, one such per line of
-    its longest cell), and booktabs' rules and spaces (:data:`_RULE_PT`)."""
+    its longest cell, a line filled to 85% on average), and booktabs' rules and spaces (:data:`_RULE_PT`)."""
     spec_match = re.search(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
     if not spec_match:
         raise ValueError("no \\begin{tabular}{...} in the text")
@@ -465,7 +465,7 @@ def tabular_height(tex: str, size: float = TABLE_SIZE_PT) -> float:
         lines = 1
         for j, cell in enumerate(_split_cells(cells)):
             if j < len(fixed) and fixed[j] and "\\multicolumn" not in cell:
-                lines = max(lines, -(-int(text_width(cell.replace("\\raggedright ", ""), size)) // int(fixed[j])) or 1)
+                lines = max(lines, -(-int(text_width(cell.replace("\\raggedright ", ""), size)) // int(0.85 * fixed[j])))
         height += row * lines
     return height
 
