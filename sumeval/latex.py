@@ -465,7 +465,8 @@ def tabular_height(tex: str, size: float = TABLE_SIZE_PT) -> float:
         lines = 1
         for j, cell in enumerate(_split_cells(cells)):
             if j < len(fixed) and fixed[j] and "\\multicolumn" not in cell:
-                lines = max(lines, -(-int(text_width(cell.replace("\\raggedright ", ""), size)) // int(0.85 * fixed[j])))
+                need = text_width(cell.replace("\\raggedright ", ""), size)
+                lines = max(lines, -(-int(need) // int(0.85 * fixed[j])))
         height += row * lines
     return height
 
