@@ -12,11 +12,14 @@ Widths (ACL's two-column page)
 ------------------------------
 A table is laid out for ACL's page (the ``acl`` style: 11 pt Times, a text 16 cm wide in two
 columns 0.6 cm apart, so a column is 7.7 cm): :data:`ACL_COLUMN_PT` (219.1 pt) for a ``table``,
-:data:`ACL_TEXT_PT` (455.2 pt) for a ``table*``. :func:`tabular_width` estimates a tabular's
+:data:`ACL_TEXT_PT` (455.2 pt) for a ``table*``; a float of either kind is at most
+:data:`ACL_TEXT_HEIGHT_PT` tall (24.7 cm: an A4 page less its 2.5 cm margins), or LaTeX warns
+"Float too large for page" and the float runs over the page's foot. :func:`tabular_width` estimates a tabular's
 natural width without LaTeX, from the Times font metrics matplotlib ships (Adobe's AFM files,
-kerning left out, so the estimate errs wide); :func:`measure_tabulars` typesets table files in
-:data:`ACL_PREAMBLE` and reads each tabular's real width and the line width it sits in from the
-log (the test that every table fits).
+kerning left out, so the estimate errs wide), :func:`tabular_height` and :func:`caption_height`
+its height; :func:`measure_tables` typesets table files in :data:`ACL_PREAMBLE` and reads each
+tabular's real width and the line width it sits in, and each float's height and the page's, from
+the log (the test that every table fits).
 """
 from __future__ import annotations
 
@@ -29,7 +32,8 @@ from typing import Sequence
 
 __all__ = ["escape", "tabular", "NEEDS", "check_table", "compile_tables", "engine", "MINIMAL_PREAMBLE",
            "ACL_COLUMN_PT", "ACL_TEXT_PT", "ACL_PREAMBLE", "TABLE_SIZE_PT", "TABCOLSEP_PT", "text_width",
-           "tabular_width", "column_widths", "measure_tabulars", "has_times"]
+           "tabular_width", "column_widths", "measure_tabulars", "has_times", "ACL_TEXT_HEIGHT_PT",
+           "tabular_height", "caption_height", "measure_tables"]
 
 #: the first line of every table file: what a document needs to typeset it
 NEEDS = "% needs \\usepackage{booktabs}"
@@ -248,22 +252,31 @@ _CM = 72.27 / 2.54  # TeX points per centimetre
 ACL_COLUMN_PT = round(7.7 * _CM, 1)
 #: ACL's text width (16 cm), the width of a ``table*``, in TeX points
 ACL_TEXT_PT = round(16 * _CM, 1)
+#: ACL's text height (24.7 cm: A4 less 2.5 cm margins), the most a float may be, in TeX points
+ACL_TEXT_HEIGHT_PT = round(24.7 * _CM, 1)
 #: the font size of the tables (``\small`` in ACL's 11 pt document: 10 pt)
 TABLE_SIZE_PT = 10.0
 #: LaTeX's default space either side of a tabular's column
 TABCOLSEP_PT = 6.0
-#: a document with ACL's page (11 pt Times, text 16 cm, two columns 0.6 cm apart) in which every
-#: tabular writes ``MEASURE <its width> <the line width it sits in>`` to the log
+#: a document with ACL's page (11 pt Times, text 16 cm x 24.7 cm, two columns 0.6 cm apart) in which
+#: every tabular writes ``MEASURE <its width> <the line width it sits in> <its height and depth>`` to
+#: the log, and every float ``FLOAT <its height> <the text height>`` (where LaTeX checks a float
+#: against the page: ``\@largefloatcheck``)
 ACL_PREAMBLE = r"""\documentclass[11pt,twocolumn]{article}
 \usepackage[T1]{fontenc}
 \usepackage{times}
 \usepackage{booktabs}
-\setlength{\textwidth}{16cm}\setlength{\columnsep}{0.6cm}\setlength{\textheight}{60cm}
+\setlength{\textwidth}{16cm}\setlength{\columnsep}{0.6cm}\setlength{\textheight}{24.7cm}
 \setlength{\columnwidth}{\dimexpr(\textwidth-\columnsep)/2\relax}
 \newsavebox{\measurebox}
 \let\measuredtabular\tabular\let\endmeasuredtabular\endtabular
 \renewenvironment{tabular}{\begin{lrbox}{\measurebox}\measuredtabular}{\endmeasuredtabular\end{lrbox}%
-\typeout{MEASURE \the\wd\measurebox\space\the\linewidth}\usebox{\measurebox}}
+\typeout{MEASURE \the\wd\measurebox\space\the\linewidth\space\the\dimexpr\ht\measurebox+\dp\measurebox\relax}%
+\usebox{\measurebox}}
+\makeatletter
+\let\measuredlargefloatcheck\@largefloatcheck
+\def\@largefloatcheck{\typeout{FLOAT \the\ht\@currbox\space\the\textheight}\measuredlargefloatcheck}
+\makeatother
 """
 _AFM = {"roman": "ptmr8a.afm", "bold": "ptmb8a.afm"}
 _METRICS: dict[str, dict[int, int]] = {}
@@ -423,6 +436,49 @@ def column_widths(tex: str, size: float = TABLE_SIZE_PT, tabcolsep: float = TABC
     return widths
 
 
+#: booktabs' rules with the space around them in pt at 10 pt type (``\\aboverulesep`` 0.4 ex, ``\\belowrulesep``
+#: 0.65 ex, the rule 0.08 em heavy or 0.05 em light, ``\\cmidrule`` 0.03 em), ``\\addlinespace`` 0.5 em
+_RULE_PT = {"toprule": 0.8 + 2.9, "midrule": 1.8 + 0.5 + 2.9, "bottomrule": 1.8 + 0.8, "cmidrule": 1.8 + 0.3 + 2.9,
+            "addlinespace": 5.0}
+#: the distance between two lines of a tabular (``\\small`` in an 11 pt document: 10 pt type on 12 pt)
+ROW_PT = 12.0
+
+
+def tabular_height(tex: str, size: float = TABLE_SIZE_PT) -> float:
+    """The height in pt (with its depth) of the (first) ``tabular`` in ``tex``, estimated without LaTeX:
+    :data:`ROW_PT` a row (scaled with ``size``; a row whose ``p{...}`` cell wraps, one such per line of
+    its longest cell, a line filled to 85% on average), and booktabs' rules and spaces (:data:`_RULE_PT`)."""
+    spec_match = re.search(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", tex)
+    if not spec_match:
+        raise ValueError("no \\begin{tabular}{...} in the text")
+    kinds = re.findall(r"p\{([\d.]+)pt\}|([lcr])", spec_match[1])
+    fixed = [float(p) if p else None for p, _ in kinds]
+    body = tex[spec_match.end(): tex.find("\\end{tabular}", spec_match.end())]
+    row = ROW_PT * size / TABLE_SIZE_PT
+    height = 0.0
+    for line in body.split("\\\\"):
+        rules = re.findall(r"\\(toprule|midrule|bottomrule|addlinespace|cmidrule)", line)
+        height += sum(_RULE_PT[r] for r in set(rules))  # the \cmidrule of one header row share their space
+        cells = re.sub(r"\\(toprule|midrule|bottomrule|addlinespace)|\\cmidrule\(lr\)\{[^}]*\}", "", line).strip()
+        if not cells:
+            continue
+        lines = 1
+        for j, cell in enumerate(_split_cells(cells)):
+            if j < len(fixed) and fixed[j] and "\\multicolumn" not in cell:
+                need = text_width(cell.replace("\\raggedright ", ""), size)
+                lines = max(lines, -(-int(need) // int(0.85 * fixed[j])))
+        height += row * lines
+    return height
+
+
+def caption_height(caption: str, width: float, size: float = TABLE_SIZE_PT) -> float:
+    """The height in pt of a float's ``\\caption{caption}`` (LaTeX ``caption``, in ``size`` pt type on
+    1.2 times that) in a line ``width`` pt wide, with the 10 pt above it (``\\abovecaptionskip``): as
+    many lines as ``Table 10: <caption>`` needs, a line breaking early by up to a tenth of its width."""
+    lines = -(-int(text_width("Table 10: " + caption, size)) // int(width * 0.9))
+    return 10.0 + max(lines, 1) * 1.2 * size
+
+
 def has_times() -> bool:
     """Whether the LaTeX installation has Times (``ptmr8t.tfm``, Debian's texlive-fonts-recommended),
     the font of :data:`ACL_PREAMBLE`."""
@@ -432,14 +488,16 @@ def has_times() -> bool:
     return found.returncode == 0 and bool(found.stdout.strip())
 
 
-def measure_tabulars(paths: Sequence[str | Path], *, timeout: float = 120) -> dict[str, list[tuple[float, float]]]:
-    """Typeset each table file in ACL's page (:data:`ACL_PREAMBLE`, pdflatex) and read, for each of
-    its tabulars, ``(width, line width)`` in pt: the tabular's box and the line it sits in (the
-    column in a ``table``, the text in a ``table*``). Raises ``FileNotFoundError`` without pdflatex
-    or its Times fonts, ``RuntimeError`` naming a file that does not typeset."""
+def measure_tables(paths: Sequence[str | Path], *, timeout: float = 120) -> dict[str, dict[str, list[tuple]]]:
+    """Typeset each table file in ACL's page (:data:`ACL_PREAMBLE`, pdflatex) and read from the log, per
+    file, ``{"tabulars": [(width, line width, height), ...], "floats": [(height, text height), ...]}``
+    in pt: each tabular's box (height with depth) and the line it sits in (the column in a ``table``,
+    the text in a ``table*``), and each float's box and the page's text height (a float taller than
+    the page runs over its foot: LaTeX's "Float too large for page"). Raises ``FileNotFoundError``
+    without pdflatex or its Times fonts, ``RuntimeError`` naming a file that does not typeset."""
     if not shutil.which("pdflatex") or not has_times():
         raise FileNotFoundError("no pdflatex with Times (texlive-fonts-recommended); run scripts/install_latex.sh")
-    out: dict[str, list[tuple[float, float]]] = {}
+    out: dict[str, dict[str, list[tuple]]] = {}
     with tempfile.TemporaryDirectory(prefix="sumeval-widths-") as work:
         for i, path in enumerate(paths):
             shutil.copyfile(path, Path(work) / f"table{i}.tex")
@@ -452,5 +510,15 @@ def measure_tabulars(paths: Sequence[str | Path], *, timeout: float = 120) -> di
                 errors = [ln for ln in run.stdout.splitlines() if ln.startswith("!")]
                 raise RuntimeError(f"{path} does not typeset: {'; '.join(errors) or run.stdout[-400:]}")
             log = doc.with_suffix(".log").read_text(encoding="latin-1")
-            out[str(path)] = [(float(w), float(lw)) for w, lw in re.findall(r"MEASURE ([\d.]+)pt ([\d.]+)pt", log)]
+            out[str(path)] = {
+                "tabulars": [tuple(map(float, m))
+                             for m in re.findall(r"MEASURE ([\d.]+)pt ([\d.]+)pt ([\d.]+)pt", log)],
+                "floats": [tuple(map(float, m)) for m in re.findall(r"FLOAT ([\d.]+)pt ([\d.]+)pt", log)]}
     return out
+
+
+def measure_tabulars(paths: Sequence[str | Path], *, timeout: float = 120) -> dict[str, list[tuple[float, float]]]:
+    """Each table file's tabulars as ``(width, line width)`` in pt, typeset in ACL's page
+    (:func:`measure_tables`, which also gives their heights and the floats')."""
+    return {path: [(w, lw) for w, lw, _ in found["tabulars"]]
+            for path, found in measure_tables(paths, timeout=timeout).items()}

@@ -280,6 +280,8 @@ LAYOUTS: tuple[str, ...] = ("column", "column-grouped", "column-transposed", "pa
                             "page-transposed", "page-split", "page-wrapped")
 #: the share of the estimated width (:func:`sumeval.latex.tabular_width`) kept free for its error
 _WIDTH_MARGIN = 0.02
+#: what the caption of a table split in panels adds when a panel leaves rows out
+_THINNED = "; each panel lists the rows with an entry in its columns"
 
 
 def _tabular_parts(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: bool,
@@ -327,16 +329,25 @@ def _panels(frame: pd.DataFrame, fits) -> list[list[int]] | None:
 
 
 def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: bool,
-            layout: str = "auto") -> tuple[str, str, list[str]]:
-    """Choose the layout of the ``.tex`` table: ``(layout, environment, tabulars)``.
+            layout: str = "auto", caption: str = "") -> tuple[str, str, list[list[str]], bool]:
+    """Choose the layout of the ``.tex`` table: ``(layout, environment, floats, thinned)``.
 
-    In order (:data:`LAYOUTS`), the first that fits ACL's column (``table``, 219.1 pt), then the
+    Across: in order (:data:`LAYOUTS`), the first that fits ACL's column (``table``, 219.1 pt), then the
     first that fits ACL's text width (``table*``, 455.2 pt), by :func:`sumeval.latex.tabular_width`
     at the tables' 10 pt (``\\small``) with a 2% margin: the table as it is; with its outer row level
     as heading rows (``grouped``: a row index of several levels); transposed (every column numeric,
     the row index shown, and rows fewer than columns); split into panels stacked in one float
-    (``page-split``: whole column groups per panel, each panel with the row labels); the widest text
-    column wrapped (``page-wrapped``). ``layout`` names one of :data:`LAYOUTS` to force it.
+    (``page-split``: whole column groups per panel, each panel with the row labels of the rows that
+    have an entry in its columns: a value or a mark; ``thinned`` says whether a panel left a row
+    out); the widest text column wrapped (``page-wrapped``). ``layout`` names one of :data:`LAYOUTS`
+    to force it.
+
+    Down: a float holds at most ACL's page (:data:`sumeval.latex.ACL_TEXT_HEIGHT_PT`, less
+    :data:`_HEIGHT_SPARE` for the notes under it), by :func:`sumeval.latex.tabular_height` and
+    :func:`sumeval.latex.caption_height` (``caption``: the caption as LaTeX). A table taller than
+    that continues in the next floats (each a list of tabulars in ``floats``): whole panels while
+    they fit, a panel or a table too long for one page split between rows into parts as even as
+    fit, each part with the header rows.
     """
     from sumeval import latex
 
@@ -355,46 +366,155 @@ def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: b
     multi_rows = index and frame.index.nlevels > 1 and not any(r[-1] == "paper" for r in frame.index)
     transposable = (index and frame.shape[0] < frame.shape[1]
                     and all(pd.api.types.is_numeric_dtype(t) for t in frame.dtypes))
-    variants = {"": lambda: render(frame, cells)}
+    variants = {"": (False, False)}  # kind -> (grouped, transposed)
     if multi_rows:
-        variants["-grouped"] = lambda: render(frame, cells, grouped=True)
+        variants["-grouped"] = (True, False)
     if transposable:
-        variants["-transposed"] = lambda: render(frame.T, cells.T, transposed=True)
+        variants["-transposed"] = (False, True)
     built: dict[str, str] = {}
 
     def get(kind: str) -> str:
         if kind not in built:
-            built[kind] = variants[kind]()
+            grouped, turned = variants[kind]
+            built[kind] = render(frame.T, cells.T, transposed=True) if turned else render(frame, cells, grouped)
         return built[kind]
+
+    def entries(positions: list[int]) -> list[int]:
+        return _entries(cells, positions)
 
     wanted = None if layout == "auto" else layout
     if wanted is not None and wanted not in LAYOUTS:
         raise InputError(f"layout {layout!r} is not one of {', '.join(('auto', *LAYOUTS))}")
+    chosen = None
+    all_rows, all_columns = list(range(frame.shape[0])), list(range(frame.shape[1]))
+    pieces: list[tuple[list[int], list[int]]] = [(all_rows, all_columns)]  # (rows, columns) of each tabular
+    source, source_cells, grouped, wrap = frame, cells, False, None
     for size in ("column", "page"):
-        for kind in variants:
+        for kind, (is_grouped, turned) in variants.items():
             name = size + kind
-            if (wanted == name) or (wanted is None and width(get(kind)) <= limit[size]):
-                return name, "table" if size == "column" else "table*", [get(kind)]
+            if (wanted == name) or (wanted is None and chosen is None and width(get(kind)) <= limit[size]):
+                chosen = name
+                grouped = is_grouped
+                if turned:
+                    source, source_cells = frame.T, cells.T
+                    pieces = [(list(range(frame.shape[1])), list(range(frame.shape[0])))]
+                break
+        if chosen is not None:
+            break
     base = "-grouped" if multi_rows else ""
-    if wanted in (None, "page-split"):
+    if chosen is None and wanted in (None, "page-split"):
         def fits(positions: list[int]) -> bool:
-            shown = render(frame.iloc[:, positions], cells.iloc[:, positions], grouped=bool(base))
+            rows = entries(positions)
+            shown = render(frame.iloc[rows, positions], cells.iloc[rows, positions], grouped=bool(base))
             return width(shown) <= limit["page"]
         panels = _panels(frame, fits) if index and frame.shape[1] > 1 else None  # each panel keeps the row labels
         if panels is not None and (len(panels) > 1 or wanted):
-            return "page-split", "table*", [render(frame.iloc[:, p], cells.iloc[:, p], grouped=bool(base))
-                                           for p in panels]
-    tex = get(base)
+            chosen, grouped = "page-split", bool(base)
+            pieces = [(entries(p), p) for p in panels]
+    if chosen is None:
+        grouped = bool(base)
+        wrap = _wrap(frame, cells, get(base), index=index, display=display, grouped=grouped)
+        chosen = "page-wrapped" if wrap else "page" + base  # nothing narrower: as it is, across the page
+    thinned = chosen == "page-split" and any(len(rows) < frame.shape[0] for rows, _ in pieces)
+
+    def tex_of(rows: list[int], columns: list[int]) -> str:
+        return render(source.iloc[rows, columns], source_cells.iloc[rows, columns], grouped=grouped, wrap=wrap)
+
+    line = limit["column" if chosen.startswith("column") else "page"]
+    floats = _floats(pieces, tex_of, line, caption)
+    return chosen, "table" if chosen.startswith("column") else "table*", floats, thinned
+
+
+def _wrap(frame: pd.DataFrame, cells: pd.DataFrame, tex: str, *, index: bool, display: bool,
+          grouped: bool) -> dict[int, float] | None:
+    """``{column position: width in pt}``: the widest text column of ``tex`` (the tabular of ``frame``)
+    narrowed so that the tabular fits ACL's text width (at least 3 cm); None without a text column."""
+    from sumeval import latex
+
     widths = latex.column_widths(tex)
-    n_stub = len(_tabular_parts(frame, cells, index=index, display=display)["stub"]) - bool(base)
+    n_stub = len(_tabular_parts(frame, cells, index=index, display=display)["stub"]) - grouped
     text_columns = list(range(n_stub)) + [n_stub + j for j, t in enumerate(frame.dtypes)
                                           if not pd.api.types.is_numeric_dtype(t)]
-    if text_columns:
-        j = max(text_columns, key=lambda c: widths[c])
-        excess = width(tex) - limit["page"]
-        narrow = max(widths[j] - excess / (1 + _WIDTH_MARGIN) - 2, 3 * 72.27 / 2.54)  # at least 3 cm
-        return "page-wrapped", "table*", [render(frame, cells, grouped=bool(base), wrap={j: narrow})]
-    return "page" + base, "table*", [tex]  # nothing narrower: as it is, across the page
+    if not text_columns:
+        return None
+    j = max(text_columns, key=lambda c: widths[c])
+    excess = latex.tabular_width(tex) * (1 + _WIDTH_MARGIN) - latex.ACL_TEXT_PT
+    return {j: max(widths[j] - excess / (1 + _WIDTH_MARGIN) - 2, 3 * 72.27 / 2.54)}
+
+
+def _entries(cells: pd.DataFrame, positions: list[int]) -> list[int]:
+    """The rows of ``cells`` (LaTeX texts) with an entry (a value or a mark: not a bare ``--``) in the
+    columns at ``positions``; every row when none has."""
+    shown = cells.iloc[:, positions].to_numpy()
+    keep = [i for i in range(cells.shape[0]) if any(str(t) != "--" for t in shown[i])]
+    return keep or list(range(cells.shape[0]))
+
+
+#: the height in pt a float leaves free under its tables for the notes :func:`write_table` adds
+#: (a few lines) and the error of the height estimate
+_HEIGHT_SPARE = 48.0
+#: the space between two tabulars stacked in one float (``\\par\\medskip``), in pt
+_PANEL_GAP = 8.0
+
+
+def _continued(caption: str) -> str:
+    """The caption of a float that continues a table: the caption's first clause (up to its first
+    comma, semicolon or full stop outside brackets) and ``(continued)``."""
+    depth = 0
+    for i, ch in enumerate(caption):
+        depth += ch in "({["
+        depth -= ch in ")}]"
+        if depth == 0 and ch in ",;." and caption[i + 1: i + 2] in (" ", ""):
+            return caption[:i] + " (continued)"
+    return (caption + " (continued)").strip()
+
+
+def _floats(pieces: list[tuple[list[int], list[int]]], tex_of, line: float, caption: str) -> list[list[str]]:
+    """The tabulars of ``pieces`` (``(rows, columns)``, rendered by ``tex_of``) in floats no taller
+    than ACL's page (:func:`_layout`): whole pieces while they fit, a piece too tall for one float
+    split between rows into parts as even as fit."""
+    from sumeval import latex
+
+    room = latex.ACL_TEXT_HEIGHT_PT - _HEIGHT_SPARE
+    first = room - (latex.caption_height(caption, line) if caption else 0.0)
+    later = room - (latex.caption_height(_continued(caption), line) if caption else 0.0)
+    floats: list[list[str]] = [[]]
+    used = 0.0
+
+    def height(rows, columns) -> float:
+        return latex.tabular_height(tex_of(rows, columns))
+
+    def add(tex: str, h: float) -> None:
+        nonlocal used
+        avail = (first if len(floats) == 1 else later) - used - (_PANEL_GAP if floats[-1] else 0.0)
+        if floats[-1] and h > avail:
+            floats.append([])
+            used = 0.0
+        used += h + (_PANEL_GAP if floats[-1] else 0.0)
+        floats[-1].append(tex)
+
+    for rows, columns in pieces:
+        h = height(rows, columns)
+        if h <= later or (len(floats) == 1 and not floats[0] and h <= first):
+            add(tex_of(rows, columns), h)
+            continue
+        # too tall for one float: parts of as many rows as fit a float, as even as that allows
+        parts: list[list[int]] = []
+        rest = list(rows)
+        while rest:
+            lo, hi = 1, len(rest)
+            while lo < hi:  # the most rows whose tabular fits a continued float
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if height(rest[:mid], columns) <= later else (lo, mid - 1)
+            parts.append(rest[:lo])
+            rest = rest[lo:]
+        size = -(-len(rows) // len(parts))
+        even = [rows[i: i + size] for i in range(0, len(rows), size)]
+        if len(even) == len(parts) and all(height(p, columns) <= later for p in even):
+            parts = even
+        for part in parts:
+            add(tex_of(part, columns), height(part, columns))
+    return floats
 
 
 def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,
@@ -427,16 +547,27 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
     if not (caption or label):
         body = tabular(**_tabular_parts(frame, cells, index=index, display=display))
         return f"{NEEDS}\n{body}\n"
-    chosen, env, bodies = _layout(frame, cells, index=index, display=display, layout=layout)
-    head = [f"% layout: {chosen}", f"\\begin{{{env}}}", "\\centering", "\\small"]
+    shown = readable_caption(caption, "latex") if caption else ""
+    chosen, env, floats, thinned = _layout(frame, cells, index=index, display=display, layout=layout,
+                                           caption=shown + _THINNED)
     if caption:
         if chosen.endswith("-transposed"):
             caption = re.sub(r"\bper column\b", "per row", caption)
-        head.append(f"\\caption{{{readable_caption(caption, 'latex')}}}")
-    if label:
-        head.append(f"\\label{{{label}}}")
-    body = "\n\\par\\medskip\n".join(bodies)
-    return "\n".join([NEEDS, *head, body, f"\\end{{{env}}}"]) + "\n"
+        shown = readable_caption(caption, "latex") + (_THINNED if thinned else "")
+    out = [NEEDS, f"% layout: {chosen}"]
+    if len(floats) > 1:
+        out.append(f"% too long for one page: {len(floats)} floats, the later ones continue it")
+    for k, bodies in enumerate(floats):
+        out += [f"\\begin{{{env}}}", "\\centering", "\\small"]
+        if k == 0:
+            if caption:
+                out.append(f"\\caption{{{shown}}}")
+            if label:
+                out.append(f"\\label{{{label}}}")
+        elif caption:  # the same table number: "Table 3: ... (continued)"
+            out += [f"\\addtocounter{{{env.rstrip('*')}}}{{-1}}", f"\\caption{{{_continued(shown)}}}"]
+        out += ["\n\\par\\medskip\n".join(bodies), f"\\end{{{env}}}"]
+    return "\n".join(out) + "\n"
 
 
 def to_markdown(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | None = None,

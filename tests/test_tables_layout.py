@@ -98,9 +98,72 @@ def _small_kind():
     return frame, dict(bold=tables.best_mask(frame), caption="Paper 002 Table 3; best per column in bold")
 
 
+#: a shelf run's sets (16, as `sumeval meta-eval --dataset shelf`), their human columns and own stored columns
+SHELF_SETS = {"summeval": (["coherence", "consistency", "fluency", "relevance"], 0),
+              "realsumm": (["litepyramid"], 0),
+              "dialsummeval": (["coherence", "consistency", "fluency", "relevance"], 41),
+              "frank": (["factuality"], 6), "qags-c": (["factuality"], 0), "qags-x": (["factuality"], 0),
+              "xsumfaith": (["faithful", "factual"], 0),
+              "newsroom": (["coherence", "fluency", "informativeness", "relevance"], 0),
+              "rose": (["prior", "ref_free", "ref_based", "acu"], 0), "faithbench": (["consistent"], 5),
+              "storysumm": (["faithful"], 0), "summedits": (["consistency"], 0)}
+
+
+def _shelf_across_kind():
+    """A 16-set shelf run's across table at one level (as meta-eval --dataset shelf writes it): 3 named measures
+    and 52 sets' own columns (each run on its own set only: blank elsewhere) x 25 tasks, then the mean rank and
+    mean score; cluster marks, a blank lettered where a measure cannot run."""
+    named = ["rouge-1", "bigram-overlap", "fragment-coverage"]
+    own = [f"{d}.{'BertScore_F1_Art_' if d == 'frank' else 'rouge-'}{i}"
+           for d, (_, n) in SHELF_SETS.items() for i in range(n)]
+    tasks = [(d, h) for d, (humans, _) in SHELF_SETS.items() for h in humans]
+    columns = pd.MultiIndex.from_tuples([*tasks, ("across", "mean rank"), ("across", "mean score")],
+                                        names=["data set", "human"])
+    rows = pd.Index(named + own, name="measure")
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(np.nan, index=rows, columns=columns)
+    marks = pd.DataFrame("", index=rows, columns=columns)
+    for m in rows:
+        for d, h in tasks:
+            if m in named or m.startswith(d + "."):
+                if m == "rouge-1" and d in ("frank", "qags-c", "summedits"):
+                    marks.at[m, (d, h)] = "r"  # no references
+                    continue
+                frame.at[m, (d, h)] = rng.uniform(-0.2, 0.5)
+                marks.at[m, (d, h)] = str(rng.integers(1, 8))
+    frame.loc[named, ("across", "mean rank")] = [1.7, 1.55, 2.1]
+    frame.loc[named, ("across", "mean score")] = [0.593, 0.589, 0.57]
+    direction = {c: c != ("across", "mean rank") for c in columns}
+    caption = ("kendall_b with the human scores at the global level on each data set, superscript: significance "
+               "cluster on that task (permutation-both, holm correction, alpha 0.05; 1 = not significantly worse than "
+               "the best); bold: best per column; blank cells: r: no references; a blank without a letter: another "
+               "set's own column")
+    return frame, dict(bold=tables.best_mask(frame, higher_is_better=direction), marks=marks, caption=caption)
+
+
+def _shelf_sentinels_kind():
+    """A shelf run's sentinel table: 11 rows x (data set, human, level), 3 levels of 22 tasks."""
+    tasks = [(d, h, lv) for d, (humans, _) in SHELF_SETS.items() for h in humans
+             for lv in ("input", "system", "global")]
+    rows = pd.Index(["length", "source overlap", "constant", "random", "random: 2.5% of draws",
+                     "random: 97.5% of draws", "best measure", "compression", "novel bigrams", "density",
+                     "coverage"], name="measure")
+    frame = _rng_frame(rows, pd.MultiIndex.from_tuples(tasks, names=["dataset", "human", "level"]), seed=6)
+    return frame, dict(bold=frame.ge(frame.loc["best measure"] - 1e-12, axis=1),
+                       caption="The sentinels on each task (rows), and the best measure of the task")
+
+
+def _long_ranking_kind():
+    """A ranking of 70 measures in a column: longer than a page."""
+    frame, options = _shelf_ranking_kind(70)
+    frame = frame[["mean rank"]]
+    return frame, dict(bold=tables.best_mask(frame, higher_is_better=False), caption="Mean rank of 70 measures")
+
+
 KINDS = {"meta_eval": _meta_eval_kind, "paper_rows": _paper_rows_kind, "intervals": _intervals_kind,
          "rankings": _rankings_kind, "agreement": _agreement_kind, "shelf_ranking": _shelf_ranking_kind,
-         "small": _small_kind}
+         "small": _small_kind, "shelf_across": _shelf_across_kind, "shelf_sentinels": _shelf_sentinels_kind,
+         "long_ranking": _long_ranking_kind}
 
 
 def _layout(tex: str) -> str:
@@ -131,20 +194,59 @@ def test_each_kind_gets_the_layout_that_fits(written):
         assert latex.check_table(tex) == [], kind
         star = "\\begin{table*}" in tex
         assert star == layouts[kind].startswith("page"), kind
-        assert (tex.count("\\begin{tabular}") > 1) == (layouts[kind] == "page-split"), kind
+        floats = tex.count("\\begin{table")
+        n = tex.count("\\begin{tabular}")  # a table split in panels: several tabulars, else one a float
+        assert n > floats if layouts[kind] == "page-split" and floats == 1 else n >= floats, kind
+        assert layouts[kind] == "page-split" or n == floats, kind
+        assert tex.count("\\caption{") == floats and tex.count("\\addtocounter{table}{-1}") == floats - 1, kind
 
 
 @needs_typesetting
 def test_every_kind_fits_acls_column_or_page_when_typeset(written):
-    measured = latex.measure_tabulars(list(written.values()))
+    # across (each tabular within its line) and down (each float within the page's 24.7 cm: LaTeX's own check,
+    # "Float too large for page"), a 16-set shelf run's tables included
+    measured = latex.measure_tables(list(written.values()))
     for kind, path in written.items():
-        boxes = measured[str(path)]
+        boxes, floats = measured[str(path)]["tabulars"], measured[str(path)]["floats"]
         tex = path.read_text()
         assert len(boxes) == tex.count("\\begin{tabular}") >= 1, kind
         line = latex.ACL_COLUMN_PT if _layout(tex).startswith("column") else latex.ACL_TEXT_PT
-        for width, line_width in boxes:
+        for width, line_width, _ in boxes:
             assert line_width == pytest.approx(line, abs=0.1), kind  # the float sits where the layout says
             assert width <= line_width, f"{kind}: {width:.1f} pt in a line of {line_width:.1f} pt"
+        assert len(floats) == tex.count("\\begin{table") >= 1, kind
+        for height, page in floats:
+            assert page == pytest.approx(latex.ACL_TEXT_HEIGHT_PT, abs=0.1)
+            assert height <= page, f"{kind}: a float {height:.1f} pt tall on a page of {page:.1f} pt"
+
+
+@needs_typesetting
+def test_the_height_estimate_is_within_two_points_of_the_typeset_height(written):
+    # rows of one line: within 2 pt and 1%; a wrapped text column (agreement): never short, within a line a row
+    measured = latex.measure_tables([written[k] for k in ("shelf_across", "meta_eval", "agreement")])
+    for path, found in measured.items():
+        bodies = re.findall(r"\\begin\{tabular\}.*?\\end\{tabular\}", Path(path).read_text(), re.S)
+        for body, (_, _, height) in zip(bodies, found["tabulars"]):
+            if "p{" in body:
+                assert height <= latex.tabular_height(body) <= height + latex.ROW_PT * body.count("\\raggedright")
+            else:
+                assert latex.tabular_height(body) == pytest.approx(height, abs=2 + 0.01 * height), path
+
+
+def test_a_table_longer_than_a_page_continues_and_keeps_every_number(written):
+    frame, options = _shelf_across_kind()
+    tex = written["shelf_across"].read_text()
+    assert _layout(tex) == "page-split" and tex.count("\\begin{table*}") >= 2
+    assert "\\label{" in tex.split("\\end{table*}")[0]  # the label and the whole caption with the first part
+    assert "superscript: significance cluster" in tex.split("\\end{table*}")[0]
+    assert "each panel lists the rows with an entry in its columns" in tex
+    assert "\\caption{Kendall $\\tau_b$ with the human scores at the global level on each data set (continued)}" in tex
+    cells = tables._cells(frame, "latex", precision=3, bold=options["bold"], marks=options["marks"], intervals=None)
+    shown = [c for c in cells.to_numpy().ravel() if c != "--"]
+    for cell in shown:  # every value and every lettered blank, once per panel it belongs to
+        assert cell + " " in tex or cell + " \\\\" in tex, cell
+    numbers = re.findall(r"(?<![\d.])\$?-?\$?\d\.\d{3}", tex)
+    assert len(numbers) == frame.notna().sum().sum()
 
 
 @needs_typesetting

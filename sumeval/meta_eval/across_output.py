@@ -17,7 +17,10 @@ The output folder gets::
                                         value with its cluster, blank cells lettered, mean rank
                                         and mean score over the level's tasks
     table_ranking_<coef>.{...}          the across-sets ranking (every level, then per level)
-    heatmap_<coef>_<level>.{pdf,png}  ranking_<coef>.{pdf,png}
+    heatmap_<coef>_<level>.{pdf,png}  the measures named (``--measures``) x the level's tasks
+                                        (:func:`heatmap_measures`; each set's own columns are in
+                                        the table only)
+    ranking_<coef>.{pdf,png}
     manifest.json                       settings, weights, measures, per set: status and timings
 
 The folder is written as one meta-eval's is (:mod:`sumeval.meta_eval.staging`): everything, each
@@ -48,7 +51,7 @@ from sumeval.meta_eval.manifest import add_writing_time
 from sumeval.plots.shelf import REASON_LETTERS, reason_letter
 
 __all__ = ["MANIFEST_KIND", "check_across_out", "set_folders", "across_table", "ranking_table", "ranking_caption",
-           "caption", "not_run", "write_across", "parse_weights", "parse_humans"]
+           "caption", "not_run", "heatmap_measures", "write_across", "parse_weights", "parse_humans"]
 
 MANIFEST_KIND = "sumeval meta-eval across"
 #: the hidden folder inside --out where versions before issue 30 wrote the top files (removed when its run is gone)
@@ -280,6 +283,32 @@ def _write(result: AcrossResult, out: str | os.PathLike[str], *, figures: bool, 
         stage.cleanup()
 
 
+def heatmap_measures(result: AcrossResult, coefficient: str, level: str) -> list[str]:
+    """The measures the across heat map at ``level`` draws: the measures named (``result.given``, in
+    their order; the shelf study's sentinel measures among them, ``bigram-overlap``, ``length``)
+    that have a cell at this level; when none is named, the measures with an across mean at this
+    level (run on ``min_sets`` sets or more); when none has, every measure with a cell.
+
+    Why not every measure (``result.measures``): each set's own columns (its stored metric scores:
+    ``dialsummeval.rouge-1``, ``frank.BertScore_F1_Art``) run on that set alone, so each is a row
+    blank but for one set's few tasks; a 16-set shelf has 52 of them beside the named measures, which
+    made the map 55 rows x 25 tasks, 11.3 in tall against the house limit
+    (:data:`sumeval.plots.style.MAX_HEIGHT_IN`), with its cells' text below print size, while the
+    question it answers - which of the measures I compare does best on which task - is in the named
+    measures' rows. The own columns stay in ``table_across_<coef>_<level>`` (every cell, its
+    cluster) and in ``across.csv``; the shelf study's notebook draws the same measures
+    (``measure_order=result.given``)."""
+    cells = result.cells[(result.cells["coefficient"] == coefficient) & (result.cells["level"] == level)]
+    present = set(cells["measure"])
+    named = [m for m in result.given if m in present]
+    if named:
+        return list(dict.fromkeys(named))
+    s = result.summary
+    s = s[(s["coefficient"] == coefficient) & (s["scope"] == level) & s["mean_rank"].notna()]
+    ranked = [m for m in result.measures if m in set(s["measure"]) and m in present]
+    return ranked or [m for m in result.measures if m in present]
+
+
 def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) -> None:
     import matplotlib.pyplot as plt
 
@@ -291,7 +320,8 @@ def _figure(result: AcrossResult, coef: str, level: str | None, folder: Path) ->
         fig, _ = splots.across_ranking(result.summary, coefficient=coef)
         name = f"ranking_{coef}"
     else:
-        fig, _ = splots.across_heatmap(result.cells, coefficient=coef, level=level, measure_order=result.measures,
+        fig, _ = splots.across_heatmap(result.cells, coefficient=coef, level=level,
+                                       measure_order=heatmap_measures(result, coef, level),
                                        alpha=st.alpha, test=st.test, correction=st.correction)
         name = f"heatmap_{coef}_{level}"
     figures.save(fig, "", name, folder=folder)
