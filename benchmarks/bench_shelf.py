@@ -3,7 +3,9 @@
 
 Three parts (``SUMEVAL_BENCH_SHELF``, default ``scoring,across``), each timed in this process:
 
-- ``plan``: the extraction's work per set in token-forwards (tokenizing only, no model run).
+- ``plan``: what the ``shelf`` study's ``default`` computes per set, counted by tokenizing only (no model run):
+  the ESTIME family's extraction in token-forwards, BERTScore's pairs and token-forwards, and which of its
+  measures cannot run on the set and why (:func:`plan`).
 - ``scoring``: every offline measure (ROUGE-1/2/L, BLEU, JS-2, BERTScore, ESTIME, ESTIME-soft,
   similarity order) on every built-in set whose texts it can read, one measure at a time, from
   whatever the score cache holds (point ``SUMEVAL_CACHE`` at an empty folder for a cold run). The
@@ -82,27 +84,88 @@ def scoring(sets=None, measures=OFFLINE, log=print) -> list[dict]:
     return rows
 
 
-def token_forwards(sets=None, model: str = "all-mpnet-base-v2") -> dict[str, dict]:
-    """The work of the ESTIME family's extraction per set, without running the model: the distinct
-    texts and summaries, and the token-forwards of the passes that mask every word once
-    (:func:`sumeval.lm.words.plan_passes` with the engine's defaults); ``sets`` None: every built-in set with
-    source texts and summaries (the ESTIME family reads both)."""
+def default_measures() -> list[str]:
+    """The measures of the ``shelf`` study's ``default`` parameter set (``notebooks/shelf.params.yaml``)."""
+    from pathlib import Path
+
+    import yaml
+
+    params = yaml.safe_load((Path(__file__).resolve().parents[1] / "notebooks" / "shelf.params.yaml").read_text())
+    return [m.strip() for m in str(params["default"]["measures"]).split(",")]
+
+
+def token_forwards(judgments, tokenizer) -> dict:
+    """The work of the ESTIME family's extraction on one set, without running the model: its distinct texts and
+    summaries (what :class:`sumeval.similarity.scorers.EstimeScorer` embeds) and the token-forwards of the passes
+    that mask every word once (:func:`sumeval.lm.words.plan_passes` with the engine's defaults: window 450, margin
+    50, min_distance 8; each pass is its pieces plus CLS and SEP)."""
+    from sumeval.lm.words import plan_passes, word_pieces
+
+    f = judgments.frame
+    texts = list(dict.fromkeys([*f["text"], *f["summary"]]))
+    n = sum(p.end - p.begin + 2 for t in texts
+            for p in plan_passes(word_pieces(t, tokenizer)["word_starts"], window=450, margin=50, min_distance=8))
+    return {"texts": len(texts), "token_forwards": n}
+
+
+def bertscore_work(judgments, tokenizer, batch_size: int = 256) -> dict:
+    """BERTScore's work on one set, without running the model: its (summary, reference) pairs (bert-score scores
+    each summary against each of its references) and the token-forwards of its encoder: each batch of
+    ``batch_size`` rows (:func:`sumeval.metrics.judgment_scores.score_judgments`' default) is one bert-score call,
+    which encodes the distinct sentences of its summaries and references once each, truncated to the model's
+    ``model_max_length`` with the special tokens (``bert_score.utils.sent_encode``)."""
+    f = judgments.frame
+    rows = [(s, list(r)) for s, r in zip(f["summary"], f["references"])  # a row without references is not scored
+            if isinstance(r, (list, tuple)) and len(r)]
+    cap = tokenizer.model_max_length
+    lengths: dict[str, int] = {}
+
+    def length(t: str) -> int:
+        if t not in lengths:
+            lengths[t] = len(tokenizer.encode(t.strip(), add_special_tokens=True, max_length=cap, truncation=True))
+        return lengths[t]
+
+    tokens = 0
+    for start in range(0, len(rows), batch_size):
+        batch = rows[start:start + batch_size]
+        tokens += sum(length(t) for t in dict.fromkeys([*(s for s, _ in batch), *(x for _, r in batch for x in r)]))
+    return {"rows": len(rows), "pairs": sum(len(r) for _, r in rows), "token_forwards": tokens}
+
+
+def plan(sets=None, measures=None, model: str = "all-mpnet-base-v2", log=print) -> dict[str, dict]:
+    """What the ``shelf`` study's ``default`` computes per built-in set (``sets`` None: every set of
+    :data:`sumeval.datasets.shelf_table.SHELF`, :func:`order`), counted without running a model: its rows; the
+    ESTIME family's extraction (:func:`token_forwards`) where the set has source texts; BERTScore's pairs and
+    token-forwards (:func:`bertscore_work`) where it has references; and ``cannot_run``: each measure of
+    ``measures`` (default :func:`default_measures`) that cannot run on the set, with the reason the study's
+    ``tasks.csv`` gives (the InputError of :func:`sumeval.metrics.sources.resolve_measures`)."""
     from transformers import AutoTokenizer
 
     from sumeval.datasets.judgments import load_judgments
+    from sumeval.errors import InputError
     from sumeval.lm import resolve_model
-    from sumeval.lm.words import plan_passes, word_pieces
+    from sumeval.metrics.sources import resolve_measures
 
+    measures = default_measures() if measures is None else list(measures)
     tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
     out = {}
     for name in order() if sets is None else sets:
+        t0 = time.process_time()
         j = load_judgments(name)
-        if sets is None and not {"text", "summary"} <= set(j.fields):
-            continue
-        texts = list(dict.fromkeys([*j.frame["text"], *j.frame["summary"]]))
-        n = sum(p.end - p.begin + 2 for t in texts
-                for p in plan_passes(word_pieces(t, tok)["word_starts"], window=450, margin=50, min_distance=8))
-        out[name] = {"texts": len(texts), "token_forwards": n}
+        row: dict = {"rows": len(j), "cannot_run": {}}
+        for m in measures:
+            try:
+                resolve_measures([m], j)
+            except InputError as exc:
+                row["cannot_run"][m] = str(exc)
+        fields = set(j.fields)
+        if {"text", "summary"} <= fields:
+            row["extraction"] = token_forwards(j, tok)
+        if "references" in fields:
+            row["bertscore"] = bertscore_work(j, tok)
+        out[name] = row
+        log(f"{name:13s} {json.dumps({k: v for k, v in row.items() if k != 'cannot_run'})} "
+            f"cannot run: {', '.join(row['cannot_run']) or '-'} ({time.process_time() - t0:.0f} s CPU)")
     return out
 
 
@@ -114,8 +177,8 @@ def main() -> dict:
         print(line, flush=True)
 
     if "plan" in part:
-        out["token_forwards"] = token_forwards()
-        log(json.dumps(out["token_forwards"]))
+        given = os.environ.get("SUMEVAL_BENCH_SETS")
+        out["plan"] = plan(sets=given.split(",") if given else None, log=log)
     if "scoring" in part:  # scoring: both passes; scoring-cheap, scoring-estime: one of them
         passes = {"scoring-cheap": [CHEAP], "scoring-estime": [ESTIME]}
         todo = next((v for k, v in passes.items() if k in part), [CHEAP, ESTIME])
