@@ -6,6 +6,8 @@ Three parts (``SUMEVAL_BENCH_SHELF``, default ``scoring,across``), each timed in
 - ``plan``: what the ``shelf`` study's ``default`` computes per set, counted by tokenizing only (no model run):
   the ESTIME family's extraction in token-forwards, BERTScore's pairs and token-forwards, and which of its
   measures cannot run on the set and why (:func:`plan`).
+- ``rates``: CPU seconds per token-forward of the extraction and of BERTScore on a small sample (:func:`rates`),
+  to turn the plan's counts into CPU hours.
 - ``scoring``: every offline measure (ROUGE-1/2/L, BLEU, JS-2, BERTScore, ESTIME, ESTIME-soft,
   similarity order) on every built-in set whose texts it can read, one measure at a time, from
   whatever the score cache holds (point ``SUMEVAL_CACHE`` at an empty folder for a cold run). The
@@ -169,6 +171,66 @@ def plan(sets=None, measures=None, model: str = "all-mpnet-base-v2", log=print) 
     return out
 
 
+def first_documents(judgments, need: int, count) -> tuple[object, int]:
+    """The set's first documents (in its order) until ``count`` of them reaches ``need``: ``(judgments, count)``."""
+    n_docs, got = 0, 0
+    while got < need and n_docs < len(judgments.documents):
+        n_docs += 1
+        got = count(judgments.first_documents(n_docs))
+    return judgments.first_documents(n_docs), got
+
+
+def rates(extraction_sets=("summedits", "faithbench"), bertscore_sets=("summeval", "realsumm"),
+          tokens: int = 12_000, model: str = "all-mpnet-base-v2", log=print) -> dict:
+    """CPU seconds per token-forward of the two costs the plan counts, measured on a small sample of each set
+    (its first documents, about ``tokens`` token-forwards), one thread, fp32, nothing cached: the ESTIME family's
+    extraction (:class:`sumeval.lm.MaskedEmbedder` of the texts and summaries, as the scorer asks it) and
+    BERTScore (:class:`sumeval.metrics.bertscore.BertScoreScorer` on the rows, in one call as a 256-row batch).
+    Process CPU time (``time.process_time``), so a loaded machine's waiting is not counted; the model load is
+    outside the timing. ``SUMEVAL_BENCH_RATE_TOKENS`` sets ``tokens``."""
+    import torch
+    from transformers import AutoTokenizer
+
+    from sumeval.datasets.judgments import load_judgments
+    from sumeval.lm import MaskedEmbedder, resolve_model
+    from sumeval.metrics.base import Batch
+    from sumeval.metrics.bertscore import BertScoreScorer
+
+    torch.set_num_threads(1)
+    tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
+    out: dict = {"torch_threads": torch.get_num_threads(), "cpu": torch.backends.cpu.get_cpu_capability(),
+                 "extraction": {}, "bertscore": {}}
+    emb = MaskedEmbedder(model, device="cpu", precision="float32", cache=False, memory_items=0)
+    emb.embed_many(["A warm-up sentence of a few words."])
+    for name in extraction_sets:
+        j, n = first_documents(load_judgments(name), tokens, lambda x: token_forwards(x, tok)["token_forwards"])
+        texts = list(dict.fromkeys([*j.frame["text"], *j.frame["summary"]]))
+        before = dict(emb.stats)
+        t, w = time.process_time(), time.perf_counter()
+        emb.embed_many(texts)
+        cpu, wall = time.process_time() - t, time.perf_counter() - w
+        done = emb.stats["tokens"] - before["tokens"]
+        out["extraction"][name] = {"documents": len(j.documents), "texts": len(texts), "token_forwards": done,
+                                   "planned": n, "cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
+                                   "token_forwards_per_cpu_s": round(done / cpu, 1)}
+        log(f"extraction {name}: {json.dumps(out['extraction'][name])}")
+    scorer = BertScoreScorer(model, device="cpu")
+    scorer.score_batch(Batch(summaries=["A warm-up."], references=[["A warm-up sentence."]]))
+    for name in bertscore_sets:
+        j, work = first_documents(load_judgments(name), tokens, lambda x: bertscore_work(x, tok)["token_forwards"])
+        work = bertscore_work(j, tok)
+        f = j.frame
+        t, w = time.process_time(), time.perf_counter()
+        scorer.score_batch(Batch(summaries=list(f["summary"]), references=[list(r) for r in f["references"]]))
+        cpu, wall = time.process_time() - t, time.perf_counter() - w
+        out["bertscore"][name] = {"documents": len(j.documents), **work, "cpu_s": round(cpu, 1),
+                                  "wall_s": round(wall, 1),
+                                  "token_forwards_per_cpu_s": round(work["token_forwards"] / cpu, 1),
+                                  "pairs_per_cpu_s": round(work["pairs"] / cpu, 1)}
+        log(f"bertscore {name}: {json.dumps(out['bertscore'][name])}")
+    return out
+
+
 def main() -> dict:
     part = os.environ.get("SUMEVAL_BENCH_SHELF", "scoring,across")
     out: dict = {}
@@ -179,6 +241,8 @@ def main() -> dict:
     if "plan" in part:
         given = os.environ.get("SUMEVAL_BENCH_SETS")
         out["plan"] = plan(sets=given.split(",") if given else None, log=log)
+    if "rates" in part:
+        out["rates"] = rates(tokens=int(os.environ.get("SUMEVAL_BENCH_RATE_TOKENS", "12000")), log=log)
     if "scoring" in part:  # scoring: both passes; scoring-cheap, scoring-estime: one of them
         passes = {"scoring-cheap": [CHEAP], "scoring-estime": [ESTIME]}
         todo = next((v for k, v in passes.items() if k in part), [CHEAP, ESTIME])
