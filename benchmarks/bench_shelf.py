@@ -20,6 +20,7 @@ Three parts (``SUMEVAL_BENCH_SHELF``, default ``scoring,across``), each timed in
     python benchmarks/run.py shelf                     # both parts
     SUMEVAL_BENCH_SHELF=scoring python benchmarks/bench_shelf.py          # scoring-cheap / scoring-estime: one pass
     SUMEVAL_BENCH_SHELF=across SUMEVAL_BENCH_JOBS=2 python benchmarks/bench_shelf.py
+    SUMEVAL_BENCH_SHELF=plan,rates python benchmarks/bench_shelf.py   # the default's cost: counts and CPU rates
 """
 from __future__ import annotations
 
@@ -96,18 +97,22 @@ def default_measures() -> list[str]:
     return [m.strip() for m in str(params["default"]["measures"]).split(",")]
 
 
-def token_forwards(judgments, tokenizer) -> dict:
+def token_forwards(judgments, tokenizer, seen: dict[str, int] | None = None) -> dict:
     """The work of the ESTIME family's extraction on one set, without running the model: its distinct texts and
     summaries (what :class:`sumeval.similarity.scorers.EstimeScorer` embeds) and the token-forwards of the passes
     that mask every word once (:func:`sumeval.lm.words.plan_passes` with the engine's defaults: window 450, margin
-    50, min_distance 8; each pass is its pieces plus CLS and SEP)."""
+    50, min_distance 8; each pass is its pieces plus CLS and SEP). ``seen``: each text's token-forwards, filled
+    here (the cache is keyed by the text, so a text on two sets is extracted once)."""
     from sumeval.lm.words import plan_passes, word_pieces
 
+    seen = {} if seen is None else seen
     f = judgments.frame
     texts = list(dict.fromkeys([*f["text"], *f["summary"]]))
-    n = sum(p.end - p.begin + 2 for t in texts
-            for p in plan_passes(word_pieces(t, tokenizer)["word_starts"], window=450, margin=50, min_distance=8))
-    return {"texts": len(texts), "token_forwards": n}
+    for t in texts:
+        if t not in seen:
+            seen[t] = sum(p.end - p.begin + 2 for p in plan_passes(word_pieces(t, tokenizer)["word_starts"],
+                                                                   window=450, margin=50, min_distance=8))
+    return {"texts": len(texts), "token_forwards": sum(seen[t] for t in texts)}
 
 
 def bertscore_work(judgments, tokenizer, batch_size: int = 256) -> dict:
@@ -140,7 +145,8 @@ def plan(sets=None, measures=None, model: str = "all-mpnet-base-v2", log=print) 
     ESTIME family's extraction (:func:`token_forwards`) where the set has source texts; BERTScore's pairs and
     token-forwards (:func:`bertscore_work`) where it has references; and ``cannot_run``: each measure of
     ``measures`` (default :func:`default_measures`) that cannot run on the set, with the reason the study's
-    ``tasks.csv`` gives (the InputError of :func:`sumeval.metrics.sources.resolve_measures`)."""
+    ``tasks.csv`` gives (the InputError of :func:`sumeval.metrics.sources.resolve_measures`). ``"all sets"``: the
+    extraction of the distinct texts of all of them (a text on several sets is extracted once)."""
     from transformers import AutoTokenizer
 
     from sumeval.datasets.judgments import load_judgments
@@ -150,7 +156,7 @@ def plan(sets=None, measures=None, model: str = "all-mpnet-base-v2", log=print) 
 
     measures = default_measures() if measures is None else list(measures)
     tok = AutoTokenizer.from_pretrained(str(resolve_model(model).path))
-    out = {}
+    out, seen = {}, {}
     for name in order() if sets is None else sets:
         t0 = time.process_time()
         j = load_judgments(name)
@@ -162,12 +168,14 @@ def plan(sets=None, measures=None, model: str = "all-mpnet-base-v2", log=print) 
                 row["cannot_run"][m] = str(exc)
         fields = set(j.fields)
         if {"text", "summary"} <= fields:
-            row["extraction"] = token_forwards(j, tok)
+            row["extraction"] = token_forwards(j, tok, seen)
         if "references" in fields:
             row["bertscore"] = bertscore_work(j, tok)
         out[name] = row
         log(f"{name:13s} {json.dumps({k: v for k, v in row.items() if k != 'cannot_run'})} "
             f"cannot run: {', '.join(row['cannot_run']) or '-'} ({time.process_time() - t0:.0f} s CPU)")
+    out["all sets"] = {"extraction": {"texts": len(seen), "token_forwards": sum(seen.values())}}  # distinct texts
+    log(f"all sets: {json.dumps(out['all sets'])}")
     return out
 
 
