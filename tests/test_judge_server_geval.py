@@ -60,7 +60,7 @@ def test_geval_prompts_end_to_end_through_the_server(tmp_path, served):
     env = _env(cache)
     cmd = ["judge", "summeval", "--human", "coherence", "--template", "geval", "--model", str(FOLDER),
            "--base-url", served, "--scoring", "text", "--max-tokens", "8", "--concurrency", "2", "--limit", "2",
-           "--name", "smol", "-q", "--out", str(out)]
+           "--timeout", "900", "--name", "smol", "-q", "--out", str(out)]  # a loaded CPU: 120 s was not enough
     r = _sumeval(cmd, env)
     assert r.returncode == 0, r.stderr
     # what the server got: G-Eval's coherence prompt (the data file) filled with each row's article and summary
