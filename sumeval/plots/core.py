@@ -27,15 +27,13 @@ def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
                   title: str | None = None, ours_label: str = "sumeval"):
     """Dot plot of our correlations (with bootstrap intervals) beside the published ones.
 
-    Parameters
-    ----------
-    comparison : frame with columns ``metric, ours, ci_low, ci_high, paper`` and the facet columns
-        (as returned by ``sumeval.studies.common.baseline_rows.compare``).
-    facet_row, facet_col : columns that split the figure into a grid of panels (None: no split).
+    Args:
+        comparison: frame with columns ``metric, ours, ci_low, ci_high, paper`` and the facet columns
+            (as returned by ``sumeval.studies.common.baseline_rows.compare``).
+        facet_row, facet_col: columns that split the figure into a grid of panels (None: no split).
 
-    Returns
-    -------
-    (fig, axes) with ``axes`` a 2-D array of shape (n_rows, n_cols).
+    Returns:
+        ``(fig, axes)`` with ``axes`` a 2-D array of shape (n_rows, n_cols).
     """
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
