@@ -334,7 +334,7 @@ def test_dialsummevals_copied_annotator_is_counted_once():
 
 
 # --------------------------------------------------------------------------------------------
-# the figures (sumeval.judges.plots): what is drawn is what was given
+# the figures (sumeval.plots.judges): what is drawn is what was given
 # --------------------------------------------------------------------------------------------
 def test_scores_with_ceiling_figure():
     import matplotlib
@@ -342,7 +342,7 @@ def test_scores_with_ceiling_figure():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sumeval.judges.plots import scores_with_ceiling
+    from sumeval.plots.judges import scores_with_ceiling
 
     corr, ceiling = _frames()
     fig, axes = scores_with_ceiling(pd.concat([corr, ceiling]), human_order=["q1", "q2"], title="t")
@@ -363,7 +363,7 @@ def test_scores_with_ceiling_figure():
 def test_agreement_heatmap_figure(fixture_run):
     import matplotlib.pyplot as plt
 
-    from sumeval.judges.plots import agreement_heatmap
+    from sumeval.plots.judges import agreement_heatmap
 
     j, _, _, cols, _, _ = fixture_run
     ag = lj.expert_agreement(j, cols, HUMANS)
@@ -380,7 +380,7 @@ def test_agreement_heatmap_figure(fixture_run):
 def test_shelf_ceilings_figure():
     import matplotlib.pyplot as plt
 
-    from sumeval.judges.plots import shelf_ceilings
+    from sumeval.plots.judges import shelf_ceilings
 
     frame = pd.DataFrame({"dataset": "d", "measure": ["d.x", "d.y", "a1", "a2", lj.CEILING],
                           "kind": [lj.OFFLINE, lj.OFFLINE, lj.ANNOTATOR, lj.ANNOTATOR, lj.CEILING], "human": "h",

@@ -120,7 +120,7 @@ def test_ppi_widths_figure():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sumeval.judges.plots import ppi_widths
+    from sumeval.plots.judges import ppi_widths
 
     curve = label_curve(_frame(), "h", ["same", "noisy"], n_labels=(5, 10, 20), n_repeats=20)
     fig, axes = ppi_widths(pd.concat([curve, curve.assign(human="h2")]))

@@ -344,8 +344,8 @@ def test_the_ppi_figure_shows_the_measured_coverage():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sumeval.judges.plots import ppi_widths
     from sumeval.judges.ppi import MIN_COVERAGE, label_curve
+    from sumeval.plots.judges import ppi_widths
 
     curve = label_curve(_skewed(), "h", "judge", n_labels=(5, 20, 40), n_repeats=50)
     fig, axes = ppi_widths(curve, min_coverage=MIN_COVERAGE)

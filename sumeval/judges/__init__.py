@@ -7,7 +7,7 @@
 - :mod:`sumeval.judges.ppi`: prediction-powered inference (Angelopoulos et al. 2023): how many human
   labels a judge saves when estimating a system's mean score.
 - :mod:`sumeval.judges.alt_test_output`: what ``sumeval alt-test`` (:mod:`sumeval.cli.judges`) writes;
-  :mod:`sumeval.judges.plots`: its figures.
+  :mod:`sumeval.plots.judges`: its figures.
 - :mod:`sumeval.judges.audit`: the judge audit (``sumeval judge-audit``; written by
   :mod:`sumeval.judges.audit_output`): verbosity (Kendall with length beyond the humans'), agreement on
   close system pairs beside a held-out annotator and length, kappa per annotator, calibration.

@@ -200,7 +200,7 @@ def write_alt_test(out: Path, frames: dict[str, pd.DataFrame], results: pd.DataF
             import matplotlib.pyplot as plt
 
             from sumeval import figures as figs
-            from sumeval.judges.plots import alt_test_bars
+            from sumeval.plots.judges import alt_test_bars
 
             fig, _ = alt_test_bars(results)
             figs.save(fig, "", "alt_test", folder=work)

@@ -47,7 +47,7 @@ def write_judge_audit(out: Path, audit: JudgeAudit, manifest: dict[str, Any], fi
             import matplotlib.pyplot as plt
 
             from sumeval import figures as figs
-            from sumeval.judges.plots import close_pair_lines, verbosity_excess
+            from sumeval.plots.judges import close_pair_lines, verbosity_excess
 
             data = manifest.get("dataset", {}).get("name", "")
             for name, draw, title in (
