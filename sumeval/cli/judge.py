@@ -19,10 +19,11 @@ from pathlib import Path
 
 from sumeval.argtypes import split_values
 from sumeval.errors import InputError
+from sumeval.judges.names import JUDGE_RUN_KIND
 
 __all__ = ["MANIFEST_KIND", "cmd_judge", "add_commands", "check_out"]
 
-MANIFEST_KIND = "sumeval-judge"
+MANIFEST_KIND = JUDGE_RUN_KIND
 #: a pairwise template's answers: 1 = the first summary is better, 2 = the second
 PAIR_LABELS = (1, 2)
 OUT_FILES = ("judgments.jsonl", "answers.csv", "parse_failures.csv", "manifest.json")

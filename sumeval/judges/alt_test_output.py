@@ -141,7 +141,7 @@ def judge_run_missing(data_path: str | Path | None) -> dict[str, str]:
     there, per column. Empty otherwise (another file, or a manifest that cannot be read)."""
     import json
 
-    from sumeval.cli.judge import MANIFEST_KIND as JUDGE_KIND
+    from sumeval.judges.names import JUDGE_RUN_KIND as JUDGE_KIND
 
     if data_path is None:
         return {}
