@@ -32,6 +32,16 @@ def _close():
 def test_each_figure_kind_has_no_overlapping_text_and_fits_its_figure(kind):
     fig = figure_kinds.kinds()[kind]()
     assert style.layout_problems(fig) == []
+    # what a saved figure keeps: savefig's tight box must hold every legend and text of the figure
+    # (a footer's legend left out of the layout was cut from every saved PNG and PDF)
+    renderer = fig.canvas.get_renderer()
+    box = fig.get_tightbbox(renderer)
+    for artist in [*fig.legends, *fig.texts]:
+        if not artist.get_visible() or (hasattr(artist, "get_text") and not artist.get_text().strip()):
+            continue
+        e = artist.get_window_extent(renderer).transformed(fig.dpi_scale_trans.inverted())
+        assert (box.x0 - 0.01 <= e.x0 and e.x1 <= box.x1 + 0.01 and box.y0 - 0.01 <= e.y0
+                and e.y1 <= box.y1 + 0.01), f"{kind}: {type(artist).__name__} outside the saved box"
 
 
 @pytest.mark.parametrize("kind", list(figure_kinds.kinds()))

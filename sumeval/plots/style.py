@@ -200,6 +200,10 @@ def footer(fig, *, caption: str | None = None, handles: list | None = None, ncol
     engine = fig.get_layout_engine()
     if engine is not None:
         engine.set(rect=(0, added / (height + added), 1, height / (height + added)))
+    # placed: back in the layout, so that a saved figure's tight box (savefig.bbox "tight" counts only the
+    # artists in the layout) keeps them; the constrained layout does not move a figure legend or text
+    for part in parts:
+        part.set_in_layout(True)
     return legend, text
 
 
