@@ -15,22 +15,11 @@ least of 3, BLAS on one thread; Kendall's tau-b, 1,000 permutations of systems a
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-N_RESAMPLES = 1000
-
-
-def _cpu(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
+from bench_shelf_stats import N_RESAMPLES, _cpu  # benchmarks/ is the script's folder
 
 
 def grid(frame: pd.DataFrame, human: str):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, colour, footer, house_style, row_step, suptitle
+from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, cell_grid, colour, footer, house_style, row_step, suptitle
 
 __all__ = ["close_pair_dots", "pdp_heatmap", "rank_interval_panels"]
 
@@ -147,11 +147,7 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
         ax.axhline(n_meas - 0.5, color="black", lw=1.2)
     ax.set_xticks(range(len(tasks)), [f"{display(d)}\n{display(h)}" for d, h in tasks], rotation=90, fontsize=7)
     ax.set_yticks(range(len(measures)), [display(m) for m in measures], fontsize=7)
-    ax.set_xticks(np.arange(len(tasks) + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(len(measures) + 1) - 0.5, minor=True)
-    ax.tick_params(which="minor", length=0)
-    ax.grid(False)
-    ax.grid(which="minor", color="white", lw=0.8)
+    cell_grid(ax, len(tasks), len(measures))
     bar = fig.colorbar(im, ax=ax, pad=0.02, fraction=0.04, aspect=30)
     bar.set_label("PDP", fontsize=7)
     what = ("differences between systems on the same input, pooled (the paper's)" if level == "input"

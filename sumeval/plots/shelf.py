@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import PAGE_IN, colour, house_style, row_step, suptitle, wrap
+from sumeval.plots.style import PAGE_IN, cell_grid, colour, house_style, row_step, suptitle, wrap
 
 __all__ = ["across_heatmap", "across_ranking", "heatmap_layout", "reason_letter", "REASON_LETTERS"]
 
@@ -161,11 +161,7 @@ def across_heatmap(cells: pd.DataFrame, *, coefficient: str, level: str, measure
     # upright row labels; column labels turned where one is wider than its column
     ax.set_xticks(range(len(columns)), columns, rotation=90 if fit["turned"] else 0, fontsize=LABEL_PT)
     ax.set_yticks(range(len(rows)), rows, fontsize=LABEL_PT)
-    ax.set_xticks(np.arange(len(columns) + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(len(rows) + 1) - 0.5, minor=True)
-    ax.tick_params(which="minor", length=0)
-    ax.grid(False)
-    ax.grid(which="minor", color="white", lw=0.8)
+    cell_grid(ax, len(columns), len(rows))
     bar = fig.colorbar(im, ax=ax, pad=0.02, fraction=0.04, aspect=30)
     bar.set_label(display(coefficient) + ("\n(accuracy: 2 acc - 1)" if accuracy else ""), fontsize=LABEL_PT)
     how = _how(test, correction, alpha)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "CYCLE", "HOUSE_STYLE", "colour", "contrast_on_white", "house_style",
-           "layout_problems"]
+__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "CYCLE", "HOUSE_STYLE", "cell_grid", "colour", "contrast_on_white",
+           "house_style", "layout_problems"]
 
 #: ACL's column width (7.7 cm) in inches
 COLUMN_IN = 3.15
@@ -248,3 +248,15 @@ def facet_titles(axes, cols: list, rows: list, *, fontsize: float = 8) -> None:
                 ax.annotate(display(r), (1.0, 0.5), xycoords="axes fraction", xytext=(4, 0),
                             textcoords="offset points", rotation=270, ha="left", va="center", fontsize=fontsize,
                             fontweight="bold")
+
+
+def cell_grid(ax, n_columns: int, n_rows: int) -> None:
+    """White lines between the cells of a heat map drawn with ``imshow`` (``n_columns`` x ``n_rows``
+    cells), the major grid off."""
+    import numpy as np
+
+    ax.set_xticks(np.arange(n_columns + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
+    ax.tick_params(which="minor", length=0)
+    ax.grid(False)
+    ax.grid(which="minor", color="white", lw=0.8)
