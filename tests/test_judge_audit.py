@@ -366,6 +366,8 @@ def test_summeval_judges_reproduce_the_motivating_measurements():
     # Not reproduced under these definitions (left unasserted, reported): the held-out expert's top
     # 0.90 (highest here 0.83, interval up to 0.85) and length's 0.71 on relevance (0.60, interval
     # 0.45-0.675); 0.71 is not k/40, so it is no equal-count third of SummEval's 120 pairs.
+    # Every natural variant of the definition, one at a time: benchmarks/judge_audit_variants.py and
+    # BENCHMARKS.md, "Judge audit against the issue's quoted figures (issue 31)".
 
 
 def _sign(z: float) -> int:
