@@ -5,7 +5,7 @@ registry is changed under a lock, so concurrent `data add` all land, and a malfo
 removed; `meta-eval --out` replaces only an earlier meta-eval's own files, with --overwrite, as a
 whole (a kill during the move leaves the old result or the new one, never a mix). The study runs
 (figures published only on success, named by data set, the skipped status, a full disk, `-p`
-parsing) are in tests/test_outputs_ownership_runs.py.
+parsing) are in tests/running/test_outputs_ownership_runs.py.
 """
 from __future__ import annotations
 

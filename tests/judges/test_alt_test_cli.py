@@ -32,7 +32,7 @@ def test_writes_the_results_table_figure_and_manifest(tmp_path, capsys):
                                  "passed", "n_items", "n_annotators", "n_won", "n_skipped", "note"]
     assert list(res.judge.unique()) == ["judge_good", "judge_bad", "judge_flat"]
     assert list(res.human.unique()) == ["overall", "fluency", "pooled"]
-    # the same numbers as the function on the same frame (tests/test_alt_test.py checks those against
+    # the same numbers as the function on the same frame (tests/judges/test_alt_test.py checks those against
     # the authors' code)
     direct = alt_test(pd.read_csv(FIXTURE), ["overall", "fluency"], JUDGES, pooled=True).results
     np.testing.assert_allclose(res.winning_rate, direct.winning_rate, rtol=0, atol=1e-15)

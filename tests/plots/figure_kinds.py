@@ -1,7 +1,7 @@
 """Every kind of figure the studies draw, on small frames shaped as the studies' own (the same
 numbers of measures, qualities, levels, judges, layers as a `default` run): name -> a function that
-draws it. Used by tests/test_figures_style.py, and to look at them:
-``python tests/figure_kinds.py OUT_FOLDER`` saves each as a PNG."""
+draws it. Used by tests/plots/test_figures_style.py, and to look at them:
+``python tests/plots/figure_kinds.py OUT_FOLDER`` saves each as a PNG."""
 from __future__ import annotations
 
 import numpy as np

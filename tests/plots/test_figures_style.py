@@ -17,7 +17,7 @@ import figure_kinds  # noqa: E402  (tests/ is on the path)
 from helpers import FIXTURES, TEST_DATA  # tests/ is on the path
 
 HUMANS = ["coherence", "consistency", "fluency", "relevance"]
-#: the figure kinds the studies draw (tests/figure_kinds.py); each is checked below
+#: the figure kinds the studies draw (tests/plots/figure_kinds.py); each is checked below
 ALL_KINDS = 39
 
 

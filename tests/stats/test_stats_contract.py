@@ -246,10 +246,11 @@ def test_registry_names_and_refusals():
 
 #: registered measures left out here, and why (each family has its own tests with its model)
 MODEL_BASED = {
-    "sumeval.metrics.bertscore": "BERTScore needs an encoder model (tests/test_metrics.py runs it)",
+    "sumeval.metrics.bertscore": "BERTScore needs an encoder model (tests/metrics/test_metrics.py runs it)",
     "sumeval.similarity.scorers": "the ESTIME family reads a transformer's hidden layers "
-                                  "(tests/test_similarity_scorers.py)",
-    "sumeval.retrieval.scorers": "SERA needs a retrieval index over a corpus (tests/test_retrieval_scorers.py)",
+                                  "(tests/similarity/test_similarity_scorers.py)",
+    "sumeval.retrieval.scorers": "SERA needs a retrieval index over a corpus "
+                                 "(tests/retrieval/test_retrieval_scorers.py)",
 }
 #: the measures without a model, scored here
 CHEAP = ("sumeval.metrics.rouge", "sumeval.metrics.bleu", "sumeval.metrics.jensen_shannon",

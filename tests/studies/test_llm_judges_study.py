@@ -297,7 +297,7 @@ def test_summeval_pooled_rho_equals_the_alt_test_pins(summeval):
         assert abs(r.winning_rate - winning) <= 1e-9 and abs(r.advantage_probability - rho) <= 1e-9, r
     repro = lj.reproduction(alt.results)
     assert sorted(repro["judge"]) == sorted(LLMS) and repro["same_to_2dp"].all() and repro["same_verdict"].all()
-    # the study's record of the authors' printed values is the one tests/test_alt_test.py checks against
+    # the study's record of the authors' printed values is the one tests/judges/test_alt_test.py checks against
     assert {k: v[1] for k, v in lj.AUTHORS_SUMMEVAL.items()} == NOTEBOOK_POOLED_RHO
     results = lj.key_results(*_frames(), alt, repro, pd.DataFrame({"measure": [], "human": [], "spa": []}))
     assert results["reproduces_authors"] is True
