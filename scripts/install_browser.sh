@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Headless Chromium for the JupyterLab browser test (tests/test_lab_browser.py), from Debian's
+# Headless Chromium for the JupyterLab browser test (tests/running/test_lab_browser.py), from Debian's
 # package - no browser download. Playwright's Python package drives it (`pip install playwright`;
 # never `playwright install`). Usage: scripts/install_browser.sh   (as root, or with sudo)
 set -euo pipefail

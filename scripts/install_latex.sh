@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A LaTeX engine (pdflatex) with booktabs, from Debian's packages, for the test that typesets every
-# table the studies and `sumeval meta-eval` write (tests/test_tables_paper.py; without an engine that
+# table the studies and `sumeval meta-eval` write (tests/plots/test_tables_paper.py; without an engine that
 # test checks the tables' structure only). About 15 MB to download, 290 MB on disk, under a minute.
 # The tables need booktabs only (texlive-latex-base + texlive-latex-recommended; not texlive-latex-extra);
 # the test that they fit ACL's widths typesets them in Times, as ACL's style does (texlive-fonts-recommended).

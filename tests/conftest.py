@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).parent / "fixtures"
+from helpers import FIXTURES, PET_DOCS
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -41,25 +40,6 @@ def fixture_studies(monkeypatch):
     """Make the runner see the tiny fixture study instead of the real notebooks."""
     monkeypatch.setenv("SUMEVAL_NOTEBOOKS", str(FIXTURES / "studies"))
     return FIXTURES / "studies"
-
-
-def model_installed(name: str) -> bool:
-    """Whether packaged model ``name`` can be resolved offline (tests of it skip otherwise)."""
-    from sumeval.errors import ModelNotFoundError
-    from sumeval.lm import resolve_model
-
-    try:
-        resolve_model(name)
-        return True
-    except ModelNotFoundError:
-        return False
-
-
-# A retrieval corpus where each word picks out known documents (BM25F ranks the shorter one first).
-PET_DOCS = {
-    "cat1": "cat", "cat2": "cat cat fish fish fish", "dog1": "dog", "dog2": "dog dog bone bone bone",
-    "fish1": "fish", "bird1": "bird", "bird2": "bird bird seed seed seed",
-}
 
 
 @pytest.fixture()

@@ -1,14 +1,37 @@
-"""Helpers shared by several test files (``from helpers import ...``; tests/ is on the path)."""
+"""Helpers shared by several test files (``from helpers import ...``; tests/ is on the path).
+
+Test files sit one folder down (tests/<package part>/), so the shared input files are named from here:
+``TEST_DATA`` and ``FIXTURES``, and the checkout as ``REPO_ROOT``, never as ``Path(__file__).parent``.
+Import these from here, not from conftest.py: a folder's own conftest.py is also a module named ``conftest``."""
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
+import os
+import socket
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+
+#: tests/, the folder of this file
+TESTS_DIR = Path(__file__).resolve().parent
+#: the checkout (its notebooks/, examples/, benchmarks/)
+REPO_ROOT = TESTS_DIR.parent
+#: users' judgments files in their own shape (tests/data/)
+TEST_DATA = TESTS_DIR / "data"
+#: small input files per topic (tests/fixtures/<topic>/)
+FIXTURES = TESTS_DIR / "fixtures"
+
+# A retrieval corpus where each word picks out known documents (BM25F ranks the shorter one first).
+PET_DOCS = {
+    "cat1": "cat", "cat2": "cat cat fish fish fish", "dog1": "dog", "dog2": "dog dog bone bone bone",
+    "fish1": "fish", "bird1": "bird", "bird2": "bird bird seed seed seed",
+}
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:
@@ -93,3 +116,38 @@ def three_annotators(**columns) -> pd.DataFrame:
     })
     frame["q"] = frame[["q/a", "q/b", "q/c"]].mean(axis=1)
     return frame
+
+
+def model_installed(name: str) -> bool:
+    """Whether packaged model ``name`` can be resolved offline (tests of it skip otherwise)."""
+    from sumeval.errors import ModelNotFoundError
+    from sumeval.lm import resolve_model
+
+    try:
+        resolve_model(name)
+        return True
+    except ModelNotFoundError:
+        return False
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on just now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def checkout_env() -> dict[str, str]:
+    """This environment for a subprocess, with this checkout as its PYTHONPATH and matplotlib's Agg backend."""
+    return {**os.environ, "PYTHONPATH": str(REPO_ROOT), "MPLBACKEND": "Agg"}
+
+
+def import_test_module(relpath: str):
+    """The test module ``tests/<relpath>`` (e.g. ``"judges/test_alt_test.py"``), for a test that uses pinned
+    values or a builder of a test file in another folder: imported by its own name from its folder, as pytest
+    imports a test file, so that it is one module (asserts rewritten) whichever file asks first."""
+    path = TESTS_DIR / relpath
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # what pytest's default ("prepend") import mode does for each test folder
+    return importlib.import_module(path.stem)

@@ -80,7 +80,7 @@ def cmd_alt_test(args: argparse.Namespace) -> int:
         "humans": {h: list(judgments.annotators[h]) for h in humans}, "judges": judge_cols,
         "scored_judges": scored,
         "reference": "Calderon, Reichart & Dror (ACL 2025); equal to the authors' alt_test (nitaytech/AltTest "
-                     "18428b1) on the same data (tests/test_alt_test.py)",
+                     "18428b1) on the same data (tests/judges/test_alt_test.py)",
         "notes": notes, "versions": versions(),
     }
     frames = {"alt_test": result.results, "alt_test_annotators": result.annotators}

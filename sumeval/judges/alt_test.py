@@ -5,7 +5,7 @@ Statistically Justify Replacing Human Annotators with LLMs" (the procedure, the 
 average advantage probability; the paper's section and equation numbers could not be checked here, so
 the reference is the authors' code). The operational details below are those of that code
 (nitaytech/AltTest 18428b1, ``alt_test_example.ipynb``, function ``alt_test``), which this module
-reproduces to floating-point precision (tests/test_alt_test.py pins its outputs on SummEval).
+reproduces to floating-point precision (tests/judges/test_alt_test.py pins its outputs on SummEval).
 
 For items i = 1..n, annotators h_1..h_m (not every annotator need rate every item) and a judge f:
 

@@ -30,7 +30,7 @@ What needs a judge sumeval can run (self-consistency over seeds, position swap o
 a padding probe) is not here but in the runner, which can make the calls: ``sumeval judge --probe``
 (:mod:`sumeval.judges.run.probes`).
 
-The measurements this reproduces (tests/test_judge_audit.py): on SummEval's six LLM judges (AltTest's
+The measurements this reproduces (tests/judges/test_judge_audit.py): on SummEval's six LLM judges (AltTest's
 release, :mod:`sumeval.datasets.loaders.summeval`), gpt-4o, gpt-4o-mini and Llama-3.1 depend on
 length more than the experts on coherence, consistency and relevance (gpt-4o-mini +0.17 to +0.20),
 and the judges agree with the experts far less on the closest third of system pairs than on the

@@ -18,7 +18,7 @@ Prediction-Powered Inference", power tuning for the mean) estimates the variance
 with cov over the labelled items (divisor n) and var over all n + N judge scores (divisor n + N - 1),
 so a useless judge gets lambda ~ 0 and the interval falls back to the human-only one; ``lambda = 0``
 is that classical interval, mean(y) -+ z sd(y) / sqrt(n). These are ``ppi_py.ppi_mean_ci`` and
-``ppi_py.classical_mean_ci`` (ppi-python 0.2.3, the reference implementation; tests/test_ppi.py pins
+``ppi_py.classical_mean_ci`` (ppi-python 0.2.3, the reference implementation; tests/judges/test_ppi.py pins
 its outputs), vectorised over repeated draws. One deviation: a constant judge (var = 0), where ppi_py
 divides by zero, gets lambda = 0.
 
@@ -33,7 +33,7 @@ only as n grows. On few labels they under-cover; on SummEval (16 systems, 100 su
 experts' mean, 6 LLM judges, 200 draws per system and n) the 95% PPI++ intervals covered the system's
 mean 77% of the time at n = 10 and 86% at n = 20 (consistency, mostly 5s: 55% and 70%), the
 human-only intervals 79% and 86%; ppi-python's own ``ppi_mean_ci`` gives the same intervals
-(tests/test_ppi.py): the method, not a port. (From about n = 60 of 100 both over-cover: the labels are
+(tests/judges/test_ppi.py): the method, not a port. (From about n = 60 of 100 both over-cover: the labels are
 drawn without replacement from a finite set, which neither interval accounts for.) So :func:`label_curve` reports
 each interval's
 **measured coverage** beside its width, by simulation on the data at hand: for each system, R times,

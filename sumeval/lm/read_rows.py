@@ -16,7 +16,7 @@ values are those of the full pass provided each product gives a row the same res
 number of rows beside it. On the CPU in float32 (MKL) that held for every product of 4 rows or more
 with one thread and of 12 or more with two (it does not for 1-3 rows, nor for some of 5-11 with two
 threads: a different kernel); a tail of fewer than :data:`MIN_TAIL_ROWS` rows is therefore filled
-up with further rows of the batch. ``tests/test_lm.py`` compares the arrays with the full pass bit
+up with further rows of the batch. ``tests/lm/test_lm.py`` compares the arrays with the full pass bit
 for bit. The engine uses this path in float32 on a CPU only, where that is tested; elsewhere, and
 for an architecture not listed in :data:`TAILS`, the full forward pass runs.
 

@@ -4,7 +4,7 @@ Each protocol names the data set its paper used (refused on another one, except 
 toolkit's ranking rule that applies to any data), and sets the options of that paper's procedure;
 an option given on the command line that contradicts the protocol is refused, one that it leaves
 open keeps the user's value. Each protocol's numbers are pinned by a test against values computed
-with the authors' own code outside the repository (``tests/test_protocols.py``).
+with the authors' own code outside the repository (``tests/meta_eval/test_protocols.py``).
 
 ========== ==================================================================================
 protocol   what it sets, what it reproduces

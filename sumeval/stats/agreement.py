@@ -143,7 +143,7 @@ def cohen_kappa(a: np.ndarray | Sequence[float], b: np.ndarray | Sequence[float]
     observed and E the chance-expected (outer product of the marginals) contingency tables, with
     disagreement weights w_ij = |i - j| (linear) or (i - j)^2 (quadratic; Fleiss & Cohen 1973) of
     the categories' *positions* i, j in the ordered ``labels``, as scikit-learn's
-    ``cohen_kappa_score`` (checked equal in tests/test_judge_audit.py).
+    ``cohen_kappa_score`` (checked equal in tests/judges/test_judge_audit.py).
 
     Args:
         a, b: shape (n,), paired ratings (numbers naming categories); a pair where either is NaN

@@ -9,7 +9,7 @@ when it has one and otherwise call the plain callable row by row on the expanded
 engines' closed forms (:mod:`~sumeval.stats.pooled`, :mod:`~sumeval.stats.grouped`) are tables
 keyed by coefficient name beside their algebra; a coefficient without one takes the explicit path,
 so a new coefficient is one function, one :func:`register` entry and its test
-(``tests/test_stats_contract.py`` checks every registered coefficient against its callable at
+(``tests/stats/test_stats_contract.py`` checks every registered coefficient against its callable at
 every level and engine).
 
 Undefined values, the same for every coefficient (the engines apply the rule, the callable never

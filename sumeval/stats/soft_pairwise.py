@@ -21,7 +21,7 @@ one counts as ">=", as exact arithmetic has it. pce.py computes in float32 and c
 scores tie (T* = T exactly, frequent on averaged integer ratings: SummEval's means of 3 experts are
 multiples of 1/3, which float32 cannot hold), rounding decides each tie; elsewhere the two agree (but
 for sums within float32's rounding of each other, none in the test's untied scores)
-(tests/test_reliability_judges.py: equal p-values on untied scores; on tied ones equal to
+(tests/judges/test_reliability_judges.py: equal p-values on untied scores; on tied ones equal to
 integer arithmetic, differing from float32 only on pairs with ties and by at most their count). On
 SummEval's 6 LLM judges the float32 p-values move SPA by up to 0.0037; a run of pce.py itself over
 more measures (issue 30) found up to 0.0059, with one order flipped on fluency and mt-metrics-eval's

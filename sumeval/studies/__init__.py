@@ -17,7 +17,7 @@
 - ``shelf``: which measures hold up across domains?
 
 A study module imports no other study module: what two studies share, or what a study splits off
-for size, is a module of :mod:`sumeval.studies.common` (``tests/test_studies_layout.py`` checks both).
+for size, is a module of :mod:`sumeval.studies.common` (``tests/studies/test_studies_layout.py`` checks both).
 """
 
 __all__ = ["annotator_impact", "coherence_order", "estime_layers", "index_size_sweep", "layer_probing", "llm_judges",

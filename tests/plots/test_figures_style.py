@@ -1,0 +1,202 @@
+"""Every kind of figure in sumeval's house style: drawn on small frames, its text measured by the
+renderer (:func:`sumeval.plots.style.layout_problems`): no two texts overlap, none reaches outside
+the figure; the colours are the Okabe-Ito palette and the caller's matplotlib settings survive."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+from cycler import cycler
+
+from sumeval.plots import core, style
+
+import figure_kinds  # noqa: E402  (tests/ is on the path)
+from helpers import FIXTURES, TEST_DATA  # tests/ is on the path
+
+HUMANS = ["coherence", "consistency", "fluency", "relevance"]
+#: the figure kinds the studies draw (tests/plots/figure_kinds.py); each is checked below
+ALL_KINDS = 39
+
+
+pytestmark = pytest.mark.usefixtures("close_figures")  # every figure closed after each test (conftest)
+
+
+@pytest.mark.parametrize("kind", list(figure_kinds.kinds()))
+def test_each_figure_kind_has_no_overlapping_text_and_fits_its_figure(kind):
+    fig = figure_kinds.kinds()[kind]()
+    assert style.layout_problems(fig) == []
+    # what a saved figure keeps: savefig's tight box must hold every legend and text of the figure
+    # (a footer's legend left out of the layout was cut from every saved PNG and PDF)
+    renderer = fig.canvas.get_renderer()
+    box = fig.get_tightbbox(renderer)
+    for artist in [*fig.legends, *fig.texts]:
+        if not artist.get_visible() or (hasattr(artist, "get_text") and not artist.get_text().strip()):
+            continue
+        e = artist.get_window_extent(renderer).transformed(fig.dpi_scale_trans.inverted())
+        assert (box.x0 - 0.01 <= e.x0 and e.x1 <= box.x1 + 0.01 and box.y0 - 0.01 <= e.y0
+                and e.y1 <= box.y1 + 0.01), f"{kind}: {type(artist).__name__} outside the saved box"
+
+
+@pytest.mark.parametrize("kind", list(figure_kinds.kinds()))
+def test_each_figure_kind_is_a_column_or_a_page_wide_and_no_taller_than_a_page(kind):
+    fig = figure_kinds.kinds()[kind]()
+    width, height = fig.get_size_inches()
+    assert min(abs(width - style.COLUMN_IN), abs(width - style.PAGE_IN)) < 0.01, width
+    assert height <= style.MAX_HEIGHT_IN + 0.5, height
+
+
+def _comparison():
+    return figure_kinds.comparison(humans=HUMANS, methods=("spearman", "kendall_c"))
+
+
+def test_the_overlap_check_finds_overlaps_and_text_outside():
+    fig, ax = plt.subplots(figsize=(style.COLUMN_IN, 2))
+    ax.set_xticks(range(8), [f"a long tick label {i}" for i in range(8)])  # crowded: they run into each other
+    ax.text(1.4, 0.5, "outside", transform=ax.transAxes)
+    problems = style.layout_problems(fig)
+    assert any("overlaps" in p for p in problems) and any("'outside' reaches outside" in p for p in problems)
+
+
+def test_figures_use_the_palette_and_leave_the_callers_settings_alone():
+    before = matplotlib.rcParams["font.size"], matplotlib.rcParams["axes.prop_cycle"]
+    fig, axes = core.ours_vs_paper(_comparison())
+    ours = axes[0, 0].lines[0].get_color()
+    assert matplotlib.colors.to_hex(ours).upper() in style.OKABE_ITO
+    assert axes[0, 0].title.get_fontsize() == style.HOUSE_STYLE["axes.titlesize"]
+    assert (matplotlib.rcParams["font.size"], matplotlib.rcParams["axes.prop_cycle"]) == before
+
+
+def test_every_kind_the_studies_draw_is_checked():
+    """A kind left out of figure_kinds.py escapes the checks: the count moves only with a new kind."""
+    assert len(figure_kinds.kinds()) == ALL_KINDS
+
+
+def test_lines_and_markers_take_colours_readable_on_white_paper():
+    """Okabe-Ito's yellow (1.3:1 on white) is faint as a line or a dot in print; every colour of the
+    cycle is at least 2:1 (Okabe-Ito's orange and sky blue: 2.2-2.3:1), and the cycle has one colour
+    of each hue it keeps."""
+    assert style.contrast_on_white("#F0E442") < 1.5 and style.contrast_on_white("black") == pytest.approx(21.0)
+    cycle = [matplotlib.colors.to_hex(c).upper() for c in style.palette_cycle().by_key()["color"]]
+    assert len(set(cycle)) == len(cycle) >= 7 and set(cycle) <= set(style.OKABE_ITO)
+    assert min(style.contrast_on_white(c) for c in cycle) >= 2.0, cycle
+    assert [style.colour(k) for k in range(len(cycle))] == cycle
+
+
+def test_tick_labels_of_an_axes_turned_off_are_not_measured_but_drawn_ones_are():
+    """``ax.axis("off")`` keeps its tick labels as artists, never drawn: not text on the figure (a
+    table drawn in an axes turned off was reported as text below the figure)."""
+    fig, ax = plt.subplots(figsize=(style.COLUMN_IN, 0.3))  # too short: the x tick labels fall outside
+    assert any("reaches outside" in p for p in style.layout_problems(fig))
+    ax.axis("off")
+    assert style.layout_problems(fig) == []
+
+
+def test_the_sentinel_band_says_the_share_of_draws_it_holds():
+    from sumeval.plots import sentinels
+
+    cells = figure_kinds._across()[0]
+    rows = figure_kinds._sentinels(cells)
+
+    def band(**kw):
+        fig, _ = sentinels.sentinel_bands(cells, rows, coefficient="kendall_b", level="input", **kw)
+        return [t.get_text() for t in fig.legends[0].get_texts() if t.get_text().startswith("random")]
+
+    assert band(ci=0.9) == ["random: central 90% of its draws"]
+    assert band(ci=0.95) == ["random: central 95% of its draws"]
+    assert band() == ["random: central range of its draws"]  # not told: no number
+    with pytest.raises(ValueError, match="ci=95"):
+        band(ci=95)
+
+
+def test_meta_eval_draws_its_figures_in_the_house_style_and_leaves_the_callers_settings(tmp_path, monkeypatch):
+    """`sumeval meta-eval` (and a notebook calling it) once set the house style for every figure drawn
+    after it; each figure is now drawn and saved in it, and the caller's settings stay as they were."""
+    from PIL import Image
+
+    from sumeval.cli import main
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+    data = TEST_DATA / "user_judgments.csv"
+    columns = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "output", "--text-col", "source",
+               "--references-col", "gold"]
+    assert main(["data", "add", "mine", str(data), *columns, "--human", "overall"]) == 0
+    with matplotlib.rc_context({"font.size": 13.0, "savefig.dpi": 72}):
+        before = dict(matplotlib.rcParams)
+        out = tmp_path / "out"
+        assert main(["meta-eval", "mine", "--human", "overall", "--measures", "my_metric", "rouge-1", "--level",
+                     "global", "--n-resamples", "50", "--out", str(out), "-q"]) == 0
+        changed = {k for k, v in matplotlib.rcParams.items() if str(before[k]) != str(v)}
+        assert changed == set(), changed
+    png = out / "correlations_kendall_b.png"
+    dpi = Image.open(png).info["dpi"][0]
+    assert dpi == pytest.approx(style.HOUSE_STYLE["savefig.dpi"], abs=0.5), dpi  # not the caller's 72
+
+
+def _alt_test(tmp_path, out):
+    fixture = FIXTURES / "judges" / "judgments_annotators.csv"
+    return ["alt-test", str(fixture), "--human", "overall", "fluency", "--judges", "judge_good_{human}", "judge_flat",
+            "--out", str(out)], "alt_test.png"
+
+
+def _judge_audit(tmp_path, out):
+    import pandas as pd
+
+    frame = pd.read_csv(FIXTURES / "judges" / "judgments_annotators.csv")
+    frame = frame.assign(summary=[" ".join(["w"] * int(n)) for n in frame["length"]]).rename(
+        columns={"judge_good_overall": "good.overall", "judge_bad_overall": "bad.overall"})
+    frame = frame[[c for c in frame if not c.startswith(("fluency", "judge_"))]]
+    frame.to_csv(tmp_path / "audit.csv", index=False)
+    return ["judge-audit", str(tmp_path / "audit.csv"), "--human", "overall", "--judges", "good", "bad",
+            "--n-resamples", "20", "--out", str(out)], "judge_audit_verbosity.png"
+
+
+def _across(tmp_path, out):
+    from sumeval.cli import main
+
+    data = TEST_DATA / "user_judgments.csv"
+    columns = ["--doc-col", "article_id", "--system-col", "model", "--summary-col", "output", "--text-col", "source",
+               "--references-col", "gold", "--human", "overall"]
+    for name in ("news_a", "news_b"):
+        assert main(["data", "add", name, str(data), *columns]) == 0
+    return ["meta-eval", "--dataset", "news_a", "news_b", "--human", "news_a:overall", "--measures", "rouge-1",
+            "--level", "global", "--n-resamples", "20", "--out", str(out), "-q"], "heatmap_kendall_b_global.png"
+
+
+@pytest.mark.parametrize("command", [_alt_test, _judge_audit, _across])
+def test_the_commands_that_draw_figures_leave_the_callers_settings_alone(command, tmp_path, monkeypatch):
+    """`sumeval alt-test`, `judge-audit` and `meta-eval` over several sets (and a notebook calling
+    their writers) once set the house style for every figure the process drew after them
+    (``apply_style``); their figures are drawn and saved in it, and the caller's settings stay."""
+    from PIL import Image
+
+    from sumeval.cli import main
+
+    monkeypatch.setenv("SUMEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SUMEVAL_DATA_REGISTRY", str(tmp_path / "registry.json"))
+    out = tmp_path / "out"
+    argv, png = command(tmp_path, out)
+    with matplotlib.rc_context({"font.size": 13.0, "savefig.dpi": 72, "axes.prop_cycle": cycler(color=["red"])}):
+        before = dict(matplotlib.rcParams)
+        assert main(argv) == 0
+        changed = {k for k, v in matplotlib.rcParams.items() if str(before[k]) != str(v)}
+        assert changed == set(), changed
+    dpi = Image.open(out / png).info["dpi"][0]
+    assert dpi == pytest.approx(style.HOUSE_STYLE["savefig.dpi"], abs=0.5), dpi  # not the caller's 72
+
+
+def test_cross_domain_turns_the_test_sets_names_only_where_they_do_not_fit():
+    """Table 3's heat maps: a smoke run's one model and two sets have room for ``NIPS`` and
+    ``ROCStories`` upright (they were turned whatever the room); four models' narrow panels turn them."""
+    from sumeval.plots import ordering
+
+    t3 = figure_kinds._t3()
+    two = ["nips", "roc"]
+    one = t3[(t3["model"] == "attordernet") & t3["train_set"].isin(two) & t3["test_set"].isin(two)]
+    for frame, turned in ((one, False), (t3, True)):
+        fig, axes = ordering.cross_domain(frame, metric="tau")
+        assert {t.get_rotation() == 90 for t in axes[0, 0].get_xticklabels()} == {turned}
+        assert style.layout_problems(fig) == []
