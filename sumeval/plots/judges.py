@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import PAGE_IN, colour, footer, house_style, suptitle
+from sumeval.plots.style import PAGE_IN, colour, footer, house_style, series_style, suptitle
 
 __all__ = ["alt_test_bars", "ppi_widths", "scores_with_ceiling", "agreement_heatmap", "shelf_ceilings",
            "verbosity_excess", "close_pair_lines"]
@@ -41,15 +41,17 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
         offset = (k - (len(humans) - 1) / 2) * width
         passed = sub["passed"].fillna(False).to_numpy(bool)
         omega = sub["winning_rate"].to_numpy(float)
-        bars = axes[0].bar(x + offset, omega, width, color=colour(k))
+        look = series_style(k, "bar")
+        bars = axes[0].bar(x + offset, omega, width, **look)
         for bar, ok, value in zip(bars, passed, omega):
             if ok:
-                bar.set_hatch("///")
+                bar.set_hatch((look["hatch"] or "") + "///")
                 bar.set_edgecolor("black")
+                bar.set_hatchcolor("black")
             if value == 0:  # an empty bar is easy to miss: mark the zero
                 axes[0].plot(bar.get_x() + bar.get_width() / 2, 0.0, marker="_", ms=8, mew=2, color=colour(k),
                              clip_on=False)
-        axes[1].bar(x + offset, sub["advantage_probability"].to_numpy(float), width, color=colour(k))
+        axes[1].bar(x + offset, sub["advantage_probability"].to_numpy(float), width, **look)
     axes[0].axhline(0.5, color="black", lw=1, ls="--")
     axes[0].set_ylabel("winning rate $\\omega$")
     axes[0].set_ylim(0, 1.05)
@@ -57,7 +59,7 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
     axes[1].set_ylim(0, 1.05)
     axes[1].set_xticks(x)
     axes[1].set_xticklabels([display(j) for j in judges])
-    handles = [Patch(facecolor=colour(k), label=display(h)) for k, h in enumerate(humans)]
+    handles = [Patch(label=display(h), **series_style(k, "bar")) for k, h in enumerate(humans)]
     handles += [Patch(facecolor="white", edgecolor="black", hatch="///", label="passed"),
                 Line2D([], [], color="black", ls="--", lw=1, label="pass line $\\omega = 0.5$")]
     if title is None and len(results):
@@ -88,15 +90,17 @@ def ppi_widths(curve: pd.DataFrame, *, min_coverage: float | None = None, title:
     import matplotlib.pyplot as plt
 
     humans = list(dict.fromkeys(curve["human"]))
+    # one look per judge over the whole figure: the panels of several sets have different judges
+    look = {j: series_style(k) for k, j in enumerate(dict.fromkeys(curve["judge"]))}
     fig, axes = plt.subplots(2, len(humans), squeeze=False, sharex="col", sharey="row", figsize=(PAGE_IN, 4.2),
                              gridspec_kw={"height_ratios": [3, 2]}, layout="constrained")
     first = curve.iloc[0]
     for ax, cov, human in zip(axes[0], axes[1], humans):
         sub = curve[curve["human"] == human]
-        for k, (judge, g) in enumerate(sub.groupby("judge", sort=False)):
+        for judge, g in sub.groupby("judge", sort=False):
             m = g.groupby("n_labels")[["width_ppi", "coverage_ppi"]].mean()
-            ax.plot(m.index, m["width_ppi"].to_numpy(), marker="o", ms=3, lw=1.2, color=colour(k), label=judge)
-            cov.plot(m.index, m["coverage_ppi"].to_numpy(), marker="o", ms=3, lw=1.2, color=colour(k))
+            ax.plot(m.index, m["width_ppi"].to_numpy(), ms=3, lw=1.2, label=judge, **look[judge])
+            cov.plot(m.index, m["coverage_ppi"].to_numpy(), ms=3, lw=1.2, **look[judge])
         h = sub.groupby("n_labels")[["width_human", "coverage_human"]].mean()
         ax.plot(h.index, h["width_human"].to_numpy(), color="black", ls="--", lw=1.5, label="human labels only")
         cov.plot(h.index, h["coverage_human"].to_numpy(), color="black", ls="--", lw=1.5)
@@ -104,6 +108,7 @@ def ppi_widths(curve: pd.DataFrame, *, min_coverage: float | None = None, title:
         if min_coverage is not None:
             cov.axhline(min_coverage, color=colour(3), lw=0.8, ls=":")
         ax.set_title(display(human))
+        _label_counts(cov, sub["n_labels"])
 
     for cov in axes[1]:  # under each panel: a figure's own x label sits below the legend the footer adds
         cov.set_xlabel("human-labelled\nsummaries per system")
@@ -113,11 +118,35 @@ def ppi_widths(curve: pd.DataFrame, *, min_coverage: float | None = None, title:
     method = "PPI++ (power-tuned)" if first["power_tuning"] else "PPI"
     suptitle(fig, title or f"{method} {1 - first['alpha']:.0%} intervals of a system's mean human score "
                            f"(mean over {curve['system'].nunique()} systems, {first['n_repeats']} draws each)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    for h, label in zip(handles, labels):
-        h.set_label(display(label))
+    handles = _every_entry(axes[0])
+    for h in handles:
+        h.set_label(display(h.get_label()))
     footer(fig, handles=handles)
     return fig, axes
+
+
+def _every_entry(axes) -> list:
+    """The legend handles of all ``axes``, each label once (a judge of several panels), the
+    entries drawn in every panel (``human labels only``, a reference line) after the others."""
+    seen: dict[str, object] = {}
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, h)
+    shared = set.intersection(*(set(ax.get_legend_handles_labels()[1]) for ax in axes)) if len(axes) > 1 else set()
+    return sorted(seen.values(), key=lambda h: h.get_label() in shared)
+
+
+def _label_counts(ax, counts) -> None:
+    """Integer ticks on an axis of label counts; a panel of one count (a small set) gets one tick
+    and a range of +-10% around it, not fractional ticks of a width-0 range."""
+    from matplotlib.ticker import MaxNLocator
+
+    values = sorted(set(float(v) for v in counts.dropna()))
+    if len(values) == 1:
+        ax.set_xticks(values)
+        ax.set_xlim(values[0] * 0.9 - 0.5, values[0] * 1.1 + 0.5)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 _KIND_STYLE = {"LLM judge": (colour(0), "o"), "offline measure": (colour(1), "s"), "annotator": ("0.45", "D"),
@@ -178,27 +207,40 @@ def scores_with_ceiling(frame: pd.DataFrame, *, value: str = "value", human_orde
             ax.plot(v, y[r.measure], marker=marker, ms=4.5, color=color, zorder=3,
                     markerfacecolor="white" if hollow else color)
         ax.set_title(display(human))
-        ax.set_xlabel(display(xlabel))
         if people:
             ax.axhline(len(rows) - len(measures) - 0.5, color="0.6", lw=0.6)
     axes[0].set_yticks([y[m] for m in rows])
     axes[0].set_yticklabels([display(r) for r in rows])
     axes[0].set_ylim(-0.7, len(rows) - 0.3)
+    _panel_xlabels(fig, axes, display(xlabel))
+    # the human ceiling once: its diamond (with its interval) and the dashed line through the panel
     handles = [Line2D([], [], color=c, marker=m, ls="", label=k) for k, (c, m) in _KIND_STYLE.items()
-               if (frame["kind"] == k).any()]
+               if k != "human ceiling" and (frame["kind"] == k).any()]
     if "cluster" in frame:
         handles.append(Line2D([], [], color="0.3", marker="o", ls="", markerfacecolor="white",
                               label="not in significance cluster 1"))
     ceilings = frame[frame["kind"] == "human ceiling"]
     if len(ceilings):
         banded = bool((np.isfinite(ceilings["ci_low"]) & np.isfinite(ceilings["ci_high"])).any())
-        handles.append(Line2D([], [], color="black", ls="--", lw=0.9,
+        color, marker = _KIND_STYLE["human ceiling"]
+        handles.append(Line2D([], [], color=color, marker=marker, ls="--", lw=0.9,
                               label="human ceiling" + (" (band: its interval)" if banded else "")))
     if title:
         suptitle(fig, title)
     if fig.get_layout_engine() is not None:
         footer(fig, handles=handles)
     return fig, axes
+
+
+def _panel_xlabels(fig, axes, label: str) -> None:
+    """``label`` under each of a row of panels, wrapped to the panel's width (``soft pairwise
+    accuracy`` under four narrow panels ran into its neighbours)."""
+    from sumeval.plots.style import wrap
+
+    fig.canvas.draw()  # the panels' widths, once laid out
+    for ax in axes:
+        width_in = ax.get_window_extent().width / fig.dpi
+        ax.set_xlabel(wrap(fig, label, 8, width_in=width_in) if len(axes) > 1 else label)
 
 
 @house_style
@@ -373,6 +415,9 @@ def close_pair_lines(close_pairs: pd.DataFrame, *, title: str | None = None):
     import matplotlib.pyplot as plt
 
     humans = list(dict.fromkeys(close_pairs["human"]))
+    # one look per judge over the whole figure: the panels of several sets have different judges
+    look = {j: series_style(k) for k, j in
+            enumerate(dict.fromkeys(close_pairs.loc[close_pairs["role"] == "judge", "metric"]))}
     fig, axes = plt.subplots(1, max(len(humans), 1), squeeze=False, sharey=True, layout="constrained",
                              figsize=(PAGE_IN, 2.6))
     for ax, human in zip(axes[0], humans):
@@ -380,9 +425,9 @@ def close_pair_lines(close_pairs: pd.DataFrame, *, title: str | None = None):
         judges = sub[sub["role"] == "judge"]
         labels = list(dict.fromkeys(sub["bin_label"]))
         x = np.arange(len(labels))
-        for k, (name, g) in enumerate(judges.groupby("metric", sort=False)):
-            ax.plot(x, g.sort_values("bin")["agreement"].to_numpy(float), marker="o", ms=3, lw=1, color=colour(k),
-                    label=display(name))
+        for name, g in judges.groupby("metric", sort=False):
+            ax.plot(x, g.sort_values("bin")["agreement"].to_numpy(float), ms=3, lw=1, label=display(name),
+                    **look[name])
         for role, style in (("held-out annotators", dict(color="black", lw=2, marker="s", ms=4)),
                             ("length", dict(color="0.5", lw=1.5, ls="--", marker="^", ms=4))):
             g = sub[sub["role"] == role].sort_values("bin")
@@ -400,5 +445,5 @@ def close_pair_lines(close_pairs: pd.DataFrame, *, title: str | None = None):
     axes[0][0].set_ylabel("pairs ordered as the humans")
     if title:
         suptitle(fig, title)
-    footer(fig, handles=axes[0][0].get_legend_handles_labels()[0])
+    footer(fig, handles=_every_entry(axes[0]))
     return fig, axes

@@ -14,7 +14,17 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, facet_titles, footer, house_style, row_step, suptitle
+from sumeval.plots.style import (
+    COLUMN_IN,
+    PAGE_IN,
+    colour,
+    facet_titles,
+    footer,
+    house_style,
+    row_step,
+    series_style,
+    suptitle,
+)
 
 __all__ = ["correlation_intervals", "pvalue_matrix", "pvalue_cells", "pvalue_codes", "ranking_bars", "pvalue_grid",
            "ranking_grid", "significance_text", "PVALUE_CODES"]
@@ -66,7 +76,9 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
                           level_order: Sequence[str] | None = None,
                           ranking: pd.DataFrame | None = None, title: str | None = None,
                           test: str | None = None, correction: str | None = None, alpha: float | None = None):
-    """Each measure's correlation with its bootstrap interval, one panel per (level, human).
+    """Each measure's correlation with its bootstrap interval, one panel per (level, human); the
+    panels of a level share an x range (a level's own: the narrow intervals of the input and global
+    levels stay wider than their dots).
 
     Args:
         correlations: columns ``measure, human, level, coefficient, value, ci_low, ci_high``.
@@ -95,7 +107,9 @@ def correlation_intervals(correlations: pd.DataFrame, *, coefficient: str | None
     refs = set(frame.loc[frame["role"] != "measure", "measure"]) if "role" in frame else set()
     ref = np.array([m in refs for m in measures], dtype=bool)
     step = row_step(len(measures) * len(levels), overhead_in=0.55 * len(levels) + 1.3)
-    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True, sharex=True, layout="constrained",
+    # an x range per level (row): the input and global levels' intervals (often +-0.05) were hidden
+    # behind their dots on the system level's range
+    fig, axes = plt.subplots(len(levels), len(humans), squeeze=False, sharey=True, sharex="row", layout="constrained",
                              figsize=(PAGE_IN if len(humans) > 1 else COLUMN_IN,
                                       step * len(measures) * len(levels) + 0.5 * len(levels) + 0.45))
     y = np.arange(len(measures))
@@ -244,9 +258,7 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
     n = len(measures)
     names = [display(m) for m in measures]
     ax.set_title(f"{display(human)} / {display(level)}")
-    fig.canvas.draw()  # the cell's size, once laid out
-    cell_in = ax.get_window_extent().width / fig.dpi / max(n, 1)
-    size = min(7.5, max(6.0, 0.9 * 72 * cell_in))  # a label no taller than its cell
+    cell_in, size = _cell_and_label_size(ax, n)
     ax.set_xticks(range(n), names if labels[0] else [], rotation=90, fontsize=size)
     ax.set_yticks(range(n), names if labels[1] else [], fontsize=size)
     ax.grid(False)
@@ -266,6 +278,14 @@ def pvalue_matrix(pairwise: pd.DataFrame, *, human: str, level: str, coefficient
         _caption(fig, pvalue_caption(_first(sub, "test"), _first(sub, "correction") if adjusted else None,
                                      alpha, coefficient, printed=any(not t.get_in_layout() for t in ax.texts)))
     return fig, ax
+
+
+def _cell_and_label_size(ax, n: int) -> tuple[float, float]:
+    """The width (inches) of a cell of ``ax``'s ``n`` x ``n`` matrix, once laid out, and the size
+    (pt) of its tick labels: no taller than a cell, 6 to 7.5 pt."""
+    ax.figure.canvas.draw()
+    cell_in = ax.get_window_extent().width / ax.figure.dpi / max(n, 1)
+    return cell_in, min(7.5, max(6.0, 0.9 * 72 * cell_in))
 
 
 def _take(matrix: np.ndarray, take: list[int], pad: np.ndarray) -> np.ndarray:
@@ -326,6 +346,11 @@ def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
                           measure_order=measure_order, adjusted=adjusted, alpha=alpha, ax=axes[i, j], caption=False,
                           order=order, labels=(i == len(levels) - 1, j == 0))
             axes[i, j].set_title("")
+    # one size for every panel's names, measured once all panels are laid out (each panel measured
+    # its own while the layout still moved: the input row and the last columns came out larger)
+    size = _cell_and_label_size(axes[0, 0], len(order))[1]
+    for ax in axes.flat:
+        ax.tick_params(labelsize=size)
     facet_titles(axes, humans, levels)
     sub = pairwise[pairwise["coefficient"] == coefficient]
     suptitle(fig, f"Pairwise tests ({display(coefficient)}): "
@@ -369,9 +394,9 @@ def ranking_bars(ranking: pd.DataFrame, *, human: str, level: str, coefficient: 
     ranked = ~np.isnan(clusters) & ~np.isnan(values)
     outside = (sub["role"] != "measure").to_numpy(bool) & ~ranked & ~np.isnan(values) if "role" in sub else \
         np.zeros(len(sub), dtype=bool)
-    colours = [colour(int(c) - 1) for c in clusters[ranked]]
     y = np.arange(len(sub))
-    ax.barh(y[ranked], values[ranked], color=colours)
+    for k in np.flatnonzero(ranked):  # a bar per cluster's look (past 7 clusters, hatched)
+        ax.barh(y[k], values[k], **series_style(int(clusters[k]) - 1, "bar"))
     ax.barh(y[outside], values[outside], color="0.75")
     ax.set_yticks(y, [f"{display(m)}  [{int(c)}]" if ok else f"{display(m)}  [not ranked]" if out
                       else f"{display(m)}  [undefined]" for m, c, ok, out in zip(sub["measure"], clusters, ranked,
@@ -425,7 +450,8 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
             cl = panel["cluster"].astype("float64").to_numpy()
             ok = ~np.isnan(cl) & ~np.isnan(values)
             grey = ~ok & ~np.isnan(values)
-            ax.barh(y[ok], values[ok], color=[colour(int(c) - 1) for c in cl[ok]], height=0.75)
+            for k in np.flatnonzero(ok):
+                ax.barh(y[k], values[k], height=0.75, **series_style(int(cl[k]) - 1, "bar"))
             ax.barh(y[grey], values[grey], color="0.75", height=0.75)
             for k in np.flatnonzero(ok):
                 ax.annotate(f"{int(cl[k])}", (values[k], y[k]), xytext=(2 if values[k] >= 0 else -2, 0),
@@ -450,6 +476,6 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
     caption = ((f"Clusters by {how}; " if how else "") + "bar colour = cluster"
                + ("; grey: each annotator against the mean of the others, and their mean (the human ceiling), "
                   "not ranked." if grey else "."))
-    _caption(fig, caption, handles=[Patch(color=colour(c - 1), label=f"cluster {c}") for c in range(1, top + 1)]
-             if top <= 8 else None)
+    _caption(fig, caption, handles=[Patch(label=f"cluster {c}", **series_style(c - 1, "bar"))
+                                    for c in range(1, top + 1)] if top <= 8 else None)
     return fig, axes

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, MAX_HEIGHT_IN, PAGE_IN, colour, footer, house_style, suptitle
+from sumeval.plots.style import COLUMN_IN, MAX_HEIGHT_IN, PAGE_IN, colour, footer, house_style, series_style, suptitle
 
 MODEL_ORDER = ("lstm_ptrnet", "variant_lstm_ptrnet", "attordernet", "se_graph")
 METRIC_LABELS = {"pmr": "PMR", "acc": "Acc", "tau": "Kendall τ", "wlcs_l": "WLCS-l"}
@@ -48,7 +48,7 @@ def table2_bars(t2: pd.DataFrame, metrics: Sequence[str] = ("pmr", "wlcs_l"), ra
         for i, m in enumerate(models):
             rows = sub[sub["model"] == m].set_index("dataset").reindex(datasets)
             pos = x - 0.4 + width * (i + 0.5)
-            ax.bar(pos, rows[metric].to_numpy(float), width, color=colour(i), label=labels.get(m, m))
+            ax.bar(pos, rows[metric].to_numpy(float), width, label=labels.get(m, m), **series_style(i, "bar"))
             pcol = f"paper_{metric}"
             if pcol in rows:
                 ax.plot(pos, rows[pcol].to_numpy(float), "D", mfc="none", color="k", ms=5,
@@ -136,7 +136,7 @@ def curves(summary: pd.DataFrame, x: str, metrics: Sequence[str] = ("wlcs_l", "a
                 if s.empty:
                     continue
                 xs, ys = s[x].to_numpy(float), s[ycol].to_numpy(float)
-                ax.plot(xs, ys, "o-", color=colour(k), ms=3, label=labels.get(m, m))
+                ax.plot(xs, ys, ms=3, label=labels.get(m, m), **series_style(k))
                 if "sd" in s and (s["sd"] > 0).any():
                     sd = s["sd"].to_numpy(float)
                     ax.fill_between(xs, ys - sd, ys + sd, color=colour(k), alpha=0.15, lw=0)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, CYCLE, PAGE_IN, colour, footer, house_style, row_step, suptitle, wrap
+from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, row_step, series_style, suptitle, wrap
 
 __all__ = ["pos_bars", "index_size_curves", "seed_spread_strip", "reference_bars", "table_figure",
            "worker_curves"]
@@ -31,8 +31,8 @@ def pos_bars(pos: pd.DataFrame, *, order: Sequence[str] = ("Nouns", "Verbs", "Ad
     width = 0.8 / max(len(sources), 1)
     x = np.arange(len(order))
     for i, s in enumerate(sources):
-        ax.bar(x + (i - (len(sources) - 1) / 2) * width, piv[s].to_numpy(float), width, color=colour(i),
-               label=display(s))
+        ax.bar(x + (i - (len(sources) - 1) / 2) * width, piv[s].to_numpy(float), width, label=display(s),
+               **series_style(i, "bar"))
     ax.set_xticks(x, list(order))
     ax.grid(axis="x", visible=False)
     ax.set_ylabel("% of tokens")
@@ -67,9 +67,8 @@ def index_size_curves(sweep: pd.DataFrame, *, method: str = "pearson", rouge: pd
                 style = "--" if "-dis-" in m else "-"
                 # a colour per variant without its "-dis-" (the dashed line beside its solid twin); past the
                 # palette's colours, another marker
-                hue = plain.index(m.replace("-dis-", "-"))
-                ax.plot(line["size"], line["value"], style, marker="os^v"[hue // len(CYCLE) % 4], ms=3,
-                        color=colour(hue), label=display(m))
+                hue = series_style(plain.index(m.replace("-dis-", "-")), "marker")
+                ax.plot(line["size"], line["value"], style, ms=3, label=display(m), **hue)
             if rouge is not None:
                 rr = rouge[(rouge["dataset"] == ds) & (rouge["method"] == method)].sort_values("value")
                 for v in rr["value"]:
@@ -140,8 +139,8 @@ def seed_spread_strip(spread: pd.DataFrame, *, method: str = "pearson", paper: p
             if not len(vals):
                 continue
             name = names[g_i]
-            ax.plot(vals, np.full_like(vals, y), "o", ms=3.5, alpha=0.6, color=colour(g_i),
-                    label=name if m == metrics[0] else None)
+            ax.plot(vals, np.full_like(vals, y), ls="", ms=3.5, alpha=0.6, label=name if m == metrics[0] else None,
+                    **series_style(g_i, "marker"))
             ax.plot([np.mean(vals)], [y], "|", ms=9, mew=2, color=colour(g_i))
             if np.isfinite(p_val):
                 ax.plot([p_val], [y], "D", mfc="none", color="black", ms=5,
@@ -182,8 +181,8 @@ def reference_bars(effects: pd.DataFrame, *, metrics: Sequence[str] | None = Non
         ax = axes[0, j]
         for i, m in enumerate(metrics):
             g = effects[(effects["metric"] == m) & (effects["method"] == meth)].set_index("reference").reindex(refs)
-            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, color=colour(i),
-                   label=display(m))
+            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, g[value].to_numpy(float), width, label=display(m),
+                   **series_style(i, "bar"))
         ax.set_xticks(x, labels, rotation=90, fontsize=7)
         ax.grid(axis="x", visible=False)
         ax.set_title(display(meth), fontsize=8)
@@ -232,7 +231,7 @@ def worker_curves(summary: pd.DataFrame, *, method: str = "pearson", metrics: Se
         mean = [g.loc[n, "mean"] for n in ns] + [g.loc[0, "mean"] if 0 in g.index else np.nan]
         lo = [g.loc[n, "min"] for n in ns] + [mean[-1]]
         hi = [g.loc[n, "max"] for n in ns] + [mean[-1]]
-        ax.plot(xs, mean, "-o", ms=3, color=colour(k), label=display(m))
+        ax.plot(xs, mean, ms=3, label=display(m), **series_style(k))
         ax.fill_between(xs, lo, hi, color=colour(k), alpha=0.12, lw=0)
     ax.set_xticks(xs, [str(n) for n in ns] + ["all"])
     ax.set_xlabel("crowd workers per summary\nbehind LitePyramid")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import PAGE_IN, colour, footer, house_style, suptitle
+from sumeval.plots.style import PAGE_IN, footer, house_style, series_style, suptitle
 
 __all__ = ["sentinel_bands"]
 
@@ -67,8 +67,8 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
         for k, g in enumerate(given):
             v = m.loc[m["measure"] == g, "value"]
             if len(v):
-                ax.plot(v, [y + 0.12 * (k - (len(given) - 1) / 2) / max(len(given), 1) * 2], "o", color=colour(k),
-                        ms=4.5, zorder=4)
+                ax.plot(v, [y + 0.12 * (k - (len(given) - 1) / 2) / max(len(given), 1) * 2], ls="", ms=4.5, zorder=4,
+                        **series_style(k, "marker"))
         for label, (_, marker) in _MARKERS.items():
             if label in s.index and np.isfinite(s.loc[label, "value"]):
                 ax.plot(s.loc[label, "value"], y, marker, mfc="none", mec="black", ms=6, mew=1.0, zorder=5)
@@ -86,7 +86,7 @@ def sentinel_bands(cells: pd.DataFrame, sentinels: pd.DataFrame, *, coefficient:
     handles = [Patch(color="0.85", label=f"random: {share}")]
     handles += [Line2D([], [], ls="", marker=mk, mfc="none", mec="black", label=text)
                 for label, (text, mk) in _MARKERS.items() if label in set(sent["measure"])]
-    handles += [Line2D([], [], ls="", marker="o", color=colour(k), label=display(g)) for k, g in enumerate(given)]
+    handles += [Line2D([], [], ls="", label=display(g), **series_style(k, "marker")) for k, g in enumerate(given)]
     handles += [Line2D([], [], ls="", marker="o", color="0.6", label="other measures")]
     suptitle(fig, title or "Measures against the sentinels (inside the grey band: no better than a random measure)")
     footer(fig, handles=handles, ncol=4)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, suptitle, wrap
+from sumeval.plots.style import COLUMN_IN, PAGE_IN, colour, footer, house_style, series_style, suptitle, wrap
 
 _PROFILE_LABELS = {"norm": r"$|e^k|$", "change": r"$|e^{k+1} - e^k|$", "cos": r"$\cos(e^{k+1}, e^k)$"}
 _UNDEFINED = "no defined correlation\n(constant scores or too few summaries)"
@@ -226,7 +226,7 @@ def diagonal_profiles(corr: pd.DataFrame, *, measures: Sequence[str], human: str
                & (corr["summary_layer"] == corr["text_layer"])]
     for k, m in enumerate(measures):
         g = sub[sub["measure"] == m].sort_values("summary_layer")
-        ax.plot(g["summary_layer"], g["value"], marker="o", ms=3, color=colour(k), label=labels.get(m, display(m)))
+        ax.plot(g["summary_layer"], g["value"], ms=3, label=labels.get(m, display(m)), **series_style(k))
     if not sub["value"].notna().any():
         _say_undefined(ax)
         if len(sub):  # the layers on the x axis even with nothing to draw

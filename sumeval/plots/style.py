@@ -18,8 +18,8 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "CYCLE", "HOUSE_STYLE", "cell_grid", "colour", "contrast_on_white",
-           "house_style", "layout_problems"]
+__all__ = ["COLUMN_IN", "PAGE_IN", "OKABE_ITO", "CYCLE", "HOUSE_STYLE", "LINE_STYLES", "MARKERS", "HATCHES",
+           "cell_grid", "colour", "contrast_on_white", "house_style", "layout_problems", "series_style"]
 
 #: ACL's column width (7.7 cm) in inches
 COLUMN_IN = 3.15
@@ -61,9 +61,42 @@ def palette_cycle():
 
 def colour(i: int) -> str:
     """The ``i``-th colour of the house cycle (:data:`CYCLE`, Okabe-Ito; it repeats after
-    ``len(CYCLE)``), as a hex string: fixed when drawn, not resolved later against whatever colour
-    cycle is set when the figure is saved (as ``"C0"`` is)."""
+    ``len(CYCLE)``: a series per item takes :func:`series_style`), as a hex string: fixed when
+    drawn, not resolved later against whatever colour cycle is set when the figure is saved (as
+    ``"C0"`` is)."""
     return CYCLE[i % len(CYCLE)]
+
+
+#: the second channel of a series past the cycle's colours: the k-th time round :data:`CYCLE` a series
+#: takes the k-th line style and marker (lines), marker (dots) or hatch (bars)
+LINE_STYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D")
+HATCHES = (None, "////", "....", "xxxx")
+
+
+def series_style(i: int, kind: str = "line") -> dict:
+    """How the ``i``-th series of a plot that draws one series per item (measure, judge, model,
+    source) is drawn, as keyword arguments of ``ax.plot`` / ``ax.bar``: its colour (:func:`colour`)
+    and, because the colours repeat after ``len(CYCLE)`` series, a second channel that changes each
+    time round the cycle, so that no two series of a legend look alike:
+
+    * ``"line"``: ``color``, ``linestyle`` (:data:`LINE_STYLES`) and ``marker`` (:data:`MARKERS`);
+      the first 7 series are solid lines with round markers;
+    * ``"marker"``: ``color`` and ``marker`` (dots without a line);
+    * ``"bar"``: ``facecolor`` and ``hatch`` (:data:`HATCHES`, drawn white over the colour); the first
+      7 bars are plain.
+
+    >>> series_style(0), series_style(7)["linestyle"], series_style(8, "bar")["hatch"]
+    ({'color': '#0072B2', 'linestyle': '-', 'marker': 'o'}, '--', '////')
+    """
+    turn = i // len(CYCLE) % len(LINE_STYLES)
+    if kind == "line":
+        return {"color": colour(i), "linestyle": LINE_STYLES[turn], "marker": MARKERS[turn]}
+    if kind == "marker":
+        return {"color": colour(i), "marker": MARKERS[turn]}
+    if kind == "bar":
+        return {"facecolor": colour(i), "hatch": HATCHES[turn], "hatchcolor": "white"}
+    raise ValueError(f"series_style: kind {kind!r} is not one of 'line', 'marker', 'bar'")
 
 
 def contrast_on_white(c) -> float:

@@ -122,18 +122,39 @@ def _spread():
     return pd.DataFrame(rows), paper
 
 
-def _effects(refs=11):
+def _effects(refs=11, metrics=("rouge-1", "rouge-2", "rouge-l")):
     return pd.DataFrame([{"metric": m, "method": meth, "reference": r, "label": f"ref {r}",
                           "alone": 0.3 + 0.02 * r - 0.05 * k, "effect": 0.01 * (r - 5)}
-                         for m, k in (("rouge-1", 0), ("rouge-2", 1), ("rouge-l", 2)) for r in range(refs)
+                         for k, m in enumerate(metrics) for r in range(refs)
                          for meth in ("pearson", "spearman", "kendall_b")])
 
 
-def _workers():
+#: annotator_impact's measures: REALSumm's Table 2 rows and the SERA variants (9 lines, 8 bars)
+IMPACT = ["JS-2 (negated)", "ROUGE-1-R", "ROUGE-2-R", "ROUGE-L-F", "gesera-10", "gesera-dis-10", "gesera-pn-10",
+          "sera-10", "sera-dis-10"]
+#: the judges of llm_judges' shelf sets: FaithBench's 8, StorySumm's 11
+FAITHBENCH_JUDGES = ["hhemv1", "hhem-2.1", "hhem-2.1-english", "trueteacher", "true_nli", "gpt-3.5-turbo",
+                     "gpt-4-turbo", "gpt_4o"]
+STORYSUMM_JUDGES = ["binary-claude-3", "binary-gpt-4", "binary-mixtral", "cot-claude-3", "cot-gpt-4", "cot-mixtral",
+                    "fables", "minicheck", "unieval", "alignscore", "binary-gpt-4-probability"]
+
+
+def _workers(metrics=("rouge-1", "rouge-2", "rouge-l", "bertscore-f", "gpt-4o")):
     rows = [{"method": "pearson", "metric": m, "n_workers": n, "mean": 0.5 + 0.02 * n - 0.05 * k,
              "min": 0.4 + 0.02 * n - 0.05 * k, "max": 0.6 + 0.02 * n - 0.05 * k}
-            for k, m in enumerate(["rouge-1", "rouge-2", "rouge-l", "bertscore-f", "gpt-4o"]) for n in (0, 1, 2, 3, 4)]
+            for k, m in enumerate(metrics) for n in (0, 1, 2, 3, 4)]
     return pd.DataFrame(rows)
+
+
+def _judge_set_curve():
+    """llm_judges' PPI curve over two shelf sets: FaithBench's 8 judges at 10-70 labels, StorySumm's 11 at 10
+    only (its systems have too few summaries for more)."""
+    return pd.DataFrame([{"judge": j, "human": h, "system": s, "n_labels": n, "n_repeats": 200, "alpha": 0.05,
+                          "power_tuning": True, "width_ppi": 1.6 / np.sqrt(n) + 0.003 * k,
+                          "width_human": 1.6 / np.sqrt(n), "coverage_ppi": 0.9 + 0.002 * k, "coverage_human": 0.92}
+                         for h, judges, sizes in (("FaithBench: consistent", FAITHBENCH_JUDGES, range(10, 71, 10)),
+                                                  ("StorySumm: faithful", STORYSUMM_JUDGES, (10,)))
+                         for k, j in enumerate(judges) for s in range(3) for n in sizes])
 
 
 def _profiles(n=13):
@@ -348,6 +369,12 @@ def kinds():
                                                                      "pearson": [0.5, 0.4],
                                                                      "spearman": [0.45, 0.41]}), title="Table 3")[0],
         "worker_curves": lambda: retrieval.worker_curves(_workers())[0],
+        "worker_curves_nine": lambda: retrieval.worker_curves(_workers(IMPACT), title="judges as annotators "
+                                                              "(REALSumm crowd workers)")[0],
+        "reference_bars_eight": lambda: retrieval.reference_bars(
+            _effects(metrics=("rouge-1", "rouge-2", "rouge-l", "sera-10", "sera-dis-10", "gesera-10", "gesera-dis-10",
+                              "gesera-pn-10")), value="alone",
+            title="SummEval Relevance: each reference alone (paper 001 Fig. 3)")[0],
         "layer_profiles": lambda: similarity.layer_profiles(_profiles(), "norm", title="Fig.2: norm of masked-token "
                                                             "embeddings\nsentence-transformers/all-mpnet-base-v2")[0],
         "cosine_histogram": lambda: similarity.cosine_histogram(edges, shares, title="Fig.7: pairwise cosines per layer"
@@ -366,8 +393,14 @@ def kinds():
             title="summary layer = text layer, Kendall with consistency, all-mpnet-base-v2")[0],
         "alt_test_bars": lambda: judges.alt_test_bars(alt, human_order=HUMANS + ["pooled"])[0],
         "ppi_widths": lambda: judges.ppi_widths(curve, min_coverage=0.9)[0],
+        "ppi_widths_judge_sets": lambda: judges.ppi_widths(_judge_set_curve(), min_coverage=0.9)[0],
         "scores_with_ceiling": lambda: judges.scores_with_ceiling(scores, human_order=HUMANS, xlabel="kendall_b",
                                                                   title="SummEval, system level: Kendall tau-b")[0],
+        "scores_with_ceiling_spa": lambda: judges.scores_with_ceiling(  # llm_judges' spa: a ceiling without interval
+            scores.assign(ci_low=scores["ci_low"].where(scores["kind"] != "human ceiling"),
+                          ci_high=scores["ci_high"].where(scores["kind"] != "human ceiling")),
+            human_order=HUMANS, xlabel="soft pairwise accuracy",
+            title="SummEval, system level: soft pairwise accuracy against the experts' mean")[0],
         "agreement_heatmap": lambda: judges.agreement_heatmap(agreement, human_order=HUMANS)[0],
         "shelf_ceilings": lambda: judges.shelf_ceilings(shelf_frame, level_order=LEVELS,
                                                         title="Shelf sets: precomputed measures against the human "

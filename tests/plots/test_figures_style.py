@@ -18,7 +18,7 @@ from helpers import FIXTURES, TEST_DATA  # tests/ is on the path
 
 HUMANS = ["coherence", "consistency", "fluency", "relevance"]
 #: the figure kinds the studies draw (tests/plots/figure_kinds.py); each is checked below
-ALL_KINDS = 39
+ALL_KINDS = 43
 
 
 pytestmark = pytest.mark.usefixtures("close_figures")  # every figure closed after each test (conftest)
@@ -46,6 +46,83 @@ def test_each_figure_kind_is_a_column_or_a_page_wide_and_no_taller_than_a_page(k
     width, height = fig.get_size_inches()
     assert min(abs(width - style.COLUMN_IN), abs(width - style.PAGE_IN)) < 0.01, width
     assert height <= style.MAX_HEIGHT_IN + 0.5, height
+
+
+def _drawn_as(handle) -> tuple:
+    """What a legend entry looks like: colour, line style, marker (and its face) of a line; face
+    colour and hatch of a patch; face and edge colours of a collection."""
+    from matplotlib.collections import Collection
+    from matplotlib.colors import to_hex
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    if isinstance(handle, Line2D):
+        none = ("None", "none", "", " ", None)
+        line = handle.get_linestyle() if handle.get_linewidth() > 0 and handle.get_linestyle() not in none else None
+        marker = handle.get_marker() if handle.get_marker() not in none else None
+        return ("line", to_hex(handle.get_color()), line, marker,
+                to_hex(handle.get_markerfacecolor()) if marker else None)
+    if isinstance(handle, Patch):
+        return ("patch", to_hex(handle.get_facecolor(), keep_alpha=True), handle.get_hatch())
+    if isinstance(handle, Collection):
+        return ("collection", tuple(to_hex(c, keep_alpha=True) for c in handle.get_facecolors()),
+                tuple(to_hex(c, keep_alpha=True) for c in handle.get_edgecolors()), handle.get_hatch())
+    return (type(handle).__name__, id(handle))  # another kind of entry: not compared
+
+
+@pytest.mark.parametrize("kind", list(figure_kinds.kinds()))
+def test_each_figure_kinds_legends_tell_every_entry_apart(kind):
+    """No two entries of one legend drawn alike (the house cycle's 7 colours repeat: an 8th judge or
+    measure was drawn as the first) nor named alike (the human ceiling's diamond and its line)."""
+    fig = figure_kinds.kinds()[kind]()
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    for legend in legends:
+        names = [t.get_text() for t in legend.get_texts()]
+        assert len(set(names)) == len(names), f"{kind}: a name twice in {names}"
+        seen: dict[tuple, str] = {}
+        for handle, name in zip(legend.legend_handles, names):
+            look = _drawn_as(handle)
+            assert look not in seen, f"{kind}: {name!r} is drawn as {seen[look]!r}: {look}"
+            seen[look] = name
+
+
+def test_the_legend_check_sees_more_series_than_the_cycle_has_colours():
+    """At least one figure kind draws more series than :data:`style.CYCLE` has colours, as lines and
+    as bars (annotator_impact's 8-9 measures, llm_judges' 8 and 11 judges)."""
+    counts = {}
+    for kind in ("worker_curves_nine", "reference_bars_eight", "ppi_widths_judge_sets"):
+        fig = figure_kinds.kinds()[kind]()
+        counts[kind] = len(fig.legends[0].legend_handles)
+    assert min(counts.values()) > len(style.CYCLE), counts
+
+
+def test_series_past_the_cycle_take_a_second_channel():
+    looks = [style.series_style(i) for i in range(4 * len(style.CYCLE))]
+    assert len({tuple(sorted(d.items())) for d in looks}) == len(looks)
+    bars = [style.series_style(i, "bar") for i in range(4 * len(style.CYCLE))]
+    assert len({(d["facecolor"], d["hatch"]) for d in bars}) == len(bars)
+    assert style.series_style(0) == {"color": style.CYCLE[0], "linestyle": "-", "marker": "o"}
+    with pytest.raises(ValueError, match="'area'"):
+        style.series_style(0, "area")
+
+
+@pytest.mark.parametrize("kind", list(figure_kinds.kinds()))
+def test_each_figure_kind_writes_its_tick_labels_in_one_size(kind):
+    """The x tick labels of all panels in one size, the y tick labels too (the p-value grid's panels
+    measured their own sizes while the layout still moved: some rows and columns came out larger).
+    A colour bar's scale is not a panel."""
+    fig = figure_kinds.kinds()[kind]()
+    fig.canvas.draw()
+    for axis in ("xaxis", "yaxis"):
+        sizes = {}
+        for k, ax in enumerate(fig.axes):
+            if not ax.axison or hasattr(ax, "_colorbar"):
+                continue
+            for tick in getattr(ax, axis)._update_ticks():
+                for label in (tick.label1, tick.label2):
+                    if label.get_visible() and label.get_text().strip():
+                        sizes.setdefault(round(label.get_fontsize(), 2), set()).add(k)
+        assert len(sizes) <= 1, f"{kind}: {axis} tick labels in sizes {sorted(sizes)} (panels {sizes})"
 
 
 def _comparison():

@@ -68,6 +68,40 @@ def test_correlation_intervals_draws_values_intervals_and_top_cluster(frames):
     assert list(filled.get_xdata()) == [0.5] and list(hollow.get_xdata()) == [0.3, 0.1]
 
 
+def _levels_frame(roles: bool):
+    """metric_correlations' levels on SummEval (roles=False) or a meta-evaluation with its annotators
+    (roles=True): wide system-level intervals (-0.4 to 0.8), input- and global-level ones of +-0.045."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for h in ("consistency", "relevance", "coherence", "fluency"):
+        for lv, half in (("input", 0.045), ("system", 0.2), ("global", 0.045)):
+            names = [f"m{k}" for k in range(6)] + (["annotator:expert_1", "human ceiling"] if roles else [])
+            for k, m in enumerate(names):
+                v = float(rng.uniform(-0.2, 0.6)) if lv == "system" else float(rng.uniform(0.05, 0.25))
+                rows.append({"measure": m, "human": h, "level": lv, "coefficient": "kendall_b", "value": v,
+                             "ci_low": v - half, "ci_high": v + half,
+                             "role": "measure" if k < 6 else ("ceiling" if m == "human ceiling" else "annotator")})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("roles", [False, True], ids=["metric_correlations", "meta_evaluation"])
+def test_correlation_intervals_show_every_interval_wider_than_its_dot(roles):
+    """An interval of +-0.045 drawn on the system level's range (-0.4 to 0.8) hid behind its dot (it
+    stuck out by a pixel or two): each level (row) gets its own x range, and every interval reaches
+    at least 2 pt past its dot on both sides."""
+    frame = _levels_frame(roles)
+    ranking = frame.assign(cluster=1.0) if roles else None
+    fig, axes = mp.correlation_intervals(frame, level_order=["input", "system", "global"], ranking=ranking)
+    fig.canvas.draw()
+    for ax in axes.flat:
+        radius_px = max(line.get_markersize() for line in ax.lines) / 2 * fig.dpi / 72
+        past_px = 2 * fig.dpi / 72
+        for collection in ax.collections:
+            for segment in collection.get_segments():
+                (x0, _), (x1, _) = ax.transData.transform(segment)
+                assert (x1 - x0) / 2 > radius_px + past_px, (ax.get_title(), segment, radius_px)
+
+
 def test_pvalue_grid_has_a_panel_per_level_and_human(frames):
     _, pair, _ = frames
     pair2 = pd.concat([pair, pair.assign(level="input", p_adjusted=[0.5, 0.6, 0.7])])
