@@ -154,15 +154,20 @@ def paper_row_label(label: str) -> str:
     Paper 000 Table 1's BERTScore rows are bert-score's default English model, roberta-large;
     ours run a packaged encoder and say so (``"BERTScore-F (all-mpnet-base-v2)"``), so the
     paper's row beside it is ``"BERTScore-F (roberta-large)"``; the diagnostic
-    ``"BLEU (10 crowd refs)"`` is compared with the paper's BLEU on all 11 references. Any other
+    ``"BLEU (10 crowd refs)"`` is compared with the paper's BLEU on all 11 references; paper 001's
+    (REALSumm's) ``"JS-2"`` is the negated divergence too, ``"JS-2 (negated)"`` here. Any other
     label is its own paper row's name.
 
     >>> paper_row_label("BERTScore-F (all-mpnet-base-v2)"), paper_row_label("ROUGE-1")
     ('BERTScore-F (roberta-large)', 'ROUGE-1')
+    >>> paper_row_label("JS-2 (negated)")
+    'JS-2'
     """
     row = _BERTSCORE_ROW.match(label)
     if row and row["model"] != PAPER_000_BERTSCORE_MODEL:
         return f"{row['row']} ({PAPER_000_BERTSCORE_MODEL})"
     if label == "BLEU (10 crowd refs)":
         return "BLEU (11 refs)"
+    if label == NAMES["js-2"]:
+        return "JS-2"
     return label

@@ -142,7 +142,7 @@ def sweep(corpora: Sequence[str], sizes: Sequence[int], variants: Sequence[str],
 def rouge_correlations(n_docs: int | None = None, *, progress: bool = False) -> pd.DataFrame:
     """The ROUGE rows at system level, defined as in :mod:`sumeval.studies.common.baseline_rows`.
 
-    REALSumm - its ``TABLE2_ROWS`` (ROUGE-1-R, ROUGE-2-R, ROUGE-L-F, JS-2) vs LitePyramid;
+    REALSumm - its ``TABLE2_ROWS`` (ROUGE-1-R, ROUGE-2-R, ROUGE-L-F, JS-2 (negated)) vs LitePyramid;
     SummEval - ROUGE-1/2/L of its ``TABLE1_ROWS`` (F, no stemmer, mean of the 11 references) vs
     expert relevance.
 
@@ -191,6 +191,7 @@ def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: 
         ``metric, method, ours, paper, diff, corpus, size``.
     """
     from sumeval import published
+    from sumeval.display_names import paper_row_label
 
     sub = sweep_frame[(sweep_frame["dataset"] == "realsumm") & (sweep_frame["corpus"] == corpus)
                       & (sweep_frame["size"] == size)]
@@ -198,7 +199,7 @@ def table2_beside_paper(sweep_frame: pd.DataFrame, rouge: pd.DataFrame, corpus: 
                       rouge[rouge["dataset"] == "realsumm"][["metric", "method", "value"]]], ignore_index=True)
     paper = published.paper001_table2().set_index(["metric", "method"])["value"]
     out = ours.rename(columns={"value": "ours"})
-    out["paper"] = [paper.get((m, meth), np.nan) for m, meth in zip(out["metric"], out["method"])]
+    out["paper"] = [paper.get((paper_row_label(m), meth), np.nan) for m, meth in zip(out["metric"], out["method"])]
     out["diff"] = out["ours"] - out["paper"]
     return out.assign(corpus=corpus, size=size)
 

@@ -537,13 +537,13 @@ def judge_set(name: str, *, levels: Sequence[str], coefficients: Sequence[str], 
 
 
 def by_set(frame: pd.DataFrame, column: str = "human") -> pd.DataFrame:
-    """``frame`` with ``column`` read ``"<set's title>: <human>"`` (``FaithBench: consistent``), so that a figure
-    drawn per human column gets one panel per (set, human column)."""
+    """``frame`` with ``column`` read ``"<set's title>: <human's title>"`` (``FaithBench: Consistent``), so that a
+    figure drawn per human column gets one panel per (set, human column)."""
     from sumeval.display_names import display
 
     if frame is None or not len(frame):
         return frame
-    return frame.assign(**{column: [f"{display(d)}: {h}" for d, h in zip(frame["dataset"], frame[column])]})
+    return frame.assign(**{column: [f"{display(d)}: {display(h)}" for d, h in zip(frame["dataset"], frame[column])]})
 
 
 def judge_set_summary(frames: dict[str, pd.DataFrame], coefficient: str) -> pd.DataFrame:

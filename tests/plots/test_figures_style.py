@@ -8,6 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import pandas as pd
 import pytest
 from cycler import cycler
 
@@ -123,6 +124,36 @@ def test_each_figure_kind_writes_its_tick_labels_in_one_size(kind):
                     if label.get_visible() and label.get_text().strip():
                         sizes.setdefault(round(label.get_fontsize(), 2), set()).add(k)
         assert len(sizes) <= 1, f"{kind}: {axis} tick labels in sizes {sorted(sizes)} (panels {sizes})"
+
+
+def test_a_panel_of_one_label_count_shows_it_as_one_integer_tick():
+    """StorySumm's PPI panel has one count of labels (10): its x axis ran 9.6-10.4 with fractional
+    ticks; it shows the one count, FaithBench's panel integer counts."""
+    fig = figure_kinds.kinds()["ppi_widths_judge_sets"]()
+    fig.canvas.draw()
+    bottom = [ax for ax in fig.axes if ax.get_xlabel()]
+    shown = [[t.get_text() for t in ax.get_xticklabels() if ax.get_xlim()[0] <= t.get_position()[0] <= ax.get_xlim()[1]]
+             for ax in bottom]
+    assert shown[1] == ["10"], shown
+    assert shown[0] and all(t.isdigit() for t in shown[0]), shown
+
+
+def test_titles_and_axes_name_data_sets_qualities_and_coefficients_as_the_names_table(tmp_path):
+    """annotator_impact's curves of the experts said "summeval coherence" and "pearson with coherence";
+    llm_judges' panels of the shelf sets "FaithBench: consistent"."""
+    from sumeval.running.run_context import RunContext
+    from sumeval.studies import llm_judges
+    from sumeval.studies.common.annotator_subsets import save_workers
+
+    save_workers(RunContext(study="annotator_impact", run_dir=tmp_path), figure_kinds._workers(), "coherence",
+                 "experts", data_name="summeval")
+    fig = plt.figure(plt.get_fignums()[-1])
+    ax = fig.axes[0]
+    assert " ".join(fig.get_suptitle().split()) == "SummEval Coherence: experts drawn per summary"
+    assert ax.get_ylabel() == "Pearson with Coherence (system level)"
+    assert ax.get_xlabel() == "annotators per summary behind Coherence (their mean)"
+    frame = llm_judges.by_set(pd.DataFrame({"dataset": ["faithbench"], "human": ["consistent"]}))
+    assert list(frame["human"]) == ["FaithBench: Consistent"]
 
 
 def _comparison():

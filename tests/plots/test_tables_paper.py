@@ -54,6 +54,30 @@ def test_display_names(code, shown):
     assert display(code) == shown
 
 
+def test_the_negated_js2_row_of_paper_001_table2_is_named_as_everywhere_else():
+    """REALSumm's Table 2 row of the negated divergence was labelled "JS-2" (positive correlations)
+    where every other table and figure says "JS-2 (negated)": its label is the names table's, the
+    paper's row beside it keeps the paper's name and number, in metric_correlations (part b) and in
+    index_size_sweep's Table 2."""
+    from sumeval import published
+    from sumeval.studies import index_size_sweep as iss
+    from sumeval.studies.common.baseline_rows import TABLE2_ROWS
+
+    negated = [label for label, row in TABLE2_ROWS.items() if row.sign < 0]
+    assert negated == ["JS-2 (negated)"] == [display(TABLE2_ROWS[label].measure) for label in negated]
+    assert {paper_row_label(label) for label in TABLE2_ROWS} <= set(published.paper001_table2()["metric"])
+    comparison = pd.DataFrame({"metric": ["JS-2 (negated)"], "human": "litepyramid", "method": "pearson",
+                               "ours": [0.78], "paper": [0.780]})
+    table, _ = table_frames.correlation_table(comparison, columns=("method",))
+    assert list(table.index) == [("JS-2 (negated)", "ours"), ("JS-2", "paper")]
+    rouge = pd.DataFrame({"dataset": ["realsumm"], "metric": ["JS-2 (negated)"], "method": ["pearson"],
+                          "value": [0.783]})
+    sweep = pd.DataFrame({"dataset": ["realsumm"], "corpus": "c", "size": 10, "metric": ["sera-10"],
+                          "method": "pearson", "value": [0.8]})
+    beside = iss.table2_beside_paper(sweep, rouge, "c", 10).set_index("metric")
+    assert beside.loc["JS-2 (negated)", "paper"] == 0.780
+
+
 def test_the_papers_bertscore_row_is_named_for_the_papers_model():
     assert paper_row_label("BERTScore-P (all-MiniLM-L6-v2)") == "BERTScore-P (roberta-large)"
     assert paper_row_label("BERTScore-F (roberta-large)") == "BERTScore-F (roberta-large)"

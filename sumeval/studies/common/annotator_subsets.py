@@ -272,15 +272,16 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
     The figure plots the Pearson correlations (:func:`sumeval.plots.retrieval.worker_curves`); the
     table holds their means over the draws (:func:`workers_table`).
     """
+    from sumeval.display_names import display
     from sumeval.plots.retrieval import worker_curves
     from sumeval.studies.common.study_data import file_part
 
     title = (f"judges as annotators ({what})" if human == "litepyramid"
-             else f"{data_name} {human}: {what} drawn per summary")
+             else f"{display(data_name)} {display(human)}: {what} drawn per summary")
     fig, ax = worker_curves(summary, method="pearson", title=title)
     if human != "litepyramid":
-        ax.set_xlabel(f"annotators per summary behind {human} (their mean)")
-        ax.set_ylabel(f"pearson with {human} ({level} level)")
+        ax.set_xlabel(f"annotators per summary behind {display(human)} (their mean)")
+        ax.set_ylabel(f"{display('pearson')} with {display(human)} ({level} level)")
     ctx.save_figure(fig, f"workers_{file_part(human)}")
     ctx.save_table(workers_table(summary), f"workers_{file_part(human)}",
                    caption=f"{level.capitalize()}-level Pearson with {human} recomputed from n drawn {what} "

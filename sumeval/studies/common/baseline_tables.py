@@ -166,6 +166,7 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
     """
     from sumeval import stats
     from sumeval.datasets.judgments_model import check_level
+    from sumeval.display_names import paper_row_label
     from sumeval.studies.common.study_data import PartSkipped, cache_name, check_needs, is_builtin, shelf_limit
 
     judgments, hs = load_dataset(dataset, humans, n_docs, parameter="system_dataset")
@@ -187,8 +188,12 @@ def part_b(dataset: str = "realsumm", *, humans: str = "", n_docs: int | None = 
     ours = stats.correlate(scored, list(TABLE2_ROWS), hs, level="system",
                            methods=("pearson", "spearman", "kendall_b"), n_resamples=n_resamples, seed=seed)
     paper = is_builtin(judgments, "realsumm")
-    return Part(judgments, hs, scored, compare(ours, published.paper001_table2() if paper else None),
-                list(TABLE2_ROWS), paper=paper)
+    table = None
+    if paper:  # the paper's rows under our rows' names ("JS-2" -> "JS-2 (negated)")
+        table = published.paper001_table2()
+        ours_name = {paper_row_label(label): label for label in TABLE2_ROWS}
+        table["metric"] = [ours_name.get(m, m) for m in table["metric"]]
+    return Part(judgments, hs, scored, compare(ours, table), list(TABLE2_ROWS), paper=paper)
 
 
 def table1(n_docs: int | None = None, *, n_resamples: int = 1000, seed: int = 0, diagnostics: bool = True,
