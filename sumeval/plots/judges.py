@@ -137,16 +137,12 @@ def _every_entry(axes) -> list:
 
 
 def _label_counts(ax, counts) -> None:
-    """Integer ticks on an axis of label counts; a panel of one count (a small set) gets one tick
-    and a range of +-10% around it, not fractional ticks of a width-0 range."""
-    from matplotlib.ticker import MaxNLocator
-
+    """A panel of one count of labels (a small set) gets that count as its one tick and a range of
+    +-10% around it, not fractional ticks of a width-0 range (9.6 ... 10.4)."""
     values = sorted(set(float(v) for v in counts.dropna()))
     if len(values) == 1:
-        ax.set_xticks(values)
+        ax.set_xticks(values, [f"{values[0]:g}"])
         ax.set_xlim(values[0] * 0.9 - 0.5, values[0] * 1.1 + 0.5)
-    else:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 _KIND_STYLE = {"LLM judge": (colour(0), "o"), "offline measure": (colour(1), "s"), "annotator": ("0.45", "D"),

@@ -151,7 +151,8 @@ def test_titles_and_axes_name_data_sets_qualities_and_coefficients_as_the_names_
     ax = fig.axes[0]
     assert " ".join(fig.get_suptitle().split()) == "SummEval Coherence: experts drawn per summary"
     assert ax.get_ylabel() == "Pearson with Coherence (system level)"
-    assert ax.get_xlabel() == "annotators per summary behind Coherence (their mean)"
+    assert ax.get_xlabel() == "annotators per summary\nbehind Coherence (their mean)"
+    assert style.layout_problems(fig) == []  # the label on one line ran past the column's edges
     frame = llm_judges.by_set(pd.DataFrame({"dataset": ["faithbench"], "human": ["consistent"]}))
     assert list(frame["human"]) == ["FaithBench: Consistent"]
 

@@ -280,7 +280,7 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
              else f"{display(data_name)} {display(human)}: {what} drawn per summary")
     fig, ax = worker_curves(summary, method="pearson", title=title)
     if human != "litepyramid":
-        ax.set_xlabel(f"annotators per summary behind {display(human)} (their mean)")
+        ax.set_xlabel(f"annotators per summary\nbehind {display(human)} (their mean)")  # a column wide: 2 lines
         ax.set_ylabel(f"{display('pearson')} with {display(human)} ({level} level)")
     ctx.save_figure(fig, f"workers_{file_part(human)}")
     ctx.save_table(workers_table(summary), f"workers_{file_part(human)}",
