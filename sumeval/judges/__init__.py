@@ -22,12 +22,17 @@ from __future__ import annotations
 
 from sumeval.judges.names import ALIGNMENTS
 
-__all__ = ["ALIGNMENTS", "AltTest", "alt_test", "alt_test_arrays", "by_adjust", "by_reject"]
+__all__ = ["ALIGNMENTS", "AltTest", "alt_test_arrays", "by_adjust", "by_reject"]
 
 
 def __getattr__(name: str):
     """The alt-test's names, imported when first asked for (PEP 562): ``sumeval``'s parser imports
-    :mod:`sumeval.judges.names` on every start, and that should not import pandas."""
+    :mod:`sumeval.judges.names` on every start, and that should not import pandas.
+
+    ``sumeval.judges.alt_test`` is the submodule, never its function of the same name (import that one as
+    ``from sumeval.judges.alt_test import alt_test``): once any code imports the submodule, Python binds the
+    package's attribute to it, so a lazily exported function of that name would be the function or the module
+    depending on what was imported first."""
     import importlib
 
     if name in __all__:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from sumeval import cli
-from sumeval.judges import alt_test
+from sumeval.judges.alt_test import alt_test
 
 from helpers import FIXTURES  # tests/ is on the path
 
