@@ -142,6 +142,10 @@ def load_judgments(source: str | os.PathLike[str], *, doc_col: str | None = None
                                annotators_suffice=annotators_suffice)
         return judgments.first_documents(n_docs)
     name = str(source).strip()
+    if any(not ch.isprintable() for ch in str(source)):
+        raise InputError(
+            f"data set name {str(source)!r} holds a line break or another control character: give the name "
+            f"alone, e.g. {name!r} (a name is letters, digits, '.', '-' and '_')")
     given = {r: c for r, c in mapping.items() if c is not None}
     if given:
         raise InputError(

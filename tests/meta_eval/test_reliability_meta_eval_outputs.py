@@ -410,6 +410,20 @@ class TestDataSetNames:
                          "--human", "overall"]) == 0
 
 
+    @pytest.mark.parametrize("names", [["summeval\n"], ["summeval\n", "realsumm"], ["realsumm", "\tsummeval"]])
+    def test_a_given_name_with_a_line_break_is_refused_before_anything_is_written(self, tmp_path, capsys, names):
+        # it was stripped for the lookup but kept as the set's key across sets: 'summeval\n' in the manifest
+        # and across.csv, a folder `summeval_`, Markdown headers broken over two lines (exit 0)
+        out = tmp_path / "out"
+        given = ["--dataset", *names] if len(names) > 1 else [*names, "--human", "coherence"]
+        args = ["meta-eval", *given, "--measures", "rouge-1", "--n-docs", "3", "--n-resamples", "10", "--no-spa", "--no-figures",
+                "-q", "--out", str(out)]
+        assert cli.main(args) == 2
+        err = capsys.readouterr().err
+        assert "holds a line break or another control character" in err and "Traceback" not in err
+        assert not out.exists() or not any(out.iterdir())
+
+
 # --------------------------------------------------------------------------------------------
 # 6. Set folders
 # --------------------------------------------------------------------------------------------
