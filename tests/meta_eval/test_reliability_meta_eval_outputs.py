@@ -416,8 +416,8 @@ class TestDataSetNames:
         # and across.csv, a folder `summeval_`, Markdown headers broken over two lines (exit 0)
         out = tmp_path / "out"
         given = ["--dataset", *names] if len(names) > 1 else [*names, "--human", "coherence"]
-        args = ["meta-eval", *given, "--measures", "rouge-1", "--n-docs", "3", "--n-resamples", "10", "--no-spa", "--no-figures",
-                "-q", "--out", str(out)]
+        args = ["meta-eval", *given, "--measures", "rouge-1", "--n-docs", "3", "--n-resamples", "10", "--no-spa",
+                "--no-figures", "-q", "--out", str(out)]
         assert cli.main(args) == 2
         err = capsys.readouterr().err
         assert "holds a line break or another control character" in err and "Traceback" not in err
