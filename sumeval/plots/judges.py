@@ -46,8 +46,8 @@ def alt_test_bars(results: pd.DataFrame, *, judge_order: Sequence[str] | None = 
         for bar, ok, value in zip(bars, passed, omega):
             if ok:
                 bar.set_hatch((look["hatch"] or "") + "///")
-                bar.set_edgecolor("black")
-                bar.set_hatchcolor("black")
+                bar.set_edgecolor("black")  # the hatch takes the edge's colour (matplotlib >= 3.7)
+                bar.set_linewidth(1.0)
             if value == 0:  # an empty bar is easy to miss: mark the zero
                 axes[0].plot(bar.get_x() + bar.get_width() / 2, 0.0, marker="_", ms=8, mew=2, color=colour(k),
                              clip_on=False)

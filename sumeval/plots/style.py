@@ -84,7 +84,8 @@ def series_style(i: int, kind: str = "line") -> dict:
       the first 7 series are solid lines with round markers;
     * ``"marker"``: ``color`` and ``marker`` (dots without a line);
     * ``"bar"``: ``facecolor`` and ``hatch`` (:data:`HATCHES`, drawn white over the colour); the first
-      7 bars are plain.
+      7 bars are plain. The hatch takes its colour from a white edge of width 0, which every matplotlib
+      since 3.7 draws so (``hatchcolor`` exists only from 3.11).
 
     >>> series_style(0), series_style(7)["linestyle"], series_style(8, "bar")["hatch"]
     ({'color': '#0072B2', 'linestyle': '-', 'marker': 'o'}, '--', '////')
@@ -95,7 +96,9 @@ def series_style(i: int, kind: str = "line") -> dict:
     if kind == "marker":
         return {"color": colour(i), "marker": MARKERS[turn]}
     if kind == "bar":
-        return {"facecolor": colour(i), "hatch": HATCHES[turn], "hatchcolor": "white"}
+        if HATCHES[turn] is None:
+            return {"facecolor": colour(i), "hatch": None}
+        return {"facecolor": colour(i), "hatch": HATCHES[turn], "edgecolor": "white", "linewidth": 0}
     raise ValueError(f"series_style: kind {kind!r} is not one of 'line', 'marker', 'bar'")
 
 

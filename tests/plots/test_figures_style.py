@@ -107,6 +107,16 @@ def test_series_past_the_cycle_take_a_second_channel():
         style.series_style(0, "area")
 
 
+def test_series_styles_use_only_properties_every_supported_matplotlib_has():
+    """pyproject allows matplotlib >= 3.7; ``hatchcolor`` came in 3.11 and made every bar figure raise
+    ``Rectangle.set() got an unexpected keyword argument 'hatchcolor'`` on 3.7-3.10 (checked on 3.10.9)."""
+    since_3_7 = {"line": {"color", "linestyle", "marker"}, "marker": {"color", "marker"},
+                 "bar": {"facecolor", "hatch", "edgecolor", "linewidth"}}
+    for kind, allowed in since_3_7.items():
+        for i in range(4 * len(style.CYCLE)):
+            assert set(style.series_style(i, kind)) <= allowed, (kind, i)
+
+
 @pytest.mark.parametrize("kind", list(figure_kinds.kinds()))
 def test_each_figure_kind_writes_its_tick_labels_in_one_size(kind):
     """The x tick labels of all panels in one size, the y tick labels too (the p-value grid's panels

@@ -276,7 +276,7 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
     from sumeval.plots.retrieval import worker_curves
     from sumeval.studies.common.study_data import file_part
 
-    title = (f"judges as annotators ({what})" if human == "litepyramid"
+    title = (f"Judges as annotators ({what})" if human == "litepyramid"
              else f"{display(data_name)} {display(human)}: {what} drawn per summary")
     fig, ax = worker_curves(summary, method="pearson", title=title)
     if human != "litepyramid":
@@ -284,7 +284,7 @@ def save_workers(ctx, summary: pd.DataFrame, human: str, what: str, *, data_name
         ax.set_ylabel(f"{display('pearson')} with {display(human)} ({level} level)")
     ctx.save_figure(fig, f"workers_{file_part(human)}")
     ctx.save_table(workers_table(summary), f"workers_{file_part(human)}",
-                   caption=f"{level.capitalize()}-level Pearson with {human} recomputed from n drawn {what} "
+                   caption=f"{level.capitalize()}-level Pearson with {display(human)} recomputed from n drawn {what} "
                            "per summary "
                            "(mean over the draws; all: every one)")
 
