@@ -299,6 +299,30 @@ def _cells(outcome: SetOutcome, coefficient: str, given_labels: Mapping[str, str
     return rows
 
 
+def _check_options_early(measures: Sequence[str], measure_classes: Sequence[str],
+                         options: Mapping[str, Any]) -> None:
+    """Refuse an option no measure takes before any set is read, when every measure is a registered name
+    (a column or a class is resolved per set: :func:`meta_evaluate_across` checks again after them)."""
+    from sumeval.metrics.registry import accepted_options, registered_class
+
+    if not options or measure_classes:
+        return
+    used: set[str] = set()
+    for text in measures:
+        _, cls = registered_class(text)
+        if cls is None:
+            return
+        used.update(accepted_options(cls, options))
+    if set(options) - used:
+        raise _unused_options(set(options) - used, measures)
+
+
+def _unused_options(unused, texts: Sequence[str]) -> InputError:
+    return InputError(f"option(s) {', '.join(sorted(unused))} are not used by any of the measures {', '.join(texts)}; "
+                      "leave them out (a study's parameter: set it empty, e.g. -p precision=) or add a measure that "
+                      "takes them")
+
+
 def _tasks(outcomes: dict[str, SetOutcome], weights: Mapping[str, float]) -> pd.DataFrame:
     rows = []
     for o in outcomes.values():
@@ -350,6 +374,7 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
         raise InputError(f"weights or human columns are given for {unknown}, which are not among the data sets "
                          f"{names}; name each set as it is run")
     options = dict(options or {})
+    _check_options_early(measures, measure_classes, options)
     used: set[str] = set()
     t0 = time.perf_counter()
     prepared = [prepare_set(n, list(measures), settings, humans.get(n), DEFAULT_HUMANS.get(n, ()), options, used,
@@ -357,8 +382,7 @@ def meta_evaluate_across(datasets: Sequence[str], measures: Sequence[str], setti
                             module_path=module_path, classes=measure_classes) for n in names]
     texts = [*measures, *measure_classes]
     if set(options) - used:
-        raise InputError(f"option(s) {', '.join(sorted(set(options) - used))} are not used by any of the measures "
-                         f"{', '.join(texts)}")
+        raise _unused_options(set(options) - used, texts)
     t1 = time.perf_counter()
     parts = run_units(prepared, settings, jobs=settings.jobs, progress=progress)
     sets = {p.outcome.name: finish_set(p, part, settings) for p, part in zip(prepared, parts)}
