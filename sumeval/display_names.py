@@ -12,6 +12,12 @@ escapes it). The CSV files keep the code names: they are data.
 >>> display("annotator:expert_1"), display("human ceiling")
 ('Annotator expert_1 (vs. others)', 'Human ceiling (mean of annotators)')
 
+A built-in set's own precomputed columns (``<set>.<column>``) are named by their set, so that the set's ROUGE-1
+is told from the one computed here:
+
+>>> display("dialsummeval.rouge-1"), display("dialsummeval.ppl (negated)"), display("frank.FactCC")
+("DialSummEval's ROUGE-1", "DialSummEval's ppl (negated)", "FRANK's FactCC")
+
 Names the papers use for rows computed here differently (:func:`paper_row_label`): paper 000's
 BERTScore rows are bert-score's roberta-large, while ours name the packaged encoder they use.
 """
@@ -101,6 +107,9 @@ def _measure(name: str) -> str | None:
         return COEFFICIENTS[name].title
     if name.startswith(_ANNOTATOR) and len(name) > len(_ANNOTATOR):
         return f"Annotator {name[len(_ANNOTATOR):]} (vs. others)"
+    owner, dot, column = name.partition(".")
+    if dot and column and owner in SHELF:  # a shelf set's own precomputed column: "dialsummeval.rouge-1"
+        return f"{SHELF[owner].title}'s {display(column)}"
     sera = _SERA.match(name)
     if sera:
         return ("GeSERA" if sera["family"] else "SERA") + sera["rest"].upper()

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, cell_grid, colour, footer, house_style, row_step, suptitle
+from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, cell_grid, colour, footer, house_style, row_step, suptitle, \
+    wrap
 
 __all__ = ["close_pair_dots", "pdp_heatmap", "rank_interval_panels"]
 
@@ -79,8 +80,9 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
         ax.axvline(0.5, color="0.6", lw=0.8, ls=":")
         ax.set_xlim(-0.02, 1.02)
         n = sub.groupby("bin")["n_pairs"].first()
-        ax.set_title(f"{display(human)}\n({int(n.iloc[0])} pairs per third)" if n.nunique() == 1 and len(n)
-                     else display(human), fontsize=8)
+        counts = (f"{int(n.iloc[0])} pairs per third" if n.nunique() == 1
+                  else f"{', '.join(str(int(v)) for v in n)} pairs")
+        ax.set_title(f"{display(human)}\n({counts})" if len(n) else display(human), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
         ax.set_xlabel("agreement", fontsize=7)
     axes[0, 0].set_yticks(y, [display(m) for m in measures], fontsize=7)
@@ -143,6 +145,11 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
             if np.isfinite(values[i, j]):
                 ax.text(j, i, f"{values[i, j]:.2f}".replace("0.", ".", 1), ha="center", va="center", fontsize=6.5,
                         color="white" if abs(values[i, j]) > 0.6 else "black")
+            else:  # blank would read as 0: hatched, as the shelf's heat maps draw a cell that cannot run
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", color="0.75", lw=0))
+    if not np.isfinite(values).all():
+        ax.set_xlabel(wrap(fig, "hatched: not computed for the task (the run's notes say why, e.g. a sentinel that "
+                                "reads source texts on a set without them)", fontsize=7, width_in=0.6 * PAGE_IN), fontsize=7)
     if n_meas < len(measures):
         ax.axhline(n_meas - 0.5, color="black", lw=1.2)
     ax.set_xticks(range(len(tasks)), [f"{display(d)}\n{display(h)}" for d, h in tasks], rotation=90, fontsize=7)
@@ -178,8 +185,8 @@ def rank_interval_panels(ranks: pd.DataFrame, *, dataset: str | None = None,
 
     humans = list(dict.fromkeys(ranks.loc[ranks["role"] == "human", "column"]))
     others = ranks[ranks["role"] != "human"]
-    measures = [m for m in (measure_order if measure_order is not None else dict.fromkeys(others["column"]))
-                if m in set(others["column"])]
+    measures = [m for m in dict.fromkeys(measure_order if measure_order is not None else others["column"])
+                if m in set(others["column"])]  # once each: a set's labels repeat the given measures
     first = ranks[ranks["column"] == (humans or measures)[0]].sort_values("rank", na_position="last")
     systems = list(dict.fromkeys([*first["system"], *ranks["system"]]))
     ncols = 5
@@ -206,7 +213,8 @@ def rank_interval_panels(ranks: pd.DataFrame, *, dataset: str | None = None,
         ok = np.isfinite(lo) & np.isfinite(hi)
         ax.hlines(y[ok], lo[ok], hi[ok], color=col, lw=1.6, alpha=0.55)
         ax.plot(r, y, "o", ms=2.5, color=col)
-        ax.set_title(display(c) + (" (human)" if c in humans else ""), fontsize=7)
+        ax.set_title(wrap(fig, display(c) + (" (human)" if c in humans else ""), fontsize=7,
+                          width_in=PAGE_IN / ncols - 0.15), fontsize=7)
         ax.tick_params(axis="both", labelsize=6)
         ax.set_xlim(0.5, n_sys + 0.5)
     axes[0, 0].set_yticks(y, [str(s) for s in systems], fontsize=6)

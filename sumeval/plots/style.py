@@ -192,7 +192,7 @@ def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -
         chars -= 4
     # balanced: the narrowest wrap with as many lines (narrower lines stay inside the width)
     while len(lines) > 1 and chars > 10:
-        narrower = textwrap.wrap(text, chars - 2)
+        narrower = textwrap.wrap(text, chars - 2, break_long_words=False)  # never split a word to balance
         if len(narrower) != len(lines):
             break
         lines, chars = narrower, chars - 2

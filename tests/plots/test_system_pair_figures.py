@@ -1,0 +1,70 @@
+"""The shelf's system-pair figures (close pairs, PDP, rank intervals) as the `default` run showed them: each measure
+drawn once, cells that were not computed marked, unequal thirds counted, a set's own columns named by the set."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from figure_kinds import HUMANS, MEASURES, _system_pairs  # noqa: E402
+from sumeval.plots import close_pairs  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return _system_pairs()
+
+
+def _titles(axes) -> list[str]:
+    return [ax.get_title() for ax in np.ravel(axes) if ax.axison]
+
+
+def test_rank_panels_draw_each_ranking_once_when_the_order_repeats_the_given_measures(frames):
+    """The notebook passes the given measures then the set's labels, which repeat them: DialSummEval's panels showed
+    ROUGE-1 ... JS-2 twice (a third row of copies) and left its own columns out."""
+    ranks = frames[2]
+    order = [*MEASURES[:9], *MEASURES[:9], "dialsummeval.rouge-1", "dialsummeval.bertscore_f1"]
+    fig, axes = close_pairs.rank_interval_panels(ranks, dataset="dialsummeval", measure_order=order)
+    titles = _titles(axes)
+    plt.close(fig)
+    assert len(titles) == len(set(titles)) == len(HUMANS) + 9 + 2
+    assert [t.replace("\n", " ") for t in titles[-2:]] == ["DialSummEval's ROUGE-1", "DialSummEval's bertscore_f1"]
+
+
+def test_pdp_cells_not_computed_are_hatched_and_said(frames):
+    """XSumFaith has no source texts, so its source-overlap sentinels have no PDP: a white cell read as 0."""
+    pdp = frames[1]
+    fig, ax = close_pairs.pdp_heatmap(pdp, measure_order=MEASURES[:9])
+    values = np.asarray(ax.images[0].get_array(), dtype=float)
+    hatched = [p for p in ax.patches if p.get_hatch() == "///"]
+    assert np.isnan(values).sum() == 3 * len(HUMANS) and len(hatched) == 3 * len(HUMANS)
+    assert "hatched: not computed" in ax.get_xlabel()
+    plt.close(fig)
+    full = pdp[pdp["dataset"] != "xsumfaith"]
+    fig, ax = close_pairs.pdp_heatmap(full, measure_order=MEASURES[:9])
+    assert not [p for p in ax.patches if p.get_hatch() == "///"] and ax.get_xlabel() == ""
+    plt.close(fig)
+
+
+def test_close_pair_titles_count_each_third_when_they_differ(frames):
+    fig, axes = close_pairs.close_pair_dots(frames[0], dataset="dialsummeval")
+    titles = _titles(axes)
+    plt.close(fig)
+    assert titles[0].endswith("(30 pairs per third)")
+    assert titles[-1] == "Relevance\n(22, 23, 21 pairs)"
+
+
+def test_wrap_balances_lines_without_splitting_a_word():
+    """A panel title "DialSummEval's ROUGE-1" was balanced into "DialSummEval" / "'s ROUGE-1"."""
+    from sumeval.plots.style import wrap
+
+    fig = plt.figure(figsize=(6.3, 3))
+    text = "DialSummEval's ROUGE-1"
+    lines = wrap(fig, text, fontsize=7, width_in=1.1).split("\n")
+    plt.close(fig)
+    assert lines == ["DialSummEval's", "ROUGE-1"]
+    assert " ".join(lines) == text
