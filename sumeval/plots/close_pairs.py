@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sumeval.display_names import display
-from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, cell_grid, colour, footer, house_style, row_step, suptitle, \
-    wrap
+from sumeval.plots.style import MAX_HEIGHT_IN, PAGE_IN, cell_grid, colour, footer, house_style, row_step, suptitle, wrap
 
 __all__ = ["close_pair_dots", "pdp_heatmap", "rank_interval_panels"]
 
@@ -148,8 +147,9 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
             else:  # blank would read as 0: hatched, as the shelf's heat maps draw a cell that cannot run
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", color="0.75", lw=0))
     if not np.isfinite(values).all():
-        ax.set_xlabel(wrap(fig, "hatched: not computed for the task (the run's notes say why, e.g. a sentinel that "
-                                "reads source texts on a set without them)", fontsize=7, width_in=0.6 * PAGE_IN), fontsize=7)
+        why = "hatched: not computed for the task (the run's notes say why, e.g. a sentinel that reads source " \
+              "texts on a set without them)"
+        ax.set_xlabel(wrap(fig, why, fontsize=7, width_in=0.6 * PAGE_IN), fontsize=7)
     if n_meas < len(measures):
         ax.axhline(n_meas - 0.5, color="black", lw=1.2)
     ax.set_xticks(range(len(tasks)), [f"{display(d)}\n{display(h)}" for d, h in tasks], rotation=90, fontsize=7)

@@ -10,8 +10,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from figure_kinds import HUMANS, MEASURES, _system_pairs  # noqa: E402
 from sumeval.plots import close_pairs  # noqa: E402
+
+from figure_kinds import HUMANS, MEASURES, _system_pairs  # noqa: E402
 
 
 @pytest.fixture(scope="module")
