@@ -80,7 +80,8 @@ NAMES: dict[str, str] = {
     # retrieval collections (sumeval.datasets.corpora) and paper 001's CNN/DM index
     "cnndm": "CNN/DM", "news": "News", "wikipedia-2015": "Wikipedia 2015", "wikipedia-2018": "Wikipedia 2018",
     "reuters21578": "Reuters-21578", "20newsgroups": "20 Newsgroups", "bbc2005": "BBC 2005",
-    "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "acc": "Accuracy", "tau": "Kendall tau",
+    "pmr": "PMR", "wlcs_l": "WLCS-l", "n_params": "Parameters", "params_m": "Parameters (M)", "model": "Model",
+    "trained on / model": "Trained on / model", "acc": "Accuracy", "tau": "Kendall tau",
     # the AltTest release's judges (sumeval.judges) and the alt-test's alignment score
     "gemini_flash": "Gemini Flash", "gemini_pro": "Gemini Pro", "gpt-4o": "GPT-4o", "gpt-4o-mini": "GPT-4o mini",
     "llama-31": "Llama-3.1", "mistral-v03": "Mistral-v0.3", "neg_rmse": "negative RMSE",

@@ -72,16 +72,32 @@ def table2_paper_table(t2: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     data sets first appear; ours, with the paper's row beside it where the paper has the set.
 
     Returns ``(table, bold)`` (:func:`sumeval.table_frames.correlation_table`): the best of ours per
-    column in bold, higher is better, no bold for the parameter count. Feed both to ``ctx.save_table``.
+    column in bold, higher is better, no bold for the parameter count, which is in millions (``params_m``,
+    as the paper's #pm; the exact count stays in ``t2`` and ``results.json``). Rows are named ``model``.
+    Feed both to ``ctx.save_table``.
     """
     keys = ["dataset", "label"]
-    long = t2.melt(id_vars=keys, value_vars=["pmr", "wlcs_l", "n_params"], var_name="quantity", value_name="ours")
-    paper = t2.melt(id_vars=keys, value_vars=["paper_pmr", "paper_wlcs_l", "paper_n_params"], value_name="paper")
+    t2 = t2.assign(params_m=t2["n_params"] / 1e6, paper_params_m=t2["paper_n_params"] / 1e6)
+    long = t2.melt(id_vars=keys, value_vars=["pmr", "wlcs_l", "params_m"], var_name="quantity", value_name="ours")
+    paper = t2.melt(id_vars=keys, value_vars=["paper_pmr", "paper_wlcs_l", "paper_params_m"], value_name="paper")
     long["paper"] = paper["paper"].to_numpy()
     set_order = {d: i for i, d in enumerate(dict.fromkeys(t2["dataset"]))}
-    long = long.sort_values("dataset", key=lambda d: d.map(set_order), kind="stable")
-    higher = {c: True for c in map(tuple, long[["dataset", "quantity"]].to_numpy()) if c[1] != "n_params"}
-    return correlation_table(long, columns=("dataset", "quantity"), index="label", higher_is_better=higher)
+    long = long.sort_values("dataset", key=lambda d: d.map(set_order), kind="stable").rename(columns={"label": "model"})
+    higher = {c: True for c in map(tuple, long[["dataset", "quantity"]].to_numpy()) if c[1] != "params_m"}
+    return correlation_table(long, columns=("dataset", "quantity"), index="model", higher_is_better=higher)
+
+
+def table3_table(t3: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Paper 002 Table 3 as a paper-ready table for one level of :func:`table3` and one ``metric`` (``acc``,
+    ``tau``): a row per (training set, model) named ``"NIPS / ATTOrderNet"``, a column per test set; the best
+    per column in bold. Feed both to ``ctx.save_table`` (the caption names the metric by
+    :func:`sumeval.display_names.display`)."""
+    from sumeval.display_names import display
+
+    rows = t3.assign(row=t3["train_set"].map(display) + " / " + t3["label"])
+    tab, bold = correlation_table(rows, columns=("test_set",), value=metric, index="row")
+    name = "trained on / model"
+    return tab.rename_axis(name), bold.rename_axis(name)
 
 
 def table3(frame: pd.DataFrame) -> pd.DataFrame:
@@ -201,5 +217,5 @@ def synthetic_ratings(path: str | Path, n_items: int = 40, n_raters: int = 3, se
     return p
 
 
-__all__ = ["benchmark", "table2", "table2_paper_table", "table3", "ranking", "beats_random", "load_ratings",
-           "human_evaluation", "synthetic_ratings", "METRICS"]
+__all__ = ["benchmark", "table2", "table2_paper_table", "table3", "table3_table", "ranking", "beats_random",
+           "load_ratings", "human_evaluation", "synthetic_ratings", "METRICS"]

@@ -203,12 +203,28 @@ def test_table2_paper_table_keeps_the_set_order_and_bolds_ours_but_not_the_size(
          "paper_pmr": 0.3, "paper_wlcs_l": 0.9, "paper_n_params": 250},
     ])
     tab, bold = ob.table2_paper_table(t2)
-    assert list(tab.columns) == [(d, q) for d in ("roc", "nips") for q in ("pmr", "wlcs_l", "n_params")]
+    assert list(tab.columns) == [(d, q) for d in ("roc", "nips") for q in ("pmr", "wlcs_l", "params_m")]
+    assert tab.index.names[0] == "model"  # shown "Model", not the code name "label"
     assert tab.loc[("LSTM+PtrNet", "ours"), ("nips", "wlcs_l")] == 0.7
-    assert tab.loc[("LSTM+PtrNet", "paper"), ("nips", "n_params")] == 150
+    assert tab.loc[("LSTM+PtrNet", "paper"), ("nips", "params_m")] == 150 / 1e6  # millions, as the paper's #pm
     assert np.isnan(tab.loc[("ATTOrderNet", "paper"), ("roc", "pmr")])
     # best of ours per column: ROC PMR 0.4 (ATTOrderNet), NIPS WLCS-l 0.7 (LSTM+PtrNet); never the size, never the paper
     assert bold.loc[("ATTOrderNet", "ours"), ("roc", "pmr")] and bold.loc[("LSTM+PtrNet", "ours"), ("nips", "wlcs_l")]
-    assert not bold.xs("n_params", axis=1, level="quantity").to_numpy().any()
+    assert not bold.xs("params_m", axis=1, level="quantity").to_numpy().any()
     assert not bold.xs("paper", level="source").to_numpy().any()
     assert int(bold.to_numpy().sum()) == 4
+
+
+def test_table3_table_names_the_training_sets_and_bolds_the_best_per_test_set():
+    t3 = pd.DataFrame([  # invented numbers
+        {"level": "sentence", "label": "LSTM+PtrNet", "train_set": "nips", "test_set": "nips", "tau": 0.7, "acc": 0.5},
+        {"level": "sentence", "label": "LSTM+PtrNet", "train_set": "nips", "test_set": "sind", "tau": 0.1, "acc": 0.2},
+        {"level": "sentence", "label": "LSTM+PtrNet", "train_set": "sind", "test_set": "nips", "tau": 0.0, "acc": 0.1},
+        {"level": "sentence", "label": "LSTM+PtrNet", "train_set": "sind", "test_set": "sind", "tau": 0.4, "acc": 0.4},
+    ])
+    tab, bold = ob.table3_table(t3, "tau")
+    assert list(tab.index) == ["NIPS / LSTM+PtrNet", "SIND / LSTM+PtrNet"] and tab.index.name == "trained on / model"
+    assert list(tab.columns) == ["nips", "sind"]
+    assert tab.loc["SIND / LSTM+PtrNet", "sind"] == 0.4
+    assert bold.loc["NIPS / LSTM+PtrNet", "nips"] and bold.loc["SIND / LSTM+PtrNet", "sind"]
+    assert int(bold.to_numpy().sum()) == 2
