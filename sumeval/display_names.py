@@ -34,7 +34,7 @@ __all__ = ["display", "paper_row_label", "NAMES", "LATEX", "PAPER_000_BERTSCORE_
 #: coefficients, the words of table headers)
 NAMES: dict[str, str] = {
     # measures (registered names; sumeval.metrics.catalog)
-    "rouge-1": "ROUGE-1", "rouge-2": "ROUGE-2", "rouge-3": "ROUGE-3", "rouge-l": "ROUGE-L",
+    "rouge-1": "ROUGE-1", "rouge-2": "ROUGE-2", "rouge-3": "ROUGE-3", "rouge-4": "ROUGE-4", "rouge-l": "ROUGE-L",
     "rouge-lsum": "ROUGE-Lsum", "bleu": "BLEU", "bertscore": "BERTScore", "js-2": "JS-2 (negated)",
     "estime": "ESTIME (negated)", "estime-soft": "ESTIME-soft", "similarity-order": "Similarity order",
     "estime_alarms": "ESTIME (negated)", "estime_soft": "ESTIME-soft", "similarity_order": "Similarity order",
