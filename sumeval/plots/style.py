@@ -193,7 +193,7 @@ def wrap(fig, text: str, fontsize: float = 7.5, width_in: float | None = None) -
     # balanced: the narrowest wrap with as many lines (narrower lines stay inside the width)
     while len(lines) > 1 and chars > 10:
         narrower = textwrap.wrap(text, chars - 2, break_long_words=False)  # never split a word to balance
-        if len(narrower) != len(lines):
+        if len(narrower) != len(lines) or max(map(len, narrower)) > chars - 2:  # nor let a long word widen it
             break
         lines, chars = narrower, chars - 2
     return "\n".join(lines)

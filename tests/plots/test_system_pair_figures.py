@@ -69,3 +69,17 @@ def test_wrap_balances_lines_without_splitting_a_word():
     plt.close(fig)
     assert lines == ["DialSummEval's", "ROUGE-1"]
     assert " ".join(lines) == text
+
+
+def test_wrap_keeps_a_word_longer_than_the_width_inside_it():
+    """Balancing without splitting words must not put back a word the first pass had to split to fit."""
+    from matplotlib.text import Text
+
+    from sumeval.plots.style import wrap
+
+    fig = plt.figure(figsize=(6.3, 3))
+    text = "ab " + "b" * 30  # split to fit by the first pass: "ab bbb...b" / "bbbbbbbb"
+    wrapped = wrap(fig, text, fontsize=7, width_in=1.1)
+    width = Text(0, 0, wrapped, fontsize=7, figure=fig).get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
+    plt.close(fig)
+    assert width <= 1.1 and wrapped.replace("\n", "").replace(" ", "") == text.replace(" ", "")
