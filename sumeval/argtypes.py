@@ -54,6 +54,14 @@ def fraction(text: str) -> float:
     return v
 
 
+def decay_rate(text: str) -> float:
+    """A number in (0, 1] (1: no decay)."""
+    v = _parse(text, float, "a number")
+    if not 0 < v <= 1:
+        raise argparse.ArgumentTypeError(f"{text} must be in (0, 1] (1: no decay)")
+    return v
+
+
 _COMMENT_MARK = "SUMEVALHASHc0ffee"  # stands for "#" while YAML reads a value again
 
 

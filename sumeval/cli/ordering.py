@@ -25,11 +25,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sumeval.argtypes import count, fraction, positive_float, positive_int
+from sumeval.argtypes import count, decay_rate, fraction, positive_float, positive_int
 from sumeval.cli.progress import show_progress
 from sumeval.errors import InputError
 from sumeval.ordering.models import MODEL_NAMES
 from sumeval.ordering.set_names import PARAGRAPH_SETS, SENTENCE_SETS
+
+#: ``--lr`` when not given, per ``--optimizer`` (Adadelta's 1.0: the ATTOrderNet release's)
+DEFAULT_LR = {"adam": 1e-3, "adadelta": 1.0}
 
 __all__ = ["add_commands", "cmd_train", "cmd_evaluate", "train_sizes"]
 
@@ -82,8 +85,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     _threads(args.threads)
     train = cap(load_ordering_set(args.dataset, "train", seed=args.shuffle_seed), args.max_train, args.seed)
     dev = cap(load_ordering_set(args.dataset, "dev", seed=args.shuffle_seed), args.max_dev, args.seed)
-    tc = TrainConfig(max_epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, patience=args.patience,
-                     max_tokens=args.max_tokens, dev_metric=args.dev_metric, seed=args.seed)
+    lr = args.lr if args.lr is not None else DEFAULT_LR[args.optimizer]
+    tc = TrainConfig(max_epochs=args.epochs, batch_size=args.batch_size, lr=lr, patience=args.patience,
+                     max_tokens=args.max_tokens, dev_metric=args.dev_metric, seed=args.seed,
+                     optimizer=args.optimizer, lr_decay=args.lr_decay)
     sizes = train_sizes(args)
     with signals_interrupt():
         tm = train_cached(args.model, train, dev, sizes=sizes, train_config=tc, glove=not args.no_glove,
@@ -160,7 +165,14 @@ def add_commands(subparsers) -> argparse.ArgumentParser:
     tr.add_argument("--epochs", type=positive_int, default=30, help="most epochs (paper: until early stopping)")
     tr.add_argument("--patience", type=positive_int, default=5, help="epochs without dev improvement before stopping")
     tr.add_argument("--batch-size", type=positive_int, default=8)
-    tr.add_argument("--lr", type=positive_float, default=1e-3)
+    tr.add_argument("--optimizer", default="adam", choices=("adam", "adadelta"),
+                    help="adam (default) or adadelta (the ATTOrderNet release's, which paper 002 gives ATTOrderNet "
+                         "and SE-Graph: use it with --lr-decay 0.95)")
+    tr.add_argument("--lr", type=positive_float, default=None,
+                    help="learning rate (default 0.001 with adam, 1.0 with adadelta as in the ATTOrderNet release)")
+    tr.add_argument("--lr-decay", type=decay_rate, default=1.0,
+                    help="the learning rate is multiplied by this once an epoch (the ATTOrderNet release: 0.95; "
+                         "default 1: constant)")
     tr.add_argument("--hidden", type=positive_int, default=None, help="hidden size (default 128)")
     tr.add_argument("--dropout", type=fraction, default=0.1, help="dropout rate, in [0, 1)")
     tr.add_argument("--layers", type=positive_int, default=None, help="Transformer layers (attordernet; default 2)")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import numbers
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +210,7 @@ def train_cached(
     _embedding_size(name, sizes, emb, source)
     mc = model_config(name, len(vocab), **sizes)
     key_parts = dict(
-        what="ordering_model", model=mc.to_dict(), train=asdict(tc),
+        what="ordering_model", model=mc.to_dict(), train=tc.identity(),
         glove=vectors_identity(source) if source else None,
         min_count=min_count, train_set=[train_set.name, train_set.split, set_fingerprint(train_set)],
         dev_set=[dev_set.name, dev_set.split, set_fingerprint(dev_set)],
@@ -225,7 +225,7 @@ def train_cached(
     key = cache_key(**{k: v for k, v in key_parts.items()})
     in_cache = run_dir is None
     folder = Path(run_dir) if run_dir is not None else cache_dir() / "ordering_models" / f"{name}-{key[:20]}"
-    config_doc = {"model": mc.to_dict(), "train": asdict(tc), "key": key, "train_set": key_parts["train_set"],
+    config_doc = {"model": mc.to_dict(), "train": tc.identity(), "key": key, "train_set": key_parts["train_set"],
                   "dev_set": key_parts["dev_set"], "glove": key_parts["glove"]}
     settings = run_settings(train_set, dev_set, vocab, mc, tc)
     for attempt in (1, 2):

@@ -45,7 +45,15 @@ from sumeval.ordering.vocabulary import Vocabulary, tokenize
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Optimisation settings (paper: batch 8, patience 5, L2 1e-5 for LSTM+PtrNet)."""
+    """Optimisation settings (paper: batch 8, patience 5, L2 1e-5 for LSTM+PtrNet).
+
+    ``optimizer``: ``adam`` (ours, every model) or ``adadelta`` (rho 0.95, eps 1e-6: the optimiser of
+    the ATTOrderNet release, ``hwxcby/ATTOrderNet`` Config.py, which paper 002 §3.1 keeps for
+    ATTOrderNet and gives SE-Graph too: "the setting of the optimizer is the same as the setting of
+    ATTOrderNet"; the release runs it at ``lr`` 1.0 with ``lr_decay`` 0.95). ``lr_decay``: the
+    learning rate of epoch ``e`` is ``lr * lr_decay ** (e - 1)`` (the release's staircase decay,
+    once an epoch); 1.0 keeps it constant.
+    """
 
     max_epochs: int = 30
     batch_size: int = 8
@@ -57,6 +65,8 @@ class TrainConfig:
     dev_beam: int = 1
     max_tokens: int = 60
     seed: int = 0
+    optimizer: str = "adam"
+    lr_decay: float = 1.0
 
     def __post_init__(self) -> None:
         """Refuse settings no training can use (InputError naming the setting), before anything runs."""
@@ -74,9 +84,40 @@ class TrainConfig:
                 raise InputError(f"training setting {name} = {v!r}; it must be {need}")
         if self.dev_metric not in DEV_METRICS:
             raise InputError(f"dev_metric = {self.dev_metric!r}; use pmr, acc, tau or wlcs_l")
+        if self.optimizer not in OPTIMIZERS:
+            raise InputError(f"training setting optimizer = {self.optimizer!r}; use {' or '.join(OPTIMIZERS)}")
+        v = self.lr_decay
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v <= 1:
+            raise InputError(f"training setting lr_decay = {v!r}; it must be a number in (0, 1] "
+                             "(1: a constant learning rate)")
+
+    def identity(self) -> dict[str, Any]:
+        """The settings that name a run (its cache key, config.json, what a checkpoint must agree
+        with): every field, less those added after runs were cached while they are at their
+        defaults, so a run trained before they existed keeps its key and resumes."""
+        d = asdict(self)
+        for name, default in LATER_DEFAULTS.items():
+            if d[name] == default:
+                del d[name]
+        return d
 
 
 DEV_METRICS = ("pmr", "acc", "tau", "wlcs_l")
+OPTIMIZERS = ("adam", "adadelta")
+#: fields of :class:`TrainConfig` added after runs were cached, with their defaults (:meth:`TrainConfig.identity`)
+LATER_DEFAULTS: dict[str, Any] = {"optimizer": "adam", "lr_decay": 1.0}
+
+
+def make_optimizer(parameters, config: TrainConfig):
+    """The optimiser of ``config`` over ``parameters`` (L2 ``weight_decay`` in both, as the
+    releases' ``reg``); Adadelta's rho 0.95 and eps 1e-6 are the ATTOrderNet release's."""
+    import torch
+
+    if config.optimizer == "adadelta":
+        return torch.optim.Adadelta(parameters, lr=config.lr, rho=0.95, eps=1e-6, weight_decay=config.weight_decay)
+    return torch.optim.Adam(parameters, lr=config.lr, weight_decay=config.weight_decay)
+
+
 CHECKPOINT_FORMAT = "sumeval-ordering-checkpoint/1"
 
 
@@ -162,7 +203,7 @@ def run_settings(train_set: OrderingSet, dev_set: OrderingSet, vocab: Vocabulary
                  config: TrainConfig) -> dict[str, Any]:
     """Everything that changes an epoch's computation (``max_epochs`` only says where to stop,
     so a run may be resumed with a larger one): what a checkpoint must agree with to resume."""
-    train_settings = {k: v for k, v in asdict(config).items() if k != "max_epochs"}
+    train_settings = {k: v for k, v in config.identity().items() if k != "max_epochs"}
     return {"model": model_config.to_dict(), "train": train_settings, "vocab_size": len(vocab),
             "train_set": [train_set.name, train_set.split, len(train_set), train_set.seed],
             "dev_set": [dev_set.name, dev_set.split, len(dev_set), dev_set.seed]}
@@ -321,7 +362,7 @@ def train_model(
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(config.seed)
         model = build_model(model_config, embeddings).to(dev_)
-    opt = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    opt = make_optimizer(model.parameters(), config)
     settings = run_settings(train_set, dev_set, vocab, model_config, config)
     state = {"epoch": 0, "best_score": -float("inf"), "best_epoch": 0, "bad_epochs": 0, "history": []}
     last = run_dir / "last.pt"
@@ -391,6 +432,9 @@ def _train_epochs(model, opt, state, settings, train_set, dev_set, vocab, model_
         model.train()
         order = np.random.default_rng([config.seed, epoch]).permutation(len(tr_ids))
         batches = [order[i:i + config.batch_size] for i in range(0, len(order), config.batch_size)]
+        if config.lr_decay != 1.0:  # from the epoch, so a resumed run decays as an uninterrupted one
+            for group in opt.param_groups:
+                group["lr"] = config.lr * config.lr_decay ** (epoch - 1)
         losses = []
         with torch.random.fork_rng(devices=[dev_] if dev_.type == "cuda" else []):
             torch.manual_seed(int(np.random.default_rng([config.seed, epoch, 7]).integers(2**31)))

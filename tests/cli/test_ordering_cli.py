@@ -64,6 +64,26 @@ def test_bad_arguments():
         ap.parse_args(["ordering", "train", "--model", "se_graph", "--dataset", "nips", "--epochs", "0"])
     with pytest.raises(SystemExit):
         ap.parse_args(["ordering", "evaluate"])  # --run-dir is required
+    for bad in (["--optimizer", "sgd"], ["--lr-decay", "0"], ["--lr-decay", "1.5"]):
+        with pytest.raises(SystemExit):
+            ap.parse_args(["ordering", "train", "--model", "attordernet", "--dataset", "nips", *bad])
+
+
+def test_adadelta_takes_the_release_learning_rate_unless_one_is_given(tmp_path, capsys):
+    """``--optimizer adadelta`` without ``--lr`` trains at 1.0 (the ATTOrderNet release's), with
+    ``--lr-decay`` in the run's config.json; Adam's runs keep 0.001 and no optimiser entry."""
+    base = ["ordering", "train", "--model", "lstm_ptrnet", "--dataset", "nips", "--max-train", "8", "--max-dev", "4",
+            "--epochs", "1", "--hidden", "16", "--no-glove", "--quiet", "--threads", "1"]
+    assert _run([*base, "--optimizer", "adadelta", "--lr-decay", "0.95", "--out", str(tmp_path / "ada")]) == 0
+    train = json.loads((tmp_path / "ada" / "config.json").read_text())["train"]
+    assert (train["optimizer"], train["lr"], train["lr_decay"]) == ("adadelta", 1.0, 0.95)
+    assert _run([*base, "--optimizer", "adadelta", "--lr", "0.5", "--out", str(tmp_path / "ada2")]) == 0
+    train = json.loads((tmp_path / "ada2" / "config.json").read_text())["train"]
+    assert (train["optimizer"], train["lr"]) == ("adadelta", 0.5) and "lr_decay" not in train
+    assert _run([*base, "--out", str(tmp_path / "adam")]) == 0
+    train = json.loads((tmp_path / "adam" / "config.json").read_text())["train"]
+    assert train["lr"] == 0.001 and "optimizer" not in train and "lr_decay" not in train
+    capsys.readouterr()
 
 
 def test_evaluate_names_a_missing_run(tmp_path, capsys):

@@ -247,3 +247,57 @@ def test_training_beats_random_and_resumes(toy, tmp_path):
     with pytest.raises(InputError, match="other settings"):
         train_model(train, dev, vocab, mc, TrainConfig(**{**cfg.__dict__, "lr": 0.5}), tmp_path / "full",
                     progress=False)
+
+
+# the fields TrainConfig had when runs were first cached: their keys must not move
+OLD_TRAIN_FIELDS = ["max_epochs", "batch_size", "lr", "weight_decay", "patience", "clip", "dev_metric", "dev_beam",
+                    "max_tokens", "seed"]
+
+
+def test_train_config_identity_keeps_the_keys_of_runs_cached_before_the_optimiser_settings():
+    from sumeval.cache import cache_key
+
+    assert list(TrainConfig().identity()) == OLD_TRAIN_FIELDS
+    old = {"max_epochs": 30, "batch_size": 8, "lr": 1e-3, "weight_decay": 1e-5, "patience": 5, "clip": 5.0,
+           "dev_metric": "tau", "dev_beam": 1, "max_tokens": 60, "seed": 0}
+    assert cache_key(train=TrainConfig().identity()) == cache_key(train=old)
+    ada = TrainConfig(optimizer="adadelta", lr=1.0, lr_decay=0.95).identity()
+    assert ada["optimizer"] == "adadelta" and ada["lr_decay"] == 0.95
+    assert cache_key(train=ada) != cache_key(train={**old, "lr": 1.0})
+    # a setting at its default is left out alone; the other stays
+    assert list(TrainConfig(lr_decay=0.5).identity()) == [*OLD_TRAIN_FIELDS, "lr_decay"]
+
+
+@pytest.mark.parametrize("bad, match", [({"optimizer": "sgd"}, "optimizer = 'sgd'; use adam or adadelta"),
+                                        ({"lr_decay": 0.0}, r"lr_decay = 0.0; it must be a number in \(0, 1\]"),
+                                        ({"lr_decay": 1.5}, "lr_decay = 1.5"),
+                                        ({"lr_decay": True}, "lr_decay = True")])
+def test_train_config_refuses_an_unknown_optimiser_or_decay(bad, match):
+    with pytest.raises(InputError, match=match):
+        TrainConfig(**bad)
+
+
+def test_adadelta_with_decay_trains_decays_once_an_epoch_and_resumes(toy, tmp_path):
+    """The ATTOrderNet release's optimiser: Adadelta (rho 0.95, eps 1e-6) whose learning rate is
+    multiplied by ``lr_decay`` once an epoch: epoch 3 runs at lr * decay**2."""
+    train, dev, vocab = toy
+    mc = _cfg(vocab)
+    # batch 2: Adadelta's first steps are small (its running averages start at 0), so more of them
+    cfg = TrainConfig(max_epochs=3, batch_size=2, lr=1.0, lr_decay=0.5, patience=5, seed=3, optimizer="adadelta")
+    full = train_model(train, dev, vocab, mc, cfg, tmp_path / "full", progress=False)
+    ck = torch.load(tmp_path / "full" / "last.pt", weights_only=True)
+    group = ck["optimizer"]["param_groups"][0]
+    assert group["lr"] == pytest.approx(0.25) and group["rho"] == 0.95 and group["eps"] == 1e-6
+    assert group["weight_decay"] == 1e-5
+    assert "square_avg" in next(iter(ck["optimizer"]["state"].values()))  # Adadelta's, not Adam's exp_avg
+    assert ck["settings"]["train"]["optimizer"] == "adadelta" and ck["settings"]["train"]["lr_decay"] == 0.5
+    assert full.history[-1]["loss"] < 0.8 * full.history[0]["loss"] and full.history[-1]["dev_tau"] > 0.5, full.history
+    # interrupted after epoch 1 and resumed: the decay follows the epoch, so the same run results
+    train_model(train, dev, vocab, mc, TrainConfig(**{**cfg.__dict__, "max_epochs": 1}), tmp_path / "resumed",
+                progress=False)
+    resumed = train_model(train, dev, vocab, mc, cfg, tmp_path / "resumed", progress=False)
+    assert [h["loss"] for h in resumed.history] == [h["loss"] for h in full.history]
+    # the same folder with Adam: other settings, refused
+    with pytest.raises(InputError, match="train.optimizer: 'adadelta' in the run"):
+        train_model(train, dev, vocab, mc, TrainConfig(**{**cfg.__dict__, "optimizer": "adam"}), tmp_path / "full",
+                    progress=False)
