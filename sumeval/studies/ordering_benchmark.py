@@ -66,6 +66,34 @@ def table2(frame: pd.DataFrame) -> pd.DataFrame:
     return out[[c for c in cols if c in out]].reset_index(drop=True)
 
 
+def pmr_against_paper(t2: pd.DataFrame, ci: float = 0.95) -> pd.DataFrame:
+    """Is each gap to Table 2's PMR larger than the draw of the two test sets would make it? For each
+    row of :func:`table2` where the paper has the set: our PMR with its Wilson interval over our
+    ``n_test`` documents, the paper's with its interval over its test split (Table 1: NIPS 195, SIND
+    5,055 documents), and Fisher's exact test of the two (:mod:`sumeval.stats.proportions`; the two
+    test sets taken as independent draws, which is conservative where they hold the same documents).
+
+    Returns ``dataset, model, label, pmr, pmr_low, pmr_high, n_test, paper_pmr, paper_pmr_low,
+    paper_pmr_high, paper_n_test, gap, p_value``: a p-value above 0.05 says the test sets' sizes
+    alone allow the gap.
+    """
+    from sumeval.stats.proportions import proportion_gap_test, proportion_interval
+
+    sizes = published.paper002_table1().set_index("dataset")["test"]
+    rows = []
+    for r in t2[t2["paper_pmr"].notna()].itertuples(index=False):
+        n, n_paper = int(r.n_test), int(sizes[r.dataset])
+        lo, hi = proportion_interval(r.pmr, n, ci)
+        plo, phi = proportion_interval(r.paper_pmr, n_paper, ci)
+        rows.append({"dataset": r.dataset, "model": r.model, "label": r.label, "pmr": r.pmr, "pmr_low": lo,
+                     "pmr_high": hi, "n_test": n, "paper_pmr": r.paper_pmr, "paper_pmr_low": plo,
+                     "paper_pmr_high": phi, "paper_n_test": n_paper, "gap": r.pmr - r.paper_pmr,
+                     "p_value": proportion_gap_test(r.pmr, n, r.paper_pmr, n_paper)})
+    columns = ["dataset", "model", "label", "pmr", "pmr_low", "pmr_high", "n_test", "paper_pmr", "paper_pmr_low",
+               "paper_pmr_high", "paper_n_test", "gap", "p_value"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def table2_paper_table(t2: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`table2` as the paper-ready Table 2: one row per model (``label``), one column per
     (data set, quantity) with the quantities PMR, WLCS-l and the parameter count, in the order the

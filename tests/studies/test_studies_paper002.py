@@ -228,3 +228,26 @@ def test_table3_table_names_the_training_sets_and_bolds_the_best_per_test_set():
     assert tab.loc["SIND / LSTM+PtrNet", "sind"] == 0.4
     assert bold.loc["NIPS / LSTM+PtrNet", "nips"] and bold.loc["SIND / LSTM+PtrNet", "sind"]
     assert int(bold.to_numpy().sum()) == 2
+
+
+def test_pmr_against_paper_sets_each_gap_beside_the_two_test_sets_sampling():
+    from sumeval.stats.proportions import proportion_gap_test, proportion_interval
+
+    nan = float("nan")
+    t2 = pd.DataFrame([  # invented numbers; ROC has no paper row and is left out
+        {"dataset": "nips", "model": "attordernet", "label": "ATTOrderNet", "pmr": 91 / 377, "n_test": 377,
+         "paper_pmr": 0.2917},
+        {"dataset": "sind", "model": "lstm_ptrnet", "label": "LSTM+PtrNet", "pmr": 412 / 5055, "n_test": 5055,
+         "paper_pmr": 0.1361},
+        {"dataset": "roc", "model": "lstm_ptrnet", "label": "LSTM+PtrNet", "pmr": 0.3, "n_test": 300, "paper_pmr": nan},
+    ])
+    out = ob.pmr_against_paper(t2).set_index("dataset")
+    assert list(out.index) == ["nips", "sind"]
+    # the paper's test splits from Table 1: NIPS 195, SIND 5,055 documents
+    assert out.loc["nips", "paper_n_test"] == 195 and out.loc["sind", "paper_n_test"] == 5055
+    assert (out.loc["nips", "pmr_low"], out.loc["nips", "pmr_high"]) == proportion_interval(91 / 377, 377)
+    assert out.loc["nips", "paper_pmr_low"] == pytest.approx(0.2330, abs=1e-4)  # Wilson, 57 of 195
+    assert out.loc["nips", "gap"] == pytest.approx(91 / 377 - 0.2917)
+    # NIPS: a gap of 0.05 on 377 against 195 documents is within the draw; SIND's on 5,055 each is not
+    assert out.loc["nips", "p_value"] == proportion_gap_test(91 / 377, 377, 0.2917, 195) > 0.05
+    assert out.loc["sind", "p_value"] < 1e-6
