@@ -48,7 +48,7 @@ class TrainConfig:
     """Optimisation settings (paper: batch 8, patience 5, L2 1e-5 for LSTM+PtrNet).
 
     ``optimizer``: ``adam`` (ours, every model) or ``adadelta`` (rho 0.95, eps 1e-6: the optimiser of
-    the ATTOrderNet release, ``hwxcby/ATTOrderNet`` Config.py, which paper 002 §3.1 keeps for
+    the ATTOrderNet release, ``hwxcby/ATTOrderNet`` Config.py, which paper 002 §4.1 keeps for
     ATTOrderNet and gives SE-Graph too: "the setting of the optimizer is the same as the setting of
     ATTOrderNet"; the release runs it at ``lr`` 1.0 with ``lr_decay`` 0.95). ``lr_decay``: the
     learning rate of epoch ``e`` is ``lr * lr_decay ** (e - 1)`` (the release's staircase decay,
