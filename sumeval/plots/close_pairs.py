@@ -51,8 +51,11 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
             agreement, ci_low, ci_high, role``), of one data set (``dataset``: named in the title).
         measure_order: the rows' order (the rest follow, the sentinels last).
 
+    The interval is the rows' percentile interval; where one leaves out its own estimate the caption says why
+    (the thirds stay those of the full data, and resampling pulls the closest pairs' agreement toward chance).
+
     Returns:
-        ``(fig, axes)``; ``axes[0, k].lines`` holds the markers of panel k.
+        ``(fig, axes)``; ``axes[0, k].lines`` holds the markers of panel k; ``fig.texts`` the caption, if any.
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -64,6 +67,7 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
                              figsize=(PAGE_IN, step * len(measures) + 1.5))
     y = np.arange(len(measures))
     bins = close_pairs.sort_values("bin")[["bin", "bin_label"]].drop_duplicates()
+    beside = False  # a closest third's interval that does not hold its estimate
     for ax, human in zip(axes[0], humans):
         sub = close_pairs[close_pairs["human"] == human]
         _sentinel_block(ax, n_meas, len(measures))
@@ -74,6 +78,7 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
                 lo, hi = g["ci_low"].to_numpy(float), g["ci_high"].to_numpy(float)
                 ok = np.isfinite(lo) & np.isfinite(hi)
                 ax.hlines(y[ok] - 0.2, lo[ok], hi[ok], color=colour(0), lw=1.2)
+                beside |= bool((ok & ((a < lo) | (a > hi))).any())
             ax.plot(a, y + 0.2 * (k - 1), _BIN_MARKERS[k % 3], ms=3.5, color=colour(k), ls="none",
                     mfc=colour(k) if k == 0 else "white", mew=1.0)
         ax.axvline(0.5, color="0.6", lw=0.8, ls=":")
@@ -98,7 +103,12 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
     suptitle(fig, title or f"{name}: share of system pairs each measure orders as the humans do, in each third "
                            "of the pairs by human difference (closest: the comparisons a paper makes); "
                            "dotted: chance", fontsize=8)
-    footer(fig, handles=handles)
+    caption = None
+    if beside:
+        caption = ("An interval can lie beside its estimate: the thirds are cut once on all documents, and the "
+                   "bootstrap's resampled documents reorder the closest pairs' human means, drawing the resamples' "
+                   "agreement toward chance (0.5).")
+    footer(fig, handles=handles, caption=caption)
     return fig, axes
 
 

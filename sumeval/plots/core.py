@@ -24,13 +24,14 @@ def _facets(frame: pd.DataFrame, col: str | None, order: Sequence[str] | None) -
 def ours_vs_paper(comparison: pd.DataFrame, *, facet_row: str | None = "method",
                   facet_col: str | None = "human", metric_order: Sequence[str] | None = None,
                   col_order: Sequence[str] | None = None, row_order: Sequence[str] | None = None,
-                  title: str | None = None, ours_label: str = "sumeval"):
+                  title: str | None = None, ours_label: str = "ours"):
     """Dot plot of our correlations (with bootstrap intervals) beside the published ones.
 
     Args:
         comparison: frame with columns ``metric, ours, ci_low, ci_high, paper`` and the facet columns
             (as returned by ``sumeval.studies.common.baseline_rows.compare``).
         facet_row, facet_col: columns that split the figure into a grid of panels (None: no split).
+        ours_label: the legend's name for our values ("ours"; the paper's are "paper").
 
     Returns:
         ``(fig, axes)`` with ``axes`` a 2-D array of shape (n_rows, n_cols).

@@ -40,8 +40,8 @@ def proportion_interval(p: float, n: int, ci: float = 0.95) -> tuple[float, floa
     """
     from scipy import stats
 
-    if not 0 < ci < 1:
-        raise InputError(f"ci = {ci!r}; it must be in (0, 1), e.g. 0.95")
+    if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0 < ci < 1:
+        raise InputError(f"proportion_interval: ci = {ci!r}; it must be a number in (0, 1), e.g. 0.95")
     k = _count(p, n, "proportion_interval")
     lo, hi = stats.binomtest(k, int(n)).proportion_ci(confidence_level=ci, method="wilson")
     return float(lo), float(hi)

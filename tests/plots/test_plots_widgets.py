@@ -39,7 +39,7 @@ def test_interval_not_containing_the_estimate_is_drawn(tmp_path):
     # row 0 (ROUGE-1, consistency, spearman; estimate 0.1) keeps its interval [0.2, 0.3] as given
     segments = axes[0, 0].collections[0].get_segments()
     assert np.allclose(segments[0][:, 0], [0.2, 0.3])
-    ours = [ln for ln in axes[0, 0].get_lines() if ln.get_label() == "sumeval"][0]
+    ours = [ln for ln in axes[0, 0].get_lines() if ln.get_label() == "ours"][0]
     assert np.allclose(ours.get_xdata(), [0.1, 0.2, 0.3])  # the estimate stays outside its interval
     assert np.allclose([seg[:, 0] for seg in segments[1:]], [[0.15, 0.25], [0.25, 0.35]])
     paths = figures.save(fig, "unit", "cmp", folder=tmp_path)

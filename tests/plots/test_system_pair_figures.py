@@ -59,6 +59,21 @@ def test_close_pair_titles_count_each_third_when_they_differ(frames):
     assert titles[-1] == "Relevance\n(22, 23, 21 pairs)"
 
 
+def test_close_pair_caption_says_why_an_interval_lies_beside_its_estimate(frames):
+    """RoSE's Ref-based bigram overlap: closest-third agreement 0.09 drawn with the interval [0.18, 0.64]."""
+    cp = frames[0]
+    fig, _ = close_pairs.close_pair_dots(cp, dataset="dialsummeval")
+    assert not [t for t in fig.texts if "beside its estimate" in t.get_text()]
+    plt.close(fig)
+    cp = cp.copy()
+    first = cp.index[(cp["bin"] == 0) & cp["ci_low"].notna()][0]
+    cp.loc[first, ["agreement", "ci_low", "ci_high"]] = [0.09, 0.18, 0.64]
+    fig, _ = close_pairs.close_pair_dots(cp, dataset="dialsummeval")
+    texts = [t.get_text().replace("\n", " ") for t in fig.texts]
+    plt.close(fig)
+    assert [t for t in texts if "can lie beside its estimate" in t and "toward chance" in t]
+
+
 def test_wrap_balances_lines_without_splitting_a_word():
     """A panel title "DialSummEval's ROUGE-1" was balanced into "DialSummEval" / "'s ROUGE-1"."""
     from sumeval.plots.style import wrap

@@ -37,7 +37,8 @@ def test_fisher_exact_by_hand():
 @pytest.mark.parametrize("call, match", [
     (lambda: proportion_interval(1.2, 10), r"proportion 1.2 must be a number in \[0, 1\]"),
     (lambda: proportion_interval(0.5, 0), "n = 0; it must be a whole number >= 1"),
-    (lambda: proportion_interval(0.5, 10, ci=1.0), r"ci = 1.0; it must be in \(0, 1\)"),
+    (lambda: proportion_interval(0.5, 10, ci=1.0), r"ci = 1.0; it must be a number in \(0, 1\)"),
+    (lambda: proportion_interval(0.5, 10, ci="95%"), r"proportion_interval: ci = '95%'; it must be a number"),
     (lambda: proportion_gap_test(0.5, 10, float("nan"), 10), r"\(other\): the proportion nan"),
     (lambda: proportion_gap_test(0.5, 2.5, 0.5, 10), r"\(ours\): the number of items n = 2.5"),
 ])
