@@ -33,7 +33,7 @@ from typing import Sequence
 __all__ = ["escape", "tabular", "NEEDS", "check_table", "compile_tables", "engine", "MINIMAL_PREAMBLE",
            "ACL_COLUMN_PT", "ACL_TEXT_PT", "ACL_PREAMBLE", "TABLE_SIZE_PT", "TABCOLSEP_PT", "text_width",
            "tabular_width", "column_widths", "measure_tabulars", "has_times", "ACL_TEXT_HEIGHT_PT",
-           "tabular_height", "caption_height", "measure_tables"]
+           "tabular_height", "caption_height", "notes_height", "measure_tables"]
 
 #: the first line of every table file: what a document needs to typeset it
 NEEDS = "% needs \\usepackage{booktabs}"
@@ -477,6 +477,23 @@ def caption_height(caption: str, width: float, size: float = TABLE_SIZE_PT) -> f
     many lines as ``Table 10: <caption>`` needs, a line breaking early by up to a tenth of its width."""
     lines = -(-int(text_width("Table 10: " + caption, size)) // int(width * 0.9))
     return 10.0 + max(lines, 1) * 1.2 * size
+
+
+#: a note under a table (``\\par\\footnotesize Note: ...``): 9 pt type on 11 pt in an 11 pt document
+NOTE_SIZE_PT, NOTE_LINE_PT = 9.0, 11.0
+
+
+def notes_height(notes: str, width: float) -> float:
+    """The height in pt of the notes under a float's tables (``notes``: LaTeX, one ``\\par\\footnotesize
+    Note: ...`` paragraph each, as :func:`sumeval.tables.write_table` writes them) in a line ``width`` pt wide:
+    each paragraph as many :data:`NOTE_LINE_PT` lines as its text needs at :data:`NOTE_SIZE_PT`, a line
+    breaking early by up to a tenth of its width."""
+    height = 0.0
+    for para in re.split(r"\\par\\footnotesize\s*", notes):
+        if para.strip():
+            need = text_width(para.strip(), NOTE_SIZE_PT)
+            height += max(1, -(-int(need) // int(width * 0.9))) * NOTE_LINE_PT
+    return height
 
 
 def has_times() -> bool:

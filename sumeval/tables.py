@@ -329,7 +329,7 @@ def _panels(frame: pd.DataFrame, fits) -> list[list[int]] | None:
 
 
 def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: bool,
-            layout: str = "auto", caption: str = "") -> tuple[str, str, list[list[str]], bool]:
+            layout: str = "auto", caption: str = "", notes: str = "") -> tuple[str, str, list[list[str]], bool]:
     """Choose the layout of the ``.tex`` table: ``(layout, environment, floats, thinned)``.
 
     Across: in order (:data:`LAYOUTS`), the first that fits ACL's column (``table``, 219.1 pt), then the
@@ -343,8 +343,9 @@ def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: b
     to force it.
 
     Down: a float holds at most ACL's page (:data:`sumeval.latex.ACL_TEXT_HEIGHT_PT`, less
-    :data:`_HEIGHT_SPARE` for the notes under it), by :func:`sumeval.latex.tabular_height` and
-    :func:`sumeval.latex.caption_height` (``caption``: the caption as LaTeX). A table taller than
+    :data:`_HEIGHT_SPARE` for the estimate's error), by :func:`sumeval.latex.tabular_height` and
+    :func:`sumeval.latex.caption_height` (``caption``: the caption as LaTeX), with the ``notes`` (LaTeX)
+    under the last float's tables (:func:`sumeval.latex.notes_height`). A table taller than
     that continues in the next floats (each a list of tabulars in ``floats``): whole panels while
     they fit, a panel or a table too long for one page split between rows into parts as even as
     fit, each part with the header rows.
@@ -421,7 +422,7 @@ def _layout(frame: pd.DataFrame, cells: pd.DataFrame, *, index: bool, display: b
         return render(source.iloc[rows, columns], source_cells.iloc[rows, columns], grouped=grouped, wrap=wrap)
 
     line = limit["column" if chosen.startswith("column") else "page"]
-    floats = _floats(pieces, tex_of, line, caption)
+    floats = _floats(pieces, tex_of, line, caption, latex.notes_height(notes, line) if notes else 0.0)
     return chosen, "table" if chosen.startswith("column") else "table*", floats, thinned
 
 
@@ -450,8 +451,8 @@ def _entries(cells: pd.DataFrame, positions: list[int]) -> list[int]:
     return keep or list(range(cells.shape[0]))
 
 
-#: the height in pt a float leaves free under its tables for the notes :func:`write_table` adds
-#: (a few lines) and the error of the height estimate
+#: the height in pt a float leaves free under its tables for the error of the height estimate (the
+#: notes under the last float are measured: :func:`sumeval.latex.notes_height`)
 _HEIGHT_SPARE = 48.0
 #: the space between two tabulars stacked in one float (``\\par\\medskip``), in pt
 _PANEL_GAP = 8.0
@@ -469,10 +470,12 @@ def _continued(caption: str) -> str:
     return (caption + " (continued)").strip()
 
 
-def _floats(pieces: list[tuple[list[int], list[int]]], tex_of, line: float, caption: str) -> list[list[str]]:
+def _floats(pieces: list[tuple[list[int], list[int]]], tex_of, line: float, caption: str,
+            tail: float = 0.0) -> list[list[str]]:
     """The tabulars of ``pieces`` (``(rows, columns)``, rendered by ``tex_of``) in floats no taller
     than ACL's page (:func:`_layout`): whole pieces while they fit, a piece too tall for one float
-    split between rows into parts as even as fit."""
+    split between rows into parts as even as fit; ``tail`` pt (the notes) under the last float's
+    tabulars, in a float of their own (an empty list of tabulars) when the last has no room left."""
     from sumeval import latex
 
     room = latex.ACL_TEXT_HEIGHT_PT - _HEIGHT_SPARE
@@ -514,6 +517,8 @@ def _floats(pieces: list[tuple[list[int], list[int]]], tex_of, line: float, capt
             parts = even
         for part in parts:
             add(tex_of(part, columns), height(part, columns))
+    if tail and floats[-1] and tail > (first if len(floats) == 1 else later) - used:
+        floats.append([])
     return floats
 
 
@@ -521,7 +526,7 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
              marks: pd.DataFrame | None = None, caption: str | None = None,
              label: str | None = None, index: bool = True,
              intervals: tuple[pd.DataFrame, pd.DataFrame] | None = None, display: bool = True,
-             layout: str = "auto") -> str:
+             layout: str = "auto", notes: Sequence[str] = ()) -> str:
     """The table as LaTeX with booktabs rules (:func:`sumeval.latex.tabular`), laid out for ACL's
     two-column page.
 
@@ -538,18 +543,21 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
     Args:
         intervals: ``(low, high)``, frames of the table's shape: each cell shows
             ``0.412 [0.37, 0.45]`` where both ends are numbers.
+        notes: sentences under the table (``Note: ...`` in footnote type, inside the last float; a float of
+            their own, continuing the table, when the last has no room for them).
     """
     from sumeval.latex import NEEDS, tabular
 
     frame, bold, marks, intervals = _align(frame, bold, marks, intervals)
     cells = _cells(frame, "latex", precision=precision, bold=bold, marks=marks, intervals=intervals,
                    display=display)
+    notes_tex = _notes_block(notes, "latex")
     if not (caption or label):
         body = tabular(**_tabular_parts(frame, cells, index=index, display=display))
-        return f"{NEEDS}\n{body}\n"
+        return f"{NEEDS}\n{body}\n{notes_tex}"
     shown = readable_caption(caption, "latex") if caption else ""
     chosen, env, floats, thinned = _layout(frame, cells, index=index, display=display, layout=layout,
-                                           caption=shown + _THINNED)
+                                           caption=shown + _THINNED, notes=notes_tex)
     if caption:
         if chosen.endswith("-transposed"):
             caption = re.sub(r"\bper column\b", "per row", caption)
@@ -566,7 +574,10 @@ def to_latex(frame: pd.DataFrame, *, precision: int = 3, bold: pd.DataFrame | No
                 out.append(f"\\label{{{label}}}")
         elif caption:  # the same table number: "Table 3: ... (continued)"
             out += [f"\\addtocounter{{{env.rstrip('*')}}}{{-1}}", f"\\caption{{{_continued(shown)}}}"]
-        out += ["\n\\par\\medskip\n".join(bodies), f"\\end{{{env}}}"]
+        out.append("\n\\par\\medskip\n".join(bodies))
+        if k == len(floats) - 1 and notes_tex:
+            out.append(notes_tex.rstrip("\n"))
+        out.append(f"\\end{{{env}}}")
     return "\n".join(out) + "\n"
 
 
@@ -682,9 +693,8 @@ def write_table(frame: pd.DataFrame, folder: str | Path, name: str, *, precision
         frame.to_csv(tmp, index=index)
     out["csv"] = folder / f"{name}.csv"
     tex = to_latex(frame, precision=precision, bold=bold, marks=marks, caption=caption or name,
-                   label=label or table_label(name, dataset, source), index=index, intervals=intervals)
-    end = tex.rfind("\\end{table")  # table or table*
-    tex = tex[:end] + _notes_block(notes, "latex") + tex[end:]
+                   label=label or table_label(name, dataset, source), index=index, intervals=intervals,
+                   notes=notes)
     out["tex"] = atomic_write_text(folder / f"{name}.tex", tex)
     md = to_markdown(frame, precision=precision, bold=bold, marks=marks, index=index, intervals=intervals)
     head = f"**{readable_caption(caption)}**\n\n" if caption else ""

@@ -153,6 +153,46 @@ def _shelf_sentinels_kind():
                        caption="The sentinels on each task (rows), and the best measure of the task")
 
 
+#: the notes a 16-set shelf run's system-pair tables end with: why a task has no system level (as the run wrote them)
+SHELF_NOTES = [f"{d} / {h}: no close pairs, PDP or rank intervals: no system level (" + why + ")" for d, h, why in [
+    ("qags-c", "factuality", "the system level does not apply to qags-c: QAGS-C has one summary (one system, "
+     "bottom-up) per article: a correlation across systems needs several; use the global level (all summaries "
+     "pooled)"),
+    ("qags-x", "factuality", "the system level does not apply to qags-x: QAGS-X has one summary (one system, bart) "
+     "per article: a correlation across systems needs several; use the global level (all summaries pooled)"),
+    ("rank19", "fact", "the system level does not apply to rank19: Rank19 is a pairwise set: each article sentence "
+     "has one correct and one incorrect summary sentence, and a measure is judged by how often it scores the "
+     "correct one higher (ranking accuracy); 'correct' and 'incorrect' are labels, not systems, so the system "
+     "level does not apply; use the input level (each pair)"),
+    ("faithbench", "consistent", "no measure can run on faithbench"),
+    ("storysumm", "faithful", "no measure can run on storysumm"),
+    ("summedits", "consistency", "the system level does not apply to summedits: SummEdits has no summarisation "
+     "systems: each row is a seed summary or one LLM edit of it (system = the record's suffix, og or the edit's "
+     "number); use the global level (the paper's, per domain and split) or the input level (per seed group)"),
+    ("summhay", "coverage", "no measure can run on summhay"),
+    ("tofueval", "consistent", "the system level does not apply to tofueval: the release anonymises the models and "
+     "shuffles their order for every topic, so model_A on one topic is not model_A on another (only Model-Extra "
+     "is one model throughout): there are no system ids to average over"),
+    ("fables", "faithful", "no measure can run on fables")]]
+
+
+def _shelf_close_pairs_kind():
+    """A shelf run's close-pair table (shelf.close_pair_table): (set, human, measure) x third, each cell with its
+    interval, 7 sets with a system level (20 tasks) x 10 rows, and the nine notes of the sets without one: the run's
+    last float held 718 pt on a page of 703 (its notes were left out of the height)."""
+    sets = {d: humans for d, (humans, _) in SHELF_SETS.items()
+            if d in ("summeval", "realsumm", "dialsummeval", "frank", "xsumfaith", "newsroom", "rose")}
+    measures = ["rouge-1", "rouge-2", "rouge-l", "bleu", "js-2 (negated)", "bertscore", "length (sentinel)",
+                "fragment coverage (sentinel)", "fragment density (sentinel)", "bigram overlap (sentinel)"]
+    rows = pd.MultiIndex.from_tuples([(d, h, m) for d, humans in sets.items() for h in humans for m in measures],
+                                     names=["dataset", "human", "measure"])
+    frame = _rng_frame(rows, ["closest third", "middle third", "farthest third"], seed=7, low=0.0, high=1.0)
+    return frame, dict(intervals=(frame - 0.2, frame.clip(upper=0.8) + 0.2), notes=SHELF_NOTES,
+                       caption="Close pairs: the share of a task's system pairs each measure orders as the humans "
+                               "do, in the closest, middle and farthest third of the pairs by human difference, "
+                               "with a 95% document-bootstrap interval; 0.5: chance")
+
+
 def _long_ranking_kind():
     """A ranking of 70 measures in a column: longer than a page."""
     frame, options = _shelf_ranking_kind(70)
@@ -163,7 +203,7 @@ def _long_ranking_kind():
 KINDS = {"meta_eval": _meta_eval_kind, "paper_rows": _paper_rows_kind, "intervals": _intervals_kind,
          "rankings": _rankings_kind, "agreement": _agreement_kind, "shelf_ranking": _shelf_ranking_kind,
          "small": _small_kind, "shelf_across": _shelf_across_kind, "shelf_sentinels": _shelf_sentinels_kind,
-         "long_ranking": _long_ranking_kind}
+         "long_ranking": _long_ranking_kind, "shelf_close_pairs": _shelf_close_pairs_kind}
 
 
 def _layout(tex: str) -> str:
@@ -194,10 +234,15 @@ def test_each_kind_gets_the_layout_that_fits(written):
         assert latex.check_table(tex) == [], kind
         star = "\\begin{table*}" in tex
         assert star == layouts[kind].startswith("page"), kind
-        floats = tex.count("\\begin{table")
+        bodies = re.findall(r"\\begin\{table\*?\}(.*?)\\end\{table\*?\}", tex, re.S)
+        # the notes under a table go in a float of their own when its last has no room for them
+        notes_alone = "\\begin{tabular}" not in bodies[-1] and "Note: " in bodies[-1]
+        floats = len(bodies) - notes_alone
+        assert all("\\begin{tabular}" in b for b in bodies[:floats]), kind
         n = tex.count("\\begin{tabular}")  # a table split in panels: several tabulars, else one a float
         assert n > floats if layouts[kind] == "page-split" and floats == 1 else n >= floats, kind
         assert layouts[kind] == "page-split" or n == floats, kind
+        floats += notes_alone
         assert tex.count("\\caption{") == floats and tex.count("\\addtocounter{table}{-1}") == floats - 1, kind
 
 
@@ -231,6 +276,30 @@ def test_the_height_estimate_is_within_two_points_of_the_typeset_height(written)
                 assert height <= latex.tabular_height(body) <= height + latex.ROW_PT * body.count("\\raggedright")
             else:
                 assert latex.tabular_height(body) == pytest.approx(height, abs=2 + 0.01 * height), path
+
+
+@needs_typesetting
+def test_the_notes_height_estimate_is_never_short(written):
+    """The notes under a table are counted in its last float's height (a shelf run's close-pair table ran 15 pt over
+    the page when they were not): the estimate may err tall, by at most a quarter, never short."""
+    tex = written["shelf_close_pairs"].read_text()
+    last = re.findall(r"\\begin\{table\*\}(.*?)\\end\{table\*\}", tex, re.S)[-1]
+    assert "\\begin{tabular}" not in last  # the notes in a float of their own: their height is the float's
+    notes = last[last.index("\\par\\footnotesize"):]
+    caption = re.search(r"\\caption\{(.*)\}", last)[1]
+    typeset = latex.measure_tables([written["shelf_close_pairs"]])[str(written["shelf_close_pairs"])]["floats"][-1][0]
+    estimate = latex.notes_height(notes, latex.ACL_TEXT_PT) + latex.caption_height(caption, latex.ACL_TEXT_PT)
+    assert typeset - 2 <= estimate <= 1.25 * typeset
+
+
+def test_notes_stay_in_the_last_float_when_it_has_room(tmp_path):
+    frame, options = _small_kind()
+    tex = tables.write_table(frame, tmp_path, "t", notes=["one short note", "and 50% another"], **options)["tex"]
+    text = tex.read_text()
+    assert text.count("\\begin{table}") == 1
+    assert text.index("\\end{tabular}") < text.index("Note: one short note") < text.index("Note: and 50\\% another") \
+        < text.index("\\end{table}")
+    assert latex.notes_height("\\par\\footnotesize Note: one short note\n", latex.ACL_COLUMN_PT) == latex.NOTE_LINE_PT
 
 
 def test_a_table_longer_than_a_page_continues_and_keeps_every_number(written):
