@@ -54,7 +54,7 @@ def draw(result, folder: Path) -> None:
             drawn.append((f"ranking_{coef}", mplots.ranking_grid(ranking, coefficient=coef, human_order=humans,
                                                                  level_order=levels, **how)[0]))
         tests = result.pairwise[result.pairwise["coefficient"] == coef] if len(result.pairwise) else result.pairwise
-        if ranked and len(tests):
+        if ranked and len(tests) and tests["p_adjusted"].notna().any():  # a grid of pairs none of them tested: none
             drawn.append((f"pvalues_{coef}", mplots.pvalue_grid(tests, coefficient=coef, measure_order=result.labels,
                                                                 human_order=humans, level_order=levels,
                                                                 alpha=s.alpha, ranking=ranking)[0]))

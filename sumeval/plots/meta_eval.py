@@ -322,7 +322,15 @@ def pvalue_grid(pairwise: pd.DataFrame, *, coefficient: str | None = None,
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
+    from sumeval.errors import InputError
+
     coefficient = coefficient or pairwise["coefficient"].iloc[0]
+    column = "p_adjusted" if adjusted else "p_value"
+    tested = pairwise[pairwise["coefficient"] == coefficient]
+    if column in tested and not tested[column].notna().any():
+        raise InputError(f"pvalue_grid: no pair of measures was tested on {display(coefficient)} (every {column} is "
+                         "empty; pairwise.csv's note column says why, e.g. an undefined correlation): there is "
+                         "nothing to draw")
     levels = _order(pairwise["level"], level_order)
     humans = _order(pairwise["human"], human_order)
     positions: dict[str, list[int]] = {}
@@ -467,10 +475,14 @@ def ranking_grid(ranking: pd.DataFrame, *, coefficient: str | None = None,
             if i == len(levels) - 1:
                 ax.set_xlabel(display(coefficient))
     axes[0, 0].set_yticks(y, [display(m) for m in measures])
-    axes[0, 0].invert_yaxis()
+    axes[0, 0].set_ylim(len(measures) - 0.5, -0.5)  # best at the top; a row without a bar not on the axis line
     facet_titles(axes, humans, levels)
-    suptitle(fig, f"Ranking by {display(coefficient)}: rows by mean rank over the panels; at a bar's end its "
-                  "significance cluster (1 = not significantly worse than the best)")
+    title = suptitle(fig, f"Ranking by {display(coefficient)}: rows by mean rank over the panels; at a bar's end "
+                          "its significance cluster (1 = not significantly worse than the best)")
+    # room for the title's lines (four on a column) and at least 0.6 in of bars a panel: two measures in one
+    # column-wide panel had 0.5 in for the title, the panel's name and its axis, and the layout collapsed
+    title_in = title.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
+    fig.set_figheight(max(step * len(measures), 0.6) * len(levels) + 0.45 * len(levels) + 0.3 + title_in)
     how = significance_text(test, correction, alpha)
     grey = "role" in ranking and ((ranking["role"] != "measure") & ranking["cluster"].isna()).any()
     caption = ((f"Clusters by {how}; " if how else "") + "bar colour = cluster"

@@ -55,6 +55,18 @@ def meta_frames(measures=MEASURES, humans=HUMANS, levels=LEVELS):
 HOW = dict(test="permutation-both", correction="holm", alpha=0.05)
 
 
+def _two_measures():
+    """``(pairwise, ranking)`` of `meta-eval --measures good flat --level global` where ``flat`` is constant."""
+    pair = pd.DataFrame([{"measure_a": "good", "measure_b": "flat", "human": "h", "level": "global",
+                          "coefficient": "kendall_b", "test": "permutation-both", "corr_a": 0.82, "corr_b": np.nan,
+                          "diff": np.nan, "p_value": np.nan, "p_adjusted": np.nan, "correction": "holm"}])
+    rank = pd.DataFrame([{"measure": "good", "human": "h", "level": "global", "coefficient": "kendall_b",
+                          "value": 0.82, "rank": 1.0, "cluster": 1.0, "role": "measure"},
+                         {"measure": "flat", "human": "h", "level": "global", "coefficient": "kendall_b",
+                          "value": np.nan, "rank": np.nan, "cluster": np.nan, "role": "measure"}])
+    return pair, rank
+
+
 def comparison(metrics=("rouge-1", "rouge-2", "rouge-l", "bleu", "meteor", "js-2 (negated)", "bertscore-f",
                         "moverscore", "estime", "estime-soft", "blanc", "supert"),
                humans=HUMANS, methods=("spearman", "kendall_c")):
@@ -344,6 +356,9 @@ def kinds():
                                                                                ["system"])[2])[0],
         "ranking_bars": lambda: meta_eval.ranking_bars(rank, human="relevance", level="system")[0],
         "ranking_grid": lambda: meta_eval.ranking_grid(rank, coefficient="kendall_b", **HOW)[0],
+        # meta-eval of two measures, one constant (its correlation undefined, its pair not tested), one panel
+        "ranking_grid_two_measures": lambda: meta_eval.ranking_grid(_two_measures()[1], coefficient="kendall_b",
+                                                                    **HOW)[0],
         "across_heatmap": lambda: shelf.across_heatmap(cells, coefficient="kendall_b", level="input", **HOW)[0],
         "across_ranking": lambda: shelf.across_ranking(summary, coefficient="kendall_b", **HOW)[0],
         "across_heatmap_29_tasks": lambda: shelf.across_heatmap(_across_shelf(), coefficient="kendall_b",

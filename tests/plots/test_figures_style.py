@@ -19,7 +19,7 @@ from helpers import FIXTURES, TEST_DATA  # tests/ is on the path
 
 HUMANS = ["coherence", "consistency", "fluency", "relevance"]
 #: the figure kinds the studies draw (tests/plots/figure_kinds.py); each is checked below
-ALL_KINDS = 43
+ALL_KINDS = 44
 
 
 pytestmark = pytest.mark.usefixtures("close_figures")  # every figure closed after each test (conftest)
@@ -169,6 +169,25 @@ def test_titles_and_axes_name_data_sets_qualities_and_coefficients_as_the_names_
 
 def _comparison():
     return figure_kinds.comparison(humans=HUMANS, methods=("spearman", "kendall_c"))
+
+
+def test_a_pvalue_grid_of_pairs_none_tested_is_refused_and_meta_eval_draws_none(tmp_path):
+    """meta-eval of two measures, one constant: its one pair untested, the grid was two empty rows, collapsed under
+    a caption that blamed "too many cells to print them"."""
+    from sumeval.cli import main
+    from sumeval.errors import InputError
+    from sumeval.plots import meta_eval
+
+    pair, rank = figure_kinds._two_measures()
+    with pytest.raises(InputError, match=r"no pair of measures was tested on Kendall tau-b .*note column says why"):
+        meta_eval.pvalue_grid(pair, ranking=rank)
+    rows = [{"doc_id": f"d{d}", "system": f"s{s}", "h": float((d * 7 + s * 3) % 5), "good": float((d * 7 + s * 3) % 5)
+             + 0.1 * s, "flat": 2.0} for d in range(5) for s in range(4)]
+    pd.DataFrame(rows).to_csv(tmp_path / "j.csv", index=False)
+    out = tmp_path / "out"
+    assert main(["meta-eval", str(tmp_path / "j.csv"), "--human", "h", "--measures", "good", "flat", "--level",
+                 "global", "--n-resamples", "20", "-q", "--out", str(out)]) == 0
+    assert (out / "ranking_kendall_b.png").is_file() and not (out / "pvalues_kendall_b.png").exists()
 
 
 def test_the_overlap_check_finds_overlaps_and_text_outside():
