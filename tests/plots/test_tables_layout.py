@@ -193,6 +193,22 @@ def _shelf_close_pairs_kind():
                                "with a 95% document-bootstrap interval; 0.5: chance")
 
 
+def _rank_intervals_kind():
+    """A shelf run's rank-interval table (shelf.rank_interval_table): (set, ranked by, column) x (systems, separated
+    pairs, tied with the top), where both text columns run long: a set's own measure named
+    "DialSummEval's EmbeddingAverageCosineSimilarity" and the top's ties named by long model names. Narrowing the
+    ties to 3 cm alone left it 40 pt over the page."""
+    rows, values = [], []
+    models = ["gpt-4o-mini-2024-07-18", "claude-3-5-sonnet-20240620", "Meta-Llama-3.1-70B-Instruct"]
+    for d, measures in (("dialsummeval", ["ROUGE-1", "EmbeddingAverageCosineSimilarity", "VectorExtremaCosineSimilarity",
+                                          "summaqa_prob"]), ("faithbench", ["ESTIME-soft", "Similarity order"])):
+        for m in measures:
+            rows.append((d, "measure", f"DialSummEval's {m}" if d == "dialsummeval" else m))
+            values.append({"systems": 14, "separated pairs": 0.65, "tied with the top": "; ".join(models)})
+    frame = pd.DataFrame(values, index=pd.MultiIndex.from_tuples(rows, names=["dataset", "ranked by", "column"]))
+    return frame, dict(caption="Rank intervals: the systems ranked, the share of pairs told apart, the top's ties")
+
+
 def _long_ranking_kind():
     """A ranking of 70 measures in a column: longer than a page."""
     frame, options = _shelf_ranking_kind(70)
@@ -203,7 +219,8 @@ def _long_ranking_kind():
 KINDS = {"meta_eval": _meta_eval_kind, "paper_rows": _paper_rows_kind, "intervals": _intervals_kind,
          "rankings": _rankings_kind, "agreement": _agreement_kind, "shelf_ranking": _shelf_ranking_kind,
          "small": _small_kind, "shelf_across": _shelf_across_kind, "shelf_sentinels": _shelf_sentinels_kind,
-         "long_ranking": _long_ranking_kind, "shelf_close_pairs": _shelf_close_pairs_kind}
+         "long_ranking": _long_ranking_kind, "shelf_close_pairs": _shelf_close_pairs_kind,
+         "rank_intervals": _rank_intervals_kind}
 
 
 def _layout(tex: str) -> str:
