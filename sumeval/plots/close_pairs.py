@@ -199,10 +199,10 @@ def rank_interval_panels(ranks: pd.DataFrame, *, dataset: str | None = None,
                 if m in set(others["column"])]  # once each: a set's labels repeat the given measures
     first = ranks[ranks["column"] == (humans or measures)[0]].sort_values("rank", na_position="last")
     systems = list(dict.fromkeys([*first["system"], *ranks["system"]]))
-    ncols = 5
+    columns = [*humans, *measures]
+    ncols = max(1, min(5, len(columns)))  # fewer rankings than 5: as many panels, the page filled (not a blank fifth)
     panel_h = max(1.1, 0.1 * len(systems) + 0.55)
     max_rows = max(1, int((MAX_HEIGHT_IN - 1.6) // panel_h))
-    columns = [*humans, *measures]
     left_out = max(0, len(columns) - max_rows * ncols)
     columns = columns[:max_rows * ncols]
     nrows = -(-len(columns) // ncols)

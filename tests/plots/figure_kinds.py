@@ -431,7 +431,19 @@ def kinds():
         "rank_interval_panels": lambda: close_pairs.rank_interval_panels(  # the notebook's order: given, then labels
             pair_ranks, dataset="dialsummeval", measure_order=[*MEASURES[:9], *MEASURES[:9], "dialsummeval.rouge-1",
                                                                "dialsummeval.bertscore_f1"])[0],
+        # a reference-free set (FaithBench): the human column and three measures, long model names
+        "rank_interval_panels_four": lambda: close_pairs.rank_interval_panels(
+            _four_rankings(pair_ranks), dataset="faithbench")[0],
     }
+
+
+def _four_rankings(ranks: pd.DataFrame) -> pd.DataFrame:
+    """``ranks`` cut to its human column and three measures, its systems renamed as FaithBench's models."""
+    keep = [HUMANS[0], *MEASURES[:3]]
+    out = ranks[ranks["column"].isin(keep)].copy()
+    names = {s: f"meta-llama/Meta-Llama-3.1-{k}B-Instruct" for k, s in enumerate(dict.fromkeys(out["system"]))}
+    out["system"] = out["system"].map(names)
+    return out
 
 
 if __name__ == "__main__":

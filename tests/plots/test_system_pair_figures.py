@@ -36,6 +36,17 @@ def test_rank_panels_draw_each_ranking_once_when_the_order_repeats_the_given_mea
     assert [t.replace("\n", " ") for t in titles[-2:]] == ["DialSummEval's ROUGE-1", "DialSummEval's bertscore_f1"]
 
 
+def test_rank_panels_fill_the_page_with_fewer_rankings_than_five(frames):
+    """FaithBench's figure (its human column and three measures) left a blank fifth of the page."""
+    from figure_kinds import _four_rankings
+
+    fig, axes = close_pairs.rank_interval_panels(_four_rankings(frames[2]), dataset="faithbench")
+    shape = axes.shape
+    blank = [ax for ax in axes.flat if not ax.axison]
+    plt.close(fig)
+    assert shape == (1, 4) and not blank
+
+
 def test_pdp_cells_not_computed_are_hatched_and_said(frames):
     """XSumFaith has no source texts, so its source-overlap sentinels have no PDP: a white cell read as 0."""
     pdp = frames[1]
