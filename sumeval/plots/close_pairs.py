@@ -192,6 +192,7 @@ def rank_interval_panels(ranks: pd.DataFrame, *, dataset: str | None = None,
         ``(fig, axes)``.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     humans = list(dict.fromkeys(ranks.loc[ranks["role"] == "human", "column"]))
     others = ranks[ranks["role"] != "human"]
@@ -227,6 +228,7 @@ def rank_interval_panels(ranks: pd.DataFrame, *, dataset: str | None = None,
                           width_in=PAGE_IN / ncols - 0.15), fontsize=7)
         ax.tick_params(axis="both", labelsize=6)
         ax.set_xlim(0.5, n_sys + 0.5)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=True, min_n_ticks=2))  # ranks: whole numbers
     axes[0, 0].set_yticks(y, [str(s) for s in systems], fontsize=6)
     axes[0, 0].set_ylim(n_sys - 0.5, -0.5)
     fig.supxlabel("rank (1 = best)", fontsize=7)
