@@ -475,8 +475,13 @@ def caption_height(caption: str, width: float, size: float = TABLE_SIZE_PT) -> f
     """The height in pt of a float's ``\\caption{caption}`` (LaTeX ``caption``, in ``size`` pt type on
     1.2 times that) in a line ``width`` pt wide, with the 10 pt above it (``\\abovecaptionskip``): as
     many lines as ``Table 10: <caption>`` needs, a line breaking early by up to a tenth of its width."""
-    lines = -(-int(text_width("Table 10: " + caption, size)) // int(width * 0.9))
-    return 10.0 + max(lines, 1) * 1.2 * size
+    return 10.0 + _lines("Table 10: " + caption, size, width) * 1.2 * size
+
+
+def _lines(text: str, size: float, width: float) -> int:
+    """How many lines ``text`` (LaTeX) takes at ``size`` pt in a paragraph ``width`` pt wide, a line
+    breaking early by up to a tenth of its width (at least one)."""
+    return max(1, -(-int(text_width(text, size)) // int(width * 0.9)))
 
 
 #: a note under a table (``\\par\\footnotesize Note: ...``): 9 pt type on 11 pt in an 11 pt document
@@ -491,8 +496,7 @@ def notes_height(notes: str, width: float) -> float:
     height = 0.0
     for para in re.split(r"\\par\\footnotesize\s*", notes):
         if para.strip():
-            need = text_width(para.strip(), NOTE_SIZE_PT)
-            height += max(1, -(-int(need) // int(width * 0.9))) * NOTE_LINE_PT
+            height += _lines(para.strip(), NOTE_SIZE_PT, width) * NOTE_LINE_PT
     return height
 
 

@@ -105,9 +105,9 @@ def close_pair_dots(close_pairs: pd.DataFrame, *, dataset: str | None = None,
                            "dotted: chance", fontsize=8)
     caption = None
     if beside:
-        caption = ("An interval can lie beside its estimate: the thirds are cut once on all documents, and the "
-                   "bootstrap's resampled documents reorder the closest pairs' human means, drawing the resamples' "
-                   "agreement toward chance (0.5).")
+        from sumeval.stats.pairwise import CLOSE_PAIR_INTERVAL_NOTE
+
+        caption = f"Intervals: {CLOSE_PAIR_INTERVAL_NOTE}."
     footer(fig, handles=handles, caption=caption)
     return fig, axes
 

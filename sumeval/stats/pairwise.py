@@ -323,6 +323,11 @@ def bin_label(b: int, n_bins: int) -> str:
     return THIRDS[b] if n_bins == 3 else f"{b + 1}/{n_bins}"
 
 
+#: why a closest third's percentile interval can leave out its estimate (the figures' and tables' captions)
+CLOSE_PAIR_INTERVAL_NOTE = ("the thirds are cut once on all documents, and resampling the documents reorders the "
+                            "closest pairs' human means, drawing the resamples' agreement toward chance (0.5): an "
+                            "interval can lie beside its estimate")
+
 CLOSE_PAIR_COLUMNS = ["metric", "human", "bin", "bin_label", "n_bins", "n_pairs", "delta_low", "delta_high",
                       "agreement", "ci_low", "ci_high", "n_systems", "resampling", "n_resamples",
                       "n_resamples_used", "seed"]

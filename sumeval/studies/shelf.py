@@ -10,6 +10,8 @@ from typing import Any
 
 import pandas as pd
 
+from sumeval.stats.pairwise import CLOSE_PAIR_INTERVAL_NOTE
+
 __all__ = ["PARAMETER_RANGES", "OFFLINE_MEASURES", "SENTINEL_COLUMNS", "evaluate", "key_results", "explorer_frame",
            "sentinel_cells", "sentinel_table", "system_pairs", "close_pair_table", "pdp_table", "rank_interval_table",
            "CLOSE_PAIRS_CAPTION", "PDP_CAPTION", "RANK_INTERVALS_CAPTION"]
@@ -300,9 +302,8 @@ def rank_interval_table(result, ranks: pd.DataFrame, *, top: int = 3) -> pd.Data
 #: the captions of the system-pair tables (``.format(ci=...)``: the intervals' coverage)
 CLOSE_PAIRS_CAPTION = ("Close pairs: the share of a task's system pairs each measure orders as the humans do, in the "
                        "closest, middle and farthest third of the pairs by human difference, with a {ci:.0%} "
-                       "document-bootstrap interval (the thirds are cut once on all documents, and resampling "
-                       "draws the closest pairs' agreement toward chance, so an interval can lie beside its "
-                       "estimate); 0.5: chance; the sentinels last in each task, never ranked")
+                       f"document-bootstrap interval ({CLOSE_PAIR_INTERVAL_NOTE}); 0.5: chance; the sentinels "
+                       "last in each task, never ranked")
 PDP_CAPTION = ("Pairwise Difference Pearson (DiIanni and Deutsch 2025): Pearson's r of the measure's and the humans' "
                "score differences between systems on the same input, pooled over inputs, and between system means "
                "(the system-level Pearson), with {ci:.0%} document-bootstrap intervals; the sentinels last in each "
