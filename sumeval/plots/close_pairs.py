@@ -120,8 +120,9 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
     block below a rule; a cell whose bootstrap interval excludes 0 is framed.
 
     Args:
-        pdp: ``pdp.csv`` rows with a ``dataset`` column (``dataset, human, measure, level, pdp, ci_low,
-            ci_high, role``).
+        pdp: ``pdp.csv`` rows (``human, measure, level, pdp, ci_low, ci_high``, and ``role``); with a
+            ``dataset`` column (the shelf study's) a column per data set and human column, without one (a
+            meta-evaluation's own ``pdp.csv``) a column per human column.
         measure_order: the rows (default: first appearance); measures not in it are left out, but the
             sentinels are kept.
 
@@ -131,7 +132,18 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
+    from sumeval.errors import InputError
+
+    missing = [c for c in ("measure", "human", "level", "pdp", "ci_low", "ci_high") if c not in pdp]
+    if missing:
+        raise InputError(f"pdp_heatmap: the frame lacks {', '.join(missing)}: pass pdp.csv of a meta-evaluation "
+                         "or of the shelf study (sumeval.meta_eval.analysis.system_pair_frames' columns)")
     sub = pdp[pdp["level"] == level]
+    if not len(sub):
+        raise InputError(f"pdp_heatmap: no rows at level={level!r} (the frame's levels: "
+                         f"{', '.join(map(str, pdp['level'].unique())) or 'none, it is empty'}): pass one of them")
+    if "dataset" not in sub:  # one data set's pdp.csv
+        sub = sub.assign(dataset="")
     if measure_order is not None:
         sub = sub[sub["measure"].isin(measure_order) | (sub["role"] == "sentinel")]
     measures, n_meas = _rows(sub, measure_order)
@@ -162,7 +174,9 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
         ax.set_xlabel(wrap(fig, why, fontsize=7, width_in=0.6 * PAGE_IN), fontsize=7)
     if n_meas < len(measures):
         ax.axhline(n_meas - 0.5, color="black", lw=1.2)
-    ax.set_xticks(range(len(tasks)), [f"{display(d)}\n{display(h)}" for d, h in tasks], rotation=90, fontsize=7)
+    # one line per column: two stacked lines turned on their side read across neighbouring columns
+    ax.set_xticks(range(len(tasks)), [f"{display(d)} {display(h)}" if d else display(h) for d, h in tasks],
+                  rotation=90, fontsize=7)
     ax.set_yticks(range(len(measures)), [display(m) for m in measures], fontsize=7)
     cell_grid(ax, len(tasks), len(measures))
     bar = fig.colorbar(im, ax=ax, pad=0.02, fraction=0.04, aspect=30)

@@ -428,6 +428,9 @@ def kinds():
         "close_pair_lines": lambda: judges.close_pair_lines(close, title="Close pairs")[0],
         "close_pair_dots": lambda: close_pairs.close_pair_dots(pair_cp, dataset="dialsummeval")[0],
         "pdp_heatmap": lambda: close_pairs.pdp_heatmap(pair_pdp, measure_order=MEASURES[:9])[0],
+        # a meta-evaluation's own pdp.csv: one data set, no dataset column
+        "pdp_heatmap_one_set": lambda: close_pairs.pdp_heatmap(
+            pair_pdp[pair_pdp["dataset"] == "dialsummeval"].drop(columns="dataset"), measure_order=MEASURES[:9])[0],
         "rank_interval_panels": lambda: close_pairs.rank_interval_panels(  # the notebook's order: given, then labels
             pair_ranks, dataset="dialsummeval", measure_order=[*MEASURES[:9], *MEASURES[:9], "dialsummeval.rouge-1",
                                                                "dialsummeval.bertscore_f1"])[0],

@@ -19,7 +19,7 @@ from helpers import FIXTURES, TEST_DATA  # tests/ is on the path
 
 HUMANS = ["coherence", "consistency", "fluency", "relevance"]
 #: the figure kinds the studies draw (tests/plots/figure_kinds.py); each is checked below
-ALL_KINDS = 45
+ALL_KINDS = 46
 
 
 pytestmark = pytest.mark.usefixtures("close_figures")  # every figure closed after each test (conftest)

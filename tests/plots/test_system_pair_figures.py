@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from sumeval.errors import InputError  # noqa: E402
 from sumeval.plots import close_pairs  # noqa: E402
 
 from figure_kinds import HUMANS, MEASURES, _system_pairs  # noqa: E402
@@ -60,6 +61,32 @@ def test_pdp_cells_not_computed_are_hatched_and_said(frames):
     fig, ax = close_pairs.pdp_heatmap(full, measure_order=MEASURES[:9])
     assert not [p for p in ax.patches if p.get_hatch() == "///"] and ax.get_xlabel() == ""
     plt.close(fig)
+
+
+def test_pdp_columns_read_one_line_each_and_one_sets_frame_needs_no_dataset_column(frames):
+    """Stacked two-line labels turned on their side read across neighbouring columns ("Relevance XSumFaith"):
+    one line per column. A meta-evaluation's own pdp.csv (one set, no dataset column) draws its human columns."""
+    pdp = frames[1]
+    fig, ax = close_pairs.pdp_heatmap(pdp, measure_order=MEASURES[:9])
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    plt.close(fig)
+    assert labels[:2] == ["DialSummEval Coherence", "SummEval Coherence"] and not any("\n" in t for t in labels)
+    one = pdp[pdp["dataset"] == "summeval"].drop(columns="dataset")
+    fig, ax = close_pairs.pdp_heatmap(one, measure_order=MEASURES[:9])
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    values = np.asarray(ax.images[0].get_array(), dtype=float)
+    plt.close(fig)
+    assert labels == ["Coherence", "Consistency", "Fluency", "Relevance"] and values.shape == (13, 4)
+    first = one[(one["measure"] == MEASURES[0]) & (one["human"] == HUMANS[0])]["pdp"].iloc[0]
+    assert values[0, 0] == first
+
+
+def test_pdp_heatmap_refuses_a_frame_it_cannot_draw(frames):
+    pdp = frames[1]
+    with pytest.raises(InputError, match=r"lacks ci_low, ci_high: pass pdp.csv"):
+        close_pairs.pdp_heatmap(pdp.drop(columns=["ci_low", "ci_high"]))
+    with pytest.raises(InputError, match=r"no rows at level='system' \(the frame's levels: input\): pass one"):
+        close_pairs.pdp_heatmap(pdp, level="system")
 
 
 def test_close_pair_titles_count_each_third_when_they_differ(frames):
