@@ -310,8 +310,11 @@ def _check_score_arguments(args: argparse.Namespace) -> bool:
         given = "--references" if args.references else "--sources"
         raise InputError(f"{given} is read with --summaries (plain text, one summary a line); with --input "
                          "(JSONL) give the references and sources as fields of each line")
-    if not (args.input or plain) or not args.output:
-        raise InputError("--output and an input are required: --input (JSONL) or --summaries (plain text)")
+    if not (args.input or plain):
+        raise InputError("an input is required: --input FILE (JSONL, a summary and its references a line) or "
+                         "--summaries FILE (plain text, one summary a line)")
+    if not args.output:
+        raise InputError("--output FILE is required: the JSONL file the scores are written to")
     return plain
 
 

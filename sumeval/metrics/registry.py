@@ -47,9 +47,13 @@ def get_scorer(name: str, **options: Any) -> Scorer:
         if renamed_hint(key):
             raise InputError(renamed_hint(name))
         known = ", ".join(sorted(_REGISTRY))
+        module, colon, attr = name.partition(":")
+        own = (f" A scorer class of your own ({name!r} reads as module:Class) is given with --measure-class "
+               f"{name} (and --module-path DIR, the folder of its module); in Python, pass an instance of the "
+               "class itself.") if colon and module and attr.isidentifier() else ""
         raise InputError(
             f"unknown measure {name!r}; known measures: {known}. "
-            "Run `sumeval score --list` to see them with descriptions."
+            f"Run `sumeval score --list` to see them with descriptions.{own}"
         )
     info, cls = registered_class(key)
     check_option_types(cls, options, key)

@@ -71,9 +71,24 @@ def test_missing_summary_field_names_the_line(tmp_path, capsys):
 def test_unknown_measure_and_unused_option(pairs, tmp_path, capsys):
     assert cli.main(["score", "rouge-9", "-i", str(pairs), "-o", str(tmp_path / "o.jsonl")]) == 2
     err = capsys.readouterr().err
-    assert "unknown measure 'rouge-9'" in err and "rouge-1" in err
+    assert "unknown measure 'rouge-9'" in err and "rouge-1" in err and "--measure-class" not in err
+    # a class of one's own named where a measure goes: the option that takes it
+    assert cli.main(["score", "mymod:Lower", "-i", str(pairs), "-o", str(tmp_path / "o.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown measure 'mymod:Lower'" in err
+    assert "is given with --measure-class mymod:Lower (and --module-path" in err
     assert cli.main(["score", "rouge-1", "--layer", "3", "-i", str(pairs), "-o", str(tmp_path / "o.jsonl")]) == 2
     assert "layer" in capsys.readouterr().err
+
+
+def test_a_missing_input_or_output_is_named(pairs, tmp_path, capsys):
+    assert cli.main(["score", "rouge-1", "-i", str(pairs)]) == 2
+    err = capsys.readouterr().err
+    assert "--output FILE is required" in err and "an input" not in err
+    assert cli.main(["score", "rouge-1", "-o", str(tmp_path / "o.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "an input is required: --input FILE (JSONL" in err and "--summaries FILE" in err
+    assert not (tmp_path / "o.jsonl").exists()
 
 
 def test_references_needed_but_absent(tmp_path, capsys):
