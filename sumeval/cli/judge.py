@@ -186,8 +186,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         probe_frames, probe_summaries = run_probes(
             probes, records, templates, scoring, params, backend, result.scores, pair_templates=pair_templates,
             concurrency=args.concurrency, offline=args.offline, progress=not args.quiet) if probes else ({}, {})
-    for w in caught:
-        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for w in caught:  # after the progress lines; through the filters (python -W, PYTHONWARNINGS), as if not caught
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     # the output: the rows' ids and texts, the human and annotator columns judged, the judge's columns
     cols = [*keep, *humans, *[a for h in humans for a in judgments.annotators.get(h, ())]]
     table = frame[cols].copy()

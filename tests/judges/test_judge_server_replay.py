@@ -120,6 +120,7 @@ def test_recorded_vllm_logprobs_give_geval_eq1_scores(tmp_path, replay):
     assert mass["below_0.5"] == 1 and mass["min"] == pytest.approx(0.12)
 
 
+@pytest.mark.filterwarnings("ignore::sumeval.judges.run.runner.LowMassWarning")  # the scripted answers' mass
 def test_rate_limits_and_server_errors_back_off_then_say_so_and_nothing_is_half_written(tmp_path, replay):
     url, state = replay
     env, out = _env(tmp_path / "cache"), tmp_path / "judge"
@@ -163,3 +164,24 @@ def test_rate_limits_and_server_errors_back_off_then_say_so_and_nothing_is_half_
     assert len(state["log"]) == 1 and manifest["cache"]["made"] == 1 and manifest["cache"]["cached"] == 2
     rows = _rows(out)
     assert len(rows) == 3 and all(not math.isnan(row["qwen.coherence"]) for row in rows)
+
+
+def test_the_command_line_shows_the_low_mass_warning_after_the_run_and_python_w_silences_it(tmp_path, replay):
+    """`sumeval judge` holds the run's warnings until its progress lines are done, then shows them as one
+    line each through Python's warning filters: `PYTHONWARNINGS=ignore` (or -W) silences them as it would
+    any warning (they were re-shown past the filters)."""
+    import subprocess
+    import sys
+
+    url, _ = replay
+    env = _env(tmp_path / "cache")
+    cmd = [sys.executable, "-c", "import sys; from sumeval.cli import main; sys.exit(main())",
+           *_cmd(url, tmp_path / "judge", 2)]
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert ("warning: coherence: the judge put less than 50% probability on the labels 1-5 for 1 of 2 items "
+            "(mean 0.53)") in r.stderr, r.stderr
+    r = subprocess.run(cmd, env={**env, "PYTHONWARNINGS": "ignore::UserWarning"}, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "warning:" not in r.stderr and "0 calls made, 2 from the cache" in r.stderr, r.stderr

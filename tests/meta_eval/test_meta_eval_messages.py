@@ -12,6 +12,7 @@ import pytest
 from sumeval import meta_eval, stats
 from sumeval.cli import main
 from sumeval.errors import InputError
+from sumeval.metrics.records import NotScoredWarning
 
 from helpers import REPO_ROOT  # tests/ is on the path
 
@@ -64,8 +65,9 @@ def test_a_human_column_named_twice_m19b(tmp_path, capsys):
 
 def test_a_measure_with_no_number_on_any_row_m12(tmp_path, capsys):
     mods = _module(tmp_path)
-    assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--measure-class",
-                      "mine:AllNaN", "--module-path", str(mods)) == 2
+    with pytest.warns(NotScoredWarning, match=r"gave no number \(NaN or None\) for every one of the 40 rows"):
+        assert _meta_eval(tmp_path, "--human", "overall", "--measures", "my_metric", "--measure-class",
+                          "mine:AllNaN", "--module-path", str(mods)) == 2
     err = capsys.readouterr().err
     # the scoring step says it first (sumeval.metrics.judgment_scores), naming the class and the reason
     assert "measure 'mine:AllNaN' (mine.AllNaN) gave no number on any of the 40 rows" in err

@@ -18,6 +18,7 @@ import pytest
 from scipy import stats as ss
 
 from sumeval.cli import main
+from sumeval.metrics.records import NotScoredWarning
 
 N_DOCS, SYSTEMS = 6, ["s1", "s2", "s3", "s4"]
 KEYS = ["measure", "human", "level", "coefficient"]
@@ -226,8 +227,9 @@ def test_a_scorer_that_returns_nan(tmp_path, capsys):
         "        return {'some-nan': v}\n")
     f = _frame(7)
     f["summary"] = [("word " * (1 + (i * 7) % 11)).strip() for i in range(len(f))]
-    out = _run(tmp_path, f, ["h"], ["good"], "--measure-class", "nanscorer:SomeNaN", "--module-path", str(tmp_path),
-               capsys=capsys)
+    with pytest.warns(NotScoredWarning, match=r"gave no number \(NaN or None\) for 8 of the 24 rows"):
+        out = _run(tmp_path, f, ["h"], ["good"], "--measure-class", "nanscorer:SomeNaN", "--module-path",
+                   str(tmp_path), capsys=capsys)
     corr, _ = _assert_one_source(out)
     nan_rows = list(range(0, len(f), 3))
     not_scored = pd.read_csv(out / "not_scored.csv")
