@@ -421,9 +421,11 @@ def close_pair_lines(close_pairs: pd.DataFrame, *, title: str | None = None):
         judges = sub[sub["role"] == "judge"]
         labels = list(dict.fromkeys(sub["bin_label"]))
         x = np.arange(len(labels))
-        for name, g in judges.groupby("metric", sort=False):
-            ax.plot(x, g.sort_values("bin")["agreement"].to_numpy(float), ms=3, lw=1, label=display(name),
-                    **look[name])
+        groups = list(judges.groupby("metric", sort=False))
+        step = min(0.06, 0.3 / max(len(groups), 1))  # judges side by side in each bin: close lines stay apart
+        for k, (name, g) in enumerate(groups):
+            ax.plot(x + (k - (len(groups) - 1) / 2) * step, g.sort_values("bin")["agreement"].to_numpy(float), ms=3,
+                    lw=1, label=display(name), zorder=3, **look[name])  # above the references' thick lines
         for role, style in (("held-out annotators", dict(color="black", lw=2, marker="s", ms=4)),
                             ("length", dict(color="0.5", lw=1.5, ls="--", marker="^", ms=4))):
             g = sub[sub["role"] == role].sort_values("bin")

@@ -101,3 +101,25 @@ def test_ours_vs_paper_says_where_ours_is_undefined_and_keeps_its_legend_off_the
     renderer = fig.canvas.get_renderer()
     # the legend below the panels (inside the figure), never over a dot
     assert fig.legends[0].get_window_extent(renderer).y1 <= ax.get_window_extent(renderer).y0
+
+
+def test_judges_close_pair_lines_sit_side_by_side_in_each_bin():
+    """Eight judges with agreements 0.01 apart drew one thick line: each judge's markers are now set beside the
+    others' in each bin (their values unchanged), the held-out annotators and length alone on the bin."""
+    from sumeval.plots import judges
+
+    labels = ["closest third", "middle third", "farthest third"]
+    names = [f"judge-{k}" for k in range(8)]
+    rows = [{"human": "coherence", "role": "judge", "metric": j, "bin": b, "bin_label": labels[b],
+             "agreement": 0.6 + 0.01 * k, "ci_low": np.nan, "ci_high": np.nan}
+            for k, j in enumerate(names) for b in range(3)]
+    rows += [{"human": "coherence", "role": r, "metric": r, "bin": b, "bin_label": labels[b], "agreement": 0.7,
+              "ci_low": 0.6, "ci_high": 0.8} for r in ("held-out annotators", "length") for b in range(3)]
+    fig, axes = judges.close_pair_lines(pd.DataFrame(rows))
+    lines = {ln.get_label(): ln for ln in axes[0, 0].lines}
+    xs = np.array([lines[j].get_xdata() for j in names])  # (judges, bins)
+    assert np.allclose(xs.mean(axis=0), [0, 1, 2])  # centred on the bin
+    assert (np.diff(xs, axis=0) > 0.02).all() and (xs.max(axis=0) - xs.min(axis=0) < 0.5).all()  # apart, in the bin
+    assert [list(lines[j].get_ydata()) for j in names] == [[0.6 + 0.01 * k] * 3 for k in range(8)]
+    held = [ln for ln in axes[0, 0].lines if np.allclose(ln.get_ydata(), 0.7) and len(ln.get_xdata()) == 3]
+    assert held and all(np.allclose(ln.get_xdata(), [0, 1, 2]) for ln in held)
