@@ -145,7 +145,7 @@ def pdp_heatmap(pdp: pd.DataFrame, *, level: str = "input", measure_order: Seque
     if "dataset" not in sub:  # one data set's pdp.csv
         sub = sub.assign(dataset="")
     if measure_order is not None:
-        sub = sub[sub["measure"].isin(measure_order) | (sub["role"] == "sentinel")]
+        sub = sub[sub["measure"].isin(measure_order) | ((sub["role"] == "sentinel") if "role" in sub else False)]
     measures, n_meas = _rows(sub, measure_order)
     tasks = list(dict.fromkeys(zip(sub["dataset"], sub["human"])))
     at = {(r.measure, r.dataset, r.human): r for r in sub.itertuples()}

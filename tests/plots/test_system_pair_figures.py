@@ -79,6 +79,11 @@ def test_pdp_columns_read_one_line_each_and_one_sets_frame_needs_no_dataset_colu
     assert labels == ["Coherence", "Consistency", "Fluency", "Relevance"] and values.shape == (13, 4)
     first = one[(one["measure"] == MEASURES[0]) & (one["human"] == HUMANS[0])]["pdp"].iloc[0]
     assert values[0, 0] == first
+    # without roles (no sentinels told apart): the measures asked for, nothing else
+    fig, ax = close_pairs.pdp_heatmap(one.drop(columns="role"), measure_order=MEASURES[:2])
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    plt.close(fig)
+    assert rows == ["ROUGE-1", "ROUGE-2"]
 
 
 def test_pdp_heatmap_refuses_a_frame_it_cannot_draw(frames):
