@@ -432,7 +432,7 @@ def _wrap(frame: pd.DataFrame, cells: pd.DataFrame, tex: str, *, index: bool, di
     narrowed so that the tabular fits ACL's text width, to no less than 3 cm; when that is not enough, the
     next widest too, and so on (a shelf run's rank intervals: the systems tied with the top narrowed to
     3 cm left DialSummEval's EmbeddingAverageCosineSimilarity 40 pt over the page); None without a text
-    column."""
+    column wider than 3 cm (wrapping a narrower one would widen the table)."""
     from sumeval import latex
 
     widths = latex.column_widths(tex)
@@ -446,13 +446,13 @@ def _wrap(frame: pd.DataFrame, cells: pd.DataFrame, tex: str, *, index: bool, di
     need = excess / (1 + _WIDTH_MARGIN) + 2
     out: dict[int, float] = {}
     for k, j in enumerate(sorted(text_columns, key=lambda c: -widths[c])):
-        if k and widths[j] <= floor:  # the next widest is no wider than a wrapped column: nothing to gain
+        if widths[j] <= floor:  # no wider than a wrapped column (3 cm): wrapping it would widen the table
             break
         out[j] = max(widths[j] - need, floor)
         need -= widths[j] - out[j]
         if need <= 0:
             break
-    return out
+    return out or None
 
 
 def _entries(cells: pd.DataFrame, positions: list[int]) -> list[int]:

@@ -345,6 +345,16 @@ def test_the_width_estimate_is_within_two_percent_of_the_typeset_width(written):
             assert latex.tabular_width(body) == pytest.approx(width, rel=0.02), kind
 
 
+def test_a_narrow_text_column_is_never_wrapped_wider(tmp_path):
+    """Thirty numbers beside a one-letter system name: wrapping the widest text column to its 3 cm floor made
+    the 'System' column 85 pt wide (the table wider, called page-wrapped); nothing narrower is there to wrap."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.random((4, 30)), columns=[f"m{i}" for i in range(30)])
+    frame.insert(0, "system", ["A", "B", "C", "D"])
+    tex = tables.write_table(frame, tmp_path, "t", caption="c", index=False)["tex"].read_text()
+    assert _layout(tex) == "page" and "p{" not in tex
+
+
 @pytest.mark.parametrize("n_measures, layout", [(2, "column"), (6, "page"), (24, "page-transposed")])
 def test_a_table_with_more_measures_switches_layout(tmp_path, n_measures, layout):
     # measures as columns (a shelf / judges table: qualities x measures): wider with each measure
